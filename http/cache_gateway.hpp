@@ -1,0 +1,34 @@
+#pragma once
+
+// The HTTP edge's only handle on the actor side. No Beast, no CAF here: the
+// daemon implements it over the cache shards (app/), tests can fake it.
+// Every member is thread-safe and non-blocking.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "messages/cache_types.hpp"
+
+namespace restcache::http {
+
+class cache_gateway {
+public:
+  virtual ~cache_gateway() = default;
+
+  /// Sends the lookup to the owning cache shard; `cb` is called exactly once,
+  /// on a CAF worker thread.
+  virtual void lookup(doc_key key, reply_callback cb) = 0;
+
+  /// A department id picked uniformly from the in-memory set of existing ids,
+  /// or nullopt while that set is empty.
+  virtual std::optional<int32_t> random_dept_id() = 0;
+
+  /// True while the database is reachable (at least one pooled connection up).
+  virtual bool ready() const = 0;
+
+  /// Prometheus text exposition of the daemon's counters.
+  virtual std::string metrics_text() const = 0;
+};
+
+} // namespace restcache::http

@@ -1,0 +1,48 @@
+#pragma once
+
+// The HTTP server: a Beast acceptor and do_/on_ sessions on asio threads.
+// Beast stays in http/*.cpp and http/detail/; this header is cheap to include.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "http/cache_gateway.hpp"
+
+namespace restcache::http {
+
+struct server_options {
+  std::string address = "127.0.0.1";
+  uint16_t port = 8080;           ///< 0 picks a free port (see bound_port())
+  int threads = 1;                ///< asio threads running the io_context
+  size_t body_limit = 64 * 1024;  ///< request body limit in bytes
+  std::chrono::milliseconds read_timeout{30'000};   ///< idle keep-alive / slow client limit
+  std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
+  size_t max_connections = 10'000; ///< beyond this, new connections get 503 and are closed
+};
+
+class server {
+public:
+  server(server_options opts, cache_gateway& gateway);
+  ~server(); // stops and joins if still running
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// Binds and listens; throws std::runtime_error with a clear message on failure.
+  void start();
+  /// The port actually bound (useful with port 0).
+  uint16_t bound_port() const;
+  /// Runs the io_context on `threads` std::threads; returns immediately.
+  void run_threads();
+  /// Stops accepting, lets sessions finish their current response, then
+  /// stops the io_context and joins the threads. Safe to call twice, and from
+  /// any thread except an asio thread of this server.
+  void stop();
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace restcache::http

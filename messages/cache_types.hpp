@@ -1,0 +1,57 @@
+#pragma once
+
+// The data that travels between the HTTP edge and the cache actors.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "messages/errors.hpp"
+
+namespace restcache {
+
+/// Which cached document a key names.
+enum class doc_kind : uint8_t {
+  deptemps = 1, ///< department with its employees, keyed by deptno
+  emp = 2,      ///< one employee, keyed by empno
+};
+
+struct doc_key {
+  doc_kind kind = doc_kind::deptemps;
+  int32_t id = 0;
+  friend bool operator==(const doc_key&, const doc_key&) = default;
+};
+
+struct doc_key_hash {
+  size_t operator()(const doc_key& k) const noexcept {
+    // splitmix64 finaliser: ids are dense, so spread them over shards/buckets.
+    uint64_t x = (uint64_t(k.kind) << 32) ^ uint32_t(k.id);
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return size_t(x ^ (x >> 31));
+  }
+};
+
+/// An encoded document: the exact response body and its strong ETag
+/// (a hash of the bytes, quoted, so every instance agrees). Immutable once
+/// built and shared, so a cache hit copies nothing.
+struct cached_doc {
+  std::string body;
+  std::string etag;
+};
+using doc_ptr = std::shared_ptr<const cached_doc>;
+
+/// What a lookup answers: a document, or an error code and no document.
+struct lookup_result {
+  rc_error error = rc_error::none;
+  doc_ptr doc;
+};
+
+/// Called exactly once per lookup, on a CAF worker thread; it must not block
+/// (the HTTP session posts the result to its own strand).
+using reply_callback = std::function<void(lookup_result)>;
+
+} // namespace restcache

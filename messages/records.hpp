@@ -1,0 +1,36 @@
+#pragma once
+
+// Plain rows as they come out of PostgreSQL. A SQL NULL is an empty optional;
+// the document encoder omits its key.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace restcache {
+
+struct emp_row {
+  int32_t empno = 0;
+  std::optional<std::string> ename;
+  std::optional<std::string> job;
+  std::optional<int32_t> mgr;
+  std::optional<std::string> hiredate; ///< "YYYY-MM-DD"
+  std::optional<int32_t> sal;
+  std::optional<int32_t> comm;
+  std::optional<int32_t> deptno;
+};
+
+struct dept_row {
+  int32_t deptno = 0;
+  std::optional<std::string> dname;
+  std::optional<std::string> loc;
+};
+
+/// The department-with-employees document's data; emps ordered by empno.
+struct dept_with_emps {
+  dept_row dept;
+  std::vector<emp_row> emps;
+};
+
+} // namespace restcache

@@ -1,0 +1,78 @@
+#pragma once
+
+// RAII wrappers over libpq: a connection, a result, and helpers for named
+// prepared statements. Blocking calls; callers that must not block run them on
+// a dedicated connection thread (actors/db_pool).
+
+#include <libpq-fe.h>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace restcache::pg {
+
+/// Thrown for connection failures and failed statements. what() holds the
+/// libpq message (for the log; never sent to a client). sqlstate() is the
+/// five-character SQLSTATE when the server sent one, else empty.
+class error : public std::runtime_error {
+public:
+  error(const std::string& what, std::string sqlstate = {});
+  const std::string& sqlstate() const noexcept { return sqlstate_; }
+  /// True when the failure broke the connection (it must be replaced).
+  bool connection_lost() const noexcept { return connection_lost_; }
+  void set_connection_lost(bool v) noexcept { connection_lost_ = v; }
+private:
+  std::string sqlstate_;
+  bool connection_lost_ = false;
+};
+
+class result {
+public:
+  result() = default;
+  explicit result(PGresult* r) noexcept : res_(r) {}
+  PGresult* get() const noexcept { return res_.get(); }
+  int rows() const noexcept;
+  int columns() const noexcept;
+  bool is_null(int row, int col) const noexcept;
+  std::string_view text(int row, int col) const noexcept;
+  /// Parses an int4/int8 column; throws pg::error on a malformed value.
+  int64_t int64(int row, int col) const;
+  std::optional<int32_t> opt_int32(int row, int col) const;
+  std::optional<std::string> opt_text(int row, int col) const;
+private:
+  struct deleter { void operator()(PGresult* r) const noexcept { PQclear(r); } };
+  std::unique_ptr<PGresult, deleter> res_;
+};
+
+class connection {
+public:
+  /// Connects (blocking) with a libpq connection string; an empty string
+  /// means libpq's defaults and the PG* environment variables.
+  /// Throws pg::error with libpq's message on failure.
+  explicit connection(const std::string& dsn);
+  connection(connection&&) noexcept = default;
+  connection& operator=(connection&&) noexcept = default;
+
+  PGconn* get() const noexcept { return conn_.get(); }
+  bool ok() const noexcept;
+
+  /// Runs one or more statements without parameters; throws on failure.
+  result exec(const std::string& sql);
+  /// Runs a statement with text parameters; throws on failure.
+  result exec_params(const std::string& sql, const std::vector<std::optional<std::string>>& params);
+  /// Prepares a named statement once per connection; throws on failure.
+  void prepare(const std::string& name, const std::string& sql);
+  /// Runs a named prepared statement with text parameters; throws on failure.
+  result exec_prepared(const std::string& name, const std::vector<std::optional<std::string>>& params);
+
+private:
+  struct deleter { void operator()(PGconn* c) const noexcept { PQfinish(c); } };
+  std::unique_ptr<PGconn, deleter> conn_;
+  result check(PGresult* r, std::string_view what);
+};
+
+} // namespace restcache::pg

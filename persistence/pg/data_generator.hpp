@@ -1,0 +1,42 @@
+#pragma once
+
+// Demo and benchmark data: departments with employees, generated set-based in
+// PostgreSQL (generate_series), one transaction per batch, so the scale of the
+// original benchmark (10M departments, 100M employees) loads in bounded memory.
+// A bulk load is not a change stream: it bypasses the change triggers and
+// resets the change log.
+
+#include <cstdint>
+#include <functional>
+
+#include "persistence/pg/connection.hpp"
+
+namespace restcache::pg {
+
+struct load_options {
+  int64_t depts = 10'000;          ///< departments wanted in total (ids 1..depts)
+  int32_t emps_per_dept = 10;
+  int64_t batch_depts = 50'000;    ///< departments per transaction
+  bool only_if_empty = false;      ///< do nothing when dept already has rows
+};
+
+struct load_progress {
+  int64_t depts_done = 0;   ///< departments present so far (including pre-existing)
+  int64_t depts_total = 0;
+  int64_t emps_inserted = 0;
+  double seconds = 0;
+};
+
+struct load_report {
+  int64_t depts_inserted = 0;
+  int64_t emps_inserted = 0;
+  double seconds = 0;
+  bool skipped = false; ///< only_if_empty and data was present
+};
+
+/// Loads departments max(deptno)+1 .. opts.depts (so an interrupted load
+/// resumes), calling `progress` after each batch. Throws pg::error.
+load_report load_demo_data(connection& c, const load_options& opts,
+                           const std::function<void(const load_progress&)>& progress = {});
+
+} // namespace restcache::pg

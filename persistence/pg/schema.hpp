@@ -1,0 +1,27 @@
+#pragma once
+
+// The schema of persistence/pg/schema.sql: master–detail tables, the change
+// log, its triggers and NOTIFY channel, and the recorded schema version.
+
+#include "persistence/pg/connection.hpp"
+
+namespace restcache::pg {
+
+/// The text of schema.sql, compiled in (see schema_sql.cpp.in).
+extern const char* const schema_sql;
+
+/// The version schema.sql records in restcache_schema.
+inline constexpr int schema_version = 1;
+
+/// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
+/// "<entity>:<id>:<seq>", entity "dept" or "emp".
+inline constexpr const char* change_channel = "restcache_changes";
+
+/// Applies schema.sql; idempotent (safe on an existing schema, safe
+/// concurrently thanks to an advisory lock). Returns the recorded version.
+int ensure_schema(connection& c);
+
+/// The version recorded in the database, or 0 when no schema is present.
+int installed_schema_version(connection& c);
+
+} // namespace restcache::pg
