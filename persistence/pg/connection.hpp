@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace restcache::pg {
@@ -65,13 +66,18 @@ public:
   /// Runs a statement with text parameters; throws on failure.
   result exec_params(const std::string& sql, const std::vector<std::optional<std::string>>& params);
   /// Prepares a named statement once per connection; throws on failure.
+  /// Preparing a name again with the same text is a no-op (with a different
+  /// text it throws).
   void prepare(const std::string& name, const std::string& sql);
+  /// True when prepare(name, ...) succeeded on this connection.
+  bool is_prepared(const std::string& name) const noexcept;
   /// Runs a named prepared statement with text parameters; throws on failure.
   result exec_prepared(const std::string& name, const std::vector<std::optional<std::string>>& params);
 
 private:
   struct deleter { void operator()(PGconn* c) const noexcept { PQfinish(c); } };
   std::unique_ptr<PGconn, deleter> conn_;
+  std::unordered_map<std::string, std::string> prepared_; ///< name -> SQL text
   result check(PGresult* r, std::string_view what);
 };
 

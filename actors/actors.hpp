@@ -1,0 +1,63 @@
+#pragma once
+
+// Every typed actor interface of restcache, each handler documented.
+
+#include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include <cstdint>
+
+#include "actors/db_connection.hpp"
+#include "messages/atoms.hpp"
+#include "messages/cache_types.hpp"
+
+// Local-only message types: they hold callbacks or shared pointers and never
+// cross a process boundary.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_key)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::reply_callback)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::dept_ids_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
+
+namespace restcache {
+
+/// Owns the keys that hash to it (doc_key_hash mod shards): their cached
+/// documents and the fills in flight for them. The one place that orders what
+/// happens to a key.
+using cache_shard_actor = caf::typed_actor<
+  /// Answers the document for the key through the callback, exactly once:
+  /// from memory, or after a fill (one query per key however many wait).
+  caf::reacts_to<get_atom, doc_key, reply_callback>,
+  /// Drops the key's entry; a fill in flight for it was started before this
+  /// change became visible, so its result answers its waiters but is not kept.
+  /// The uint64_t is the change-log sequence.
+  caf::reacts_to<invalidate_atom, doc_key, uint64_t>,
+  /// The outcome of fill number `uint64_t` for the key, from its db_query.
+  caf::reacts_to<filled_atom, doc_key, uint64_t, deptemps_outcome>,
+  /// Fill number `uint64_t` took longer than cache.fill-timeout: answer its
+  /// waiters with db_timeout and forget it.
+  caf::reacts_to<fill_tmo_atom, doc_key, uint64_t>>;
+
+/// Lends database connections, at most one borrower each, and queues
+/// borrowers (bounded) while all are busy.
+using db_pool_actor = caf::typed_actor<
+  /// A connection to run one statement on; answers overloaded when the wait
+  /// queue is full and db_unavailable when no connection is up.
+  caf::replies_to<borrow_atom>::with<borrow_result>,
+  /// Gives a borrowed connection back.
+  caf::reacts_to<release_atom, db_lease>,
+  /// Connection number `uint64_t` (its slot) is established, first time or after a
+  /// reconnect; sent by the connection's own thread.
+  caf::reacts_to<conn_up_atom, uint64_t>,
+  /// Connection number `uint64_t` broke; sent by the connection's own thread.
+  caf::reacts_to<conn_down_atom, uint64_t>>;
+
+/// One fill: borrows a connection, runs the document query, gives the
+/// connection back, reports to its shard, and quits.
+using db_query_actor = caf::typed_actor<
+  /// The query's outcome, sent by the connection's thread.
+  caf::reacts_to<fetched_atom, deptemps_outcome>>;
+
+} // namespace restcache

@@ -1,0 +1,56 @@
+#pragma once
+
+// The daemon's http::cache_gateway: routes each lookup to the shard that owns
+// its key, keeps the set of department ids that /depts/random picks from, and
+// renders the counters for /metrics. Not an actor: it is called from asio
+// threads and only sends messages.
+
+#include <caf/fwd.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/metrics.hpp"
+#include "http/cache_gateway.hpp"
+
+namespace restcache {
+
+class cache_front final : public http::cache_gateway {
+public:
+  /// `cache` holds one cache_metrics per shard, in shard order.
+  cache_front(std::vector<cache_shard_actor> shards, std::vector<cache_metrics>& cache,
+              db_metrics& db);
+
+  void lookup(doc_key key, reply_callback cb) override;
+  std::optional<int32_t> random_dept_id() override;
+  bool ready() const override;
+  std::string metrics_text() const override;
+
+  /// Replaces the id set (loaded at start-up; kept current by later issues).
+  void set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids);
+  size_t dept_id_count() const;
+
+  /// Extra exposition text appended to /metrics (the HTTP server's counters).
+  void add_metrics_source(std::function<std::string()> source);
+
+  const cache_shard_actor& shard_for(const doc_key& key) const;
+
+private:
+  std::vector<cache_shard_actor> shards_;
+  std::vector<cache_metrics>& cache_metrics_;
+  db_metrics& db_metrics_;
+  mutable std::mutex ids_mtx_;
+  std::shared_ptr<const std::vector<int32_t>> dept_ids_;
+  std::vector<std::function<std::string()>> metrics_sources_;
+};
+
+/// Spawns an actor that borrows a connection from `pool`, reads every
+/// department id into `front`, and quits; it retries every second while the
+/// database is unavailable. The caller stops it at shutdown.
+caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front);
+
+} // namespace restcache

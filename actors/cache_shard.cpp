@@ -1,0 +1,181 @@
+#include "actors/cache_shard.hpp"
+
+#include <caf/all.hpp>
+
+#include "actors/db_query.hpp"
+#include "messages/document_encoder.hpp"
+
+namespace restcache {
+
+namespace {
+
+void answer_all(std::vector<reply_callback>& waiters, const lookup_result& result) {
+  for (auto& cb : waiters)
+    cb(result);
+  waiters.clear();
+}
+
+} // namespace
+
+int64_t entry_charge(const cached_doc& doc) noexcept {
+  // map node + entry + CLOCK slot + make_shared block, measured roughly.
+  constexpr int64_t overhead = 160;
+  return static_cast<int64_t>(doc.body.capacity() + doc.etag.capacity()) + overhead;
+}
+
+void cache_shard_state::store(const doc_key& key, doc_ptr doc) {
+  auto charge = entry_charge(*doc);
+  if (charge > cfg.memory_bytes)
+    return; // larger than the whole budget: serve it, don't keep it
+  drop(key);
+  auto generation = next_generation++;
+  entries.emplace(key, entry{std::move(doc), charge, generation, false});
+  clock.push_back(clock_slot{key, generation});
+  bytes += charge;
+  metrics->entries.fetch_add(1, std::memory_order_relaxed);
+  metrics->bytes.fetch_add(charge, std::memory_order_relaxed);
+  evict_until_within_budget();
+}
+
+void cache_shard_state::drop(const doc_key& key) {
+  auto i = entries.find(key);
+  if (i == entries.end())
+    return;
+  bytes -= i->second.charge;
+  metrics->entries.fetch_sub(1, std::memory_order_relaxed);
+  metrics->bytes.fetch_sub(i->second.charge, std::memory_order_relaxed);
+  entries.erase(i);
+  // Its CLOCK slot goes stale (generation mismatch) and is skipped later;
+  // compact when stale slots dominate so the ring stays bounded.
+  if (clock.size() > 2 * entries.size() + 1024) {
+    std::deque<clock_slot> live;
+    for (auto& slot : clock) {
+      auto j = entries.find(slot.key);
+      if (j != entries.end() && j->second.generation == slot.generation)
+        live.push_back(slot);
+    }
+    clock.swap(live);
+  }
+}
+
+void cache_shard_state::evict_until_within_budget() {
+  // CLOCK (second chance): a hit only sets a bit, no list splicing on the hot
+  // path; a key hit since the hand last passed survives one more round.
+  while (bytes > cfg.memory_bytes && !clock.empty()) {
+    auto slot = clock.front();
+    clock.pop_front();
+    auto i = entries.find(slot.key);
+    if (i == entries.end() || i->second.generation != slot.generation)
+      continue; // stale slot
+    if (i->second.referenced) {
+      i->second.referenced = false;
+      clock.push_back(slot);
+      continue;
+    }
+    bytes -= i->second.charge;
+    metrics->entries.fetch_sub(1, std::memory_order_relaxed);
+    metrics->bytes.fetch_sub(i->second.charge, std::memory_order_relaxed);
+    bump(metrics->evictions);
+    entries.erase(i);
+  }
+}
+
+cache_shard_actor::behavior_type
+cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
+            db_pool_actor pool, cache_metrics* metrics) {
+  self->state.cfg = cfg;
+  self->state.pool = std::move(pool);
+  self->state.metrics = metrics;
+
+  auto start_fill = [self](const doc_key& key) {
+    auto& st = self->state;
+    auto id = st.next_fill_id++;
+    bump(st.metrics->fills);
+    auto me = caf::actor_cast<cache_shard_actor>(self);
+    self->spawn(db_query, st.pool, me, key, id);
+    // One timer per fill, not per request: a stuck query cannot hang readers.
+    self->delayed_send(self, st.cfg.fill_timeout, fill_tmo_atom::value, key, id);
+    return id;
+  };
+
+  return {
+    [self, start_fill](get_atom, const doc_key& key, reply_callback& cb) {
+      auto& st = self->state;
+      if (st.cfg.mode == cache_mode::memory) {
+        if (auto i = st.entries.find(key); i != st.entries.end()) {
+          bump(st.metrics->hits);
+          i->second.referenced = true;
+          cb(lookup_result{rc_error::none, i->second.doc});
+          return;
+        }
+        bump(st.metrics->misses);
+        if (auto f = st.fills.find(key); f != st.fills.end()) {
+          bump(st.metrics->coalesced);
+          f->second.waiters.push_back(std::move(cb));
+          return;
+        }
+        auto id = start_fill(key);
+        auto& f = st.fills[key];
+        f.id = id;
+        f.waiters.push_back(std::move(cb));
+        return;
+      }
+      // cache.mode=none: every request runs its own query; nothing is kept.
+      bump(st.metrics->misses);
+      auto id = start_fill(key);
+      st.uncached_fills[id].push_back(std::move(cb));
+    },
+    [self](invalidate_atom, const doc_key& key, uint64_t) {
+      auto& st = self->state;
+      bump(st.metrics->invalidations);
+      st.drop(key);
+      if (auto f = st.fills.find(key); f != st.fills.end()) {
+        // The fill may have read the row before the change committed.
+        bump(st.metrics->fills_discarded);
+        st.uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
+        st.fills.erase(f);
+      }
+    },
+    [self](filled_atom, const doc_key& key, uint64_t fill_id, deptemps_outcome& outcome) {
+      auto& st = self->state;
+      lookup_result result{outcome.error, nullptr};
+      if (outcome.error == rc_error::none) {
+        if (outcome.data)
+          result.doc = make_doc(encode_deptemps(*outcome.data));
+        else
+          result.error = rc_error::internal;
+      } else if (outcome.error != rc_error::not_found) {
+        bump(st.metrics->fill_errors);
+      }
+      if (auto f = st.fills.find(key); f != st.fills.end() && f->second.id == fill_id) {
+        if (result.doc)
+          st.store(key, result.doc);
+        auto waiters = std::move(f->second.waiters);
+        st.fills.erase(f);
+        answer_all(waiters, result);
+      } else if (auto u = st.uncached_fills.find(fill_id); u != st.uncached_fills.end()) {
+        auto waiters = std::move(u->second);
+        st.uncached_fills.erase(u);
+        answer_all(waiters, result);
+      }
+      // else: the fill timed out and its waiters were answered already.
+    },
+    [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
+      auto& st = self->state;
+      const lookup_result timeout{rc_error::db_timeout, nullptr};
+      if (auto f = st.fills.find(key); f != st.fills.end() && f->second.id == fill_id) {
+        bump(st.metrics->fill_errors);
+        auto waiters = std::move(f->second.waiters);
+        st.fills.erase(f);
+        answer_all(waiters, timeout);
+      } else if (auto u = st.uncached_fills.find(fill_id); u != st.uncached_fills.end()) {
+        bump(st.metrics->fill_errors);
+        auto waiters = std::move(u->second);
+        st.uncached_fills.erase(u);
+        answer_all(waiters, timeout);
+      }
+    },
+  };
+}
+
+} // namespace restcache

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+enum class cache_mode : uint8_t {
+  memory, ///< keep documents in the shard
+  none,   ///< every GET goes to PostgreSQL (the original service's pass mode)
+};
+
+struct cache_shard_config {
+  cache_mode mode = cache_mode::memory;
+  int64_t memory_bytes = 256 << 20;  ///< this shard's byte budget
+  std::chrono::milliseconds fill_timeout{10'000};
+};
+
+struct cache_shard_state {
+  static inline const char* name = "cache_shard";
+
+  struct entry {
+    doc_ptr doc;
+    int64_t charge = 0;      ///< bytes counted against the budget
+    uint64_t generation = 0; ///< matches the clock slot that owns this entry
+    bool referenced = false; ///< CLOCK bit: set on a hit, cleared by the hand
+  };
+  struct clock_slot {
+    doc_key key;
+    uint64_t generation;
+  };
+  struct fill {
+    uint64_t id = 0;
+    std::vector<reply_callback> waiters;
+  };
+
+  cache_shard_config cfg;
+  db_pool_actor pool;
+  cache_metrics* metrics = nullptr;
+
+  std::unordered_map<doc_key, entry, doc_key_hash> entries;
+  /// CLOCK ring as a queue: the hand pops the front; a referenced entry gets
+  /// its bit cleared and goes to the back. Slots whose generation no longer
+  /// matches (the entry was dropped or replaced) are skipped.
+  std::deque<clock_slot> clock;
+  int64_t bytes = 0;
+  uint64_t next_generation = 1;
+
+  /// The fill in flight per key; later misses join it.
+  std::unordered_map<doc_key, fill, doc_key_hash> fills;
+  /// Fills whose result must not be cached: overtaken by an invalidation
+  /// (their waiters asked before it, so they still get the answer), or run
+  /// in cache mode none.
+  std::unordered_map<uint64_t, std::vector<reply_callback>> uncached_fills;
+  uint64_t next_fill_id = 1;
+
+  /// Stores a document, evicting under the budget.
+  void store(const doc_key& key, doc_ptr doc);
+  /// Drops the key's entry if present.
+  void drop(const doc_key& key);
+  void evict_until_within_budget();
+};
+
+/// Bytes a cached document costs: its body and ETag plus a fixed overhead
+/// for the map node, the shared control block and the CLOCK slot.
+int64_t entry_charge(const cached_doc& doc) noexcept;
+
+cache_shard_actor::behavior_type
+cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
+            db_pool_actor pool, cache_metrics* metrics);
+
+} // namespace restcache

@@ -1,0 +1,57 @@
+#pragma once
+
+// One pooled database connection as the actors see it. The real one
+// (pg_connection_worker) runs libpq on a dedicated thread, so neither a CAF
+// scheduler thread nor an asio thread ever blocks on the database; tests
+// substitute fakes.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "messages/errors.hpp"
+#include "messages/records.hpp"
+
+namespace restcache {
+
+struct deptemps_outcome {
+  rc_error error = rc_error::none; ///< not_found when the department does not exist
+  std::shared_ptr<const dept_with_emps> data;
+};
+
+struct dept_ids_outcome {
+  rc_error error = rc_error::none;
+  std::shared_ptr<const std::vector<int32_t>> ids;
+};
+
+class db_connection {
+public:
+  virtual ~db_connection() = default;
+
+  /// Index of this connection in its pool.
+  virtual size_t slot() const noexcept = 0;
+
+  /// True while the connection is established.
+  virtual bool up() const noexcept = 0;
+
+  /// Runs the department-with-employees query; `done` is called once, on the
+  /// connection's own thread, and must only send messages.
+  virtual void fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) = 0;
+
+  /// Reads every existing department id; `done` as above.
+  virtual void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) = 0;
+};
+
+using db_lease = std::shared_ptr<db_connection>;
+
+/// What borrowing from the pool answers: a connection, or overloaded (wait
+/// queue full) or db_unavailable (no connection is up).
+struct borrow_result {
+  rc_error error = rc_error::none;
+  db_lease lease;
+};
+
+} // namespace restcache

@@ -1,0 +1,102 @@
+#include "actors/db_pool.hpp"
+
+#include <caf/all.hpp>
+
+namespace restcache {
+
+size_t db_pool_state::connections_up() const noexcept {
+  size_t n = 0;
+  for (auto& s : slots)
+    n += s.up ? 1 : 0;
+  return n;
+}
+
+void db_pool_state::make_available(uint64_t i) {
+  auto& s = slots[i];
+  if (!waiters.empty()) {
+    s.lent = true;
+    auto rp = std::move(waiters.front());
+    waiters.pop_front();
+    metrics->borrow_waiting.fetch_sub(1, std::memory_order_relaxed);
+    rp.deliver(borrow_result{rc_error::none, s.conn});
+    return;
+  }
+  idle.push_back(i);
+}
+
+void db_pool_state::fail_waiters(rc_error e) {
+  for (auto& rp : waiters)
+    rp.deliver(borrow_result{e, nullptr});
+  metrics->borrow_waiting.fetch_sub(static_cast<int64_t>(waiters.size()), std::memory_order_relaxed);
+  waiters.clear();
+}
+
+db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_state> self,
+                                     db_pool_config cfg, connection_factory factory,
+                                     db_metrics* metrics) {
+  auto& st = self->state;
+  st.cfg = cfg;
+  st.metrics = metrics;
+  st.slots.resize(cfg.pool_size);
+  // Connections hold only a weak reference: the pool owns them, not the
+  // other way round.
+  auto weak = caf::actor_cast<caf::weak_actor_ptr>(self);
+  auto notify = [weak](auto atom) {
+    return [weak, atom](uint64_t slot) {
+      if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
+        caf::anon_send(caf::actor_cast<db_pool_actor>(strong), atom, slot);
+    };
+  };
+  for (uint64_t i = 0; i < cfg.pool_size; ++i)
+    st.slots[i].conn = factory(i, notify(conn_up_atom::value), notify(conn_down_atom::value));
+  // When the pool exits its state is destroyed: dropping the leases stops
+  // the connection threads (each finishes its current statement first).
+  return {
+    [self](borrow_atom) -> caf::result<borrow_result> {
+      auto& st = self->state;
+      if (!st.idle.empty()) {
+        auto i = st.idle.back(); // LIFO: the warmest connection
+        st.idle.pop_back();
+        st.slots[i].lent = true;
+        return borrow_result{rc_error::none, st.slots[i].conn};
+      }
+      if (st.connections_up() == 0)
+        return borrow_result{rc_error::db_unavailable, nullptr};
+      if (st.waiters.size() >= st.cfg.max_waiters) {
+        bump(st.metrics->borrow_rejected);
+        return borrow_result{rc_error::overloaded, nullptr};
+      }
+      st.metrics->borrow_waiting.fetch_add(1, std::memory_order_relaxed);
+      st.waiters.push_back(self->make_response_promise<borrow_result>());
+      return st.waiters.back();
+    },
+    [self](release_atom, db_lease& lease) {
+      auto& st = self->state;
+      auto i = lease->slot();
+      if (i >= st.slots.size() || !st.slots[i].lent)
+        return;
+      st.slots[i].lent = false;
+      if (st.slots[i].up && lease->up())
+        st.make_available(i);
+    },
+    [self](conn_up_atom, uint64_t i) {
+      auto& st = self->state;
+      if (i >= st.slots.size() || st.slots[i].up)
+        return;
+      st.slots[i].up = true;
+      if (!st.slots[i].lent)
+        st.make_available(i);
+    },
+    [self](conn_down_atom, uint64_t i) {
+      auto& st = self->state;
+      if (i >= st.slots.size() || !st.slots[i].up)
+        return;
+      st.slots[i].up = false;
+      std::erase(st.idle, i);
+      if (st.connections_up() == 0)
+        st.fail_waiters(rc_error::db_unavailable);
+    },
+  };
+}
+
+} // namespace restcache

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+/// Makes connection number `slot`. The connection calls `on_up(slot)` when
+/// established and `on_down(slot)` when it breaks (from any thread; they send
+/// conn_up / conn_down to the pool), and reconnects by itself.
+using connection_factory = std::function<db_lease(
+  uint64_t slot, std::function<void(uint64_t)> on_up, std::function<void(uint64_t)> on_down)>;
+
+struct db_pool_config {
+  size_t pool_size = 4;
+  size_t max_waiters = 10'000; ///< borrowers queued while every connection is busy
+};
+
+struct db_pool_state {
+  static inline const char* name = "db_pool";
+
+  struct slot_state {
+    db_lease conn;
+    bool up = false;
+    bool lent = false;
+  };
+
+  db_pool_config cfg;
+  db_metrics* metrics = nullptr;
+  std::vector<slot_state> slots;
+  std::vector<uint64_t> idle; ///< up, not lent
+  std::deque<caf::typed_response_promise<borrow_result>> waiters;
+
+  size_t connections_up() const noexcept;
+  /// Lends slot `i` to the oldest waiter, or marks it idle.
+  void make_available(uint64_t i);
+  /// Answers every waiter with `e` (no connection left to wait for).
+  void fail_waiters(rc_error e);
+};
+
+db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_state> self,
+                                     db_pool_config cfg, connection_factory factory,
+                                     db_metrics* metrics);
+
+} // namespace restcache

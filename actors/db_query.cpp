@@ -1,0 +1,39 @@
+#include "actors/db_query.hpp"
+
+#include <caf/all.hpp>
+
+namespace restcache {
+
+db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query_state> self,
+                                       db_pool_actor pool, cache_shard_actor shard, doc_key key,
+                                       uint64_t fill_id) {
+  auto finish = [self, shard, key, fill_id](deptemps_outcome outcome) {
+    self->send(shard, filled_atom::value, key, fill_id, std::move(outcome));
+    self->quit();
+  };
+  // No timeout here: the shard runs one timer per fill (cache.fill-timeout)
+  // and the pool answers promptly when it is full or has no connection.
+  self->request(pool, caf::infinite, borrow_atom::value)
+    .then(
+      [self, pool, key, finish](borrow_result& borrowed) {
+        if (borrowed.error != rc_error::none) {
+          finish(deptemps_outcome{borrowed.error, nullptr});
+          return;
+        }
+        self->state.lease = std::move(borrowed.lease);
+        auto me = caf::actor_cast<db_query_actor>(self);
+        self->state.lease->fetch_deptemps(key.id, [me](deptemps_outcome outcome) {
+          caf::anon_send(me, fetched_atom::value, std::move(outcome));
+        });
+      },
+      [finish](caf::error&) { finish(deptemps_outcome{rc_error::db_unavailable, nullptr}); });
+  return {
+    [self, pool, finish](fetched_atom, deptemps_outcome& outcome) {
+      if (self->state.lease)
+        self->send(pool, release_atom::value, std::move(self->state.lease));
+      finish(std::move(outcome));
+    },
+  };
+}
+
+} // namespace restcache

@@ -1,0 +1,38 @@
+#pragma once
+
+// Counters the actors update and /metrics reads from any thread. Plain
+// relaxed atomics: a scrape needs no message round trip into the actors.
+
+#include <atomic>
+#include <cstdint>
+
+namespace restcache {
+
+struct cache_metrics {
+  std::atomic<uint64_t> hits{0};
+  std::atomic<uint64_t> misses{0};       ///< lookups not answered from memory
+  std::atomic<uint64_t> coalesced{0};    ///< misses that joined a fill in flight
+  std::atomic<uint64_t> fills{0};        ///< fills started
+  std::atomic<uint64_t> fill_errors{0};
+  std::atomic<uint64_t> fills_discarded{0}; ///< fills overtaken by an invalidation
+  std::atomic<uint64_t> evictions{0};
+  std::atomic<uint64_t> invalidations{0};
+  std::atomic<int64_t> entries{0};
+  std::atomic<int64_t> bytes{0};
+};
+
+struct db_metrics {
+  std::atomic<uint64_t> queries{0};          ///< statements run for requests
+  std::atomic<uint64_t> query_errors{0};
+  std::atomic<uint64_t> query_timeouts{0};
+  std::atomic<uint64_t> reconnects{0};       ///< successful (re)connections
+  std::atomic<int64_t> connections_up{0};
+  std::atomic<int64_t> borrow_waiting{0};
+  std::atomic<uint64_t> borrow_rejected{0};  ///< wait queue full: answered overloaded
+};
+
+inline void bump(std::atomic<uint64_t>& c, uint64_t n = 1) noexcept {
+  c.fetch_add(n, std::memory_order_relaxed);
+}
+
+} // namespace restcache

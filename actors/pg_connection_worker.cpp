@@ -1,0 +1,159 @@
+#include "actors/pg_connection_worker.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/statements.hpp"
+
+namespace restcache {
+
+pg_connection_worker::pg_connection_worker(uint64_t slot, pg_worker_config cfg,
+                                           db_metrics& metrics,
+                                           std::function<void(uint64_t)> on_up,
+                                           std::function<void(uint64_t)> on_down)
+  : slot_(slot), cfg_(std::move(cfg)), metrics_(metrics), on_up_(std::move(on_up)),
+    on_down_(std::move(on_down)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+pg_connection_worker::~pg_connection_worker() {
+  {
+    std::lock_guard guard{mtx_};
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.get_id() == std::this_thread::get_id())
+    thread_.detach(); // cannot happen by design; never join oneself
+  else if (thread_.joinable())
+    thread_.join();
+}
+
+void pg_connection_worker::enqueue(job j) {
+  {
+    std::lock_guard guard{mtx_};
+    jobs_.push_back(std::move(j));
+  }
+  cv_.notify_one();
+}
+
+rc_error pg_connection_worker::on_failure(const std::exception& e, pg::connection*& conn) {
+  bump(metrics_.query_errors);
+  auto* pge = dynamic_cast<const pg::error*>(&e);
+  if (pge && pge->sqlstate() == "57014") { // query_canceled: statement_timeout
+    bump(metrics_.query_timeouts);
+    spdlog::warn("db connection {}: query timed out", slot_);
+    return rc_error::db_timeout;
+  }
+  if (!conn || !conn->ok() || (pge && pge->connection_lost())) {
+    spdlog::warn("db connection {} lost: {}", slot_, e.what());
+    lost_ = true;
+    // Before `done` runs: a release that races ahead must see it down.
+    up_.store(false, std::memory_order_release);
+    conn = nullptr;
+    return rc_error::db_unavailable;
+  }
+  spdlog::error("db connection {}: query failed: {}", slot_, e.what());
+  return rc_error::internal;
+}
+
+void pg_connection_worker::fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) {
+  enqueue([this, deptno, done = std::move(done)](pg::connection* conn) {
+    if (!conn) {
+      done(deptemps_outcome{rc_error::db_unavailable, nullptr});
+      return;
+    }
+    bump(metrics_.queries);
+    try {
+      auto d = pg::fetch_deptemps(*conn, deptno);
+      if (!d) {
+        done(deptemps_outcome{rc_error::not_found, nullptr});
+        return;
+      }
+      done(deptemps_outcome{rc_error::none, std::make_shared<const dept_with_emps>(std::move(*d))});
+    } catch (const std::exception& e) {
+      done(deptemps_outcome{on_failure(e, conn), nullptr});
+    }
+  });
+}
+
+void pg_connection_worker::fetch_dept_ids(std::function<void(dept_ids_outcome)> done) {
+  enqueue([this, done = std::move(done)](pg::connection* conn) {
+    if (!conn) {
+      done(dept_ids_outcome{rc_error::db_unavailable, nullptr});
+      return;
+    }
+    bump(metrics_.queries);
+    try {
+      auto ids = pg::fetch_dept_ids(*conn);
+      done(dept_ids_outcome{rc_error::none,
+                            std::make_shared<const std::vector<int32_t>>(std::move(ids))});
+    } catch (const std::exception& e) {
+      done(dept_ids_outcome{on_failure(e, conn), nullptr});
+    }
+  });
+}
+
+void pg_connection_worker::run() {
+  std::unique_ptr<pg::connection> conn;
+  auto backoff = std::chrono::milliseconds{100};
+  std::unique_lock lock{mtx_};
+  while (!stopping_) {
+    if (!conn) {
+      lock.unlock();
+      try {
+        auto c = std::make_unique<pg::connection>(cfg_.dsn);
+        c->exec("SET statement_timeout = " + std::to_string(cfg_.query_timeout.count()));
+        pg::prepare_statements(*c);
+        conn = std::move(c);
+      } catch (const std::exception& e) {
+        spdlog::warn("db connection {}: connect failed, retrying in {} ms: {}", slot_,
+                     backoff.count(), e.what());
+      }
+      lock.lock();
+      if (!conn) {
+        // Jobs that raced with the loss of the connection fail fast.
+        while (!jobs_.empty()) {
+          auto j = std::move(jobs_.front());
+          jobs_.pop_front();
+          lock.unlock();
+          j(nullptr);
+          lock.lock();
+        }
+        cv_.wait_for(lock, backoff, [this] { return stopping_; });
+        backoff = std::min(backoff * 2, cfg_.max_backoff);
+        continue;
+      }
+      backoff = std::chrono::milliseconds{100};
+      bump(metrics_.reconnects);
+      metrics_.connections_up.fetch_add(1, std::memory_order_relaxed);
+      up_.store(true, std::memory_order_release);
+      lock.unlock();
+      on_up_(slot_);
+      lock.lock();
+      continue;
+    }
+    cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    if (stopping_)
+      break;
+    auto j = std::move(jobs_.front());
+    jobs_.pop_front();
+    lock.unlock();
+    lost_ = false;
+    auto* raw = conn.get();
+    j(raw);
+    if (lost_) {
+      conn.reset();
+      metrics_.connections_up.fetch_sub(1, std::memory_order_relaxed);
+      on_down_(slot_);
+    }
+    lock.lock();
+  }
+  if (conn) {
+    up_.store(false, std::memory_order_release);
+    metrics_.connections_up.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+} // namespace restcache

@@ -1,0 +1,67 @@
+#pragma once
+
+// The real pooled connection: one libpq connection on its own thread. Jobs
+// queue to the thread; results go back as messages. Connecting, reconnecting
+// with backoff and every blocking libpq call happen on this thread only.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "actors/db_connection.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+namespace pg {
+class connection;
+}
+
+struct pg_worker_config {
+  std::string dsn;
+  std::chrono::milliseconds query_timeout{5'000}; ///< server-side statement_timeout
+  std::chrono::milliseconds max_backoff{5'000};   ///< cap of the reconnect backoff
+};
+
+class pg_connection_worker final : public db_connection {
+public:
+  /// Starts the thread, which connects at once. `on_up`/`on_down` are called
+  /// on that thread when the connection comes up or breaks; they must only
+  /// send messages.
+  pg_connection_worker(uint64_t slot, pg_worker_config cfg, db_metrics& metrics,
+                       std::function<void(uint64_t)> on_up, std::function<void(uint64_t)> on_down);
+  ~pg_connection_worker() override; // stops and joins the thread
+
+  size_t slot() const noexcept override { return slot_; }
+  bool up() const noexcept override { return up_.load(std::memory_order_acquire); }
+  void fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) override;
+  void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override;
+
+private:
+  using job = std::function<void(pg::connection*)>; ///< nullptr: not connected
+  void enqueue(job j);
+  void run();
+  /// Maps a failure to an error code and notes a lost connection.
+  rc_error on_failure(const std::exception& e, pg::connection*& conn);
+
+  const uint64_t slot_;
+  const pg_worker_config cfg_;
+  db_metrics& metrics_;
+  std::function<void(uint64_t)> on_up_;
+  std::function<void(uint64_t)> on_down_;
+  std::atomic<bool> up_{false};
+  bool lost_ = false; ///< set by on_failure, read by run (same thread)
+
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  std::deque<job> jobs_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+} // namespace restcache

@@ -1,0 +1,36 @@
+#pragma once
+
+// The default of every option restcache reads. config/options.cpp registers
+// them with CAF's actor_system_config; README.md documents them.
+
+#include <cstdint>
+
+namespace restcache::defaults {
+
+// http.*
+inline constexpr const char* http_address = "127.0.0.1";
+inline constexpr int64_t http_port = 8080;
+inline constexpr int64_t http_threads = 0;          ///< 0: half the cores, at least 1
+inline constexpr int64_t http_body_limit = 64 * 1024;
+inline constexpr int64_t http_max_connections = 10'000;
+inline constexpr int64_t http_read_timeout_ms = 30'000;
+
+// db.*
+inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults and PG* variables
+inline constexpr int64_t db_pool_size = 4;
+inline constexpr int64_t db_queue_size = 10'000;    ///< borrowers waiting for a connection
+inline constexpr int64_t db_query_timeout_ms = 5'000;
+
+// cache.*
+inline constexpr int64_t cache_shards = 0;          ///< 0: one per core
+inline constexpr const char* cache_mode = "memory"; ///< memory | none
+inline constexpr int64_t cache_memory_bytes = 0;    ///< 0: a quarter of physical RAM
+inline constexpr int64_t cache_fill_timeout_ms = 10'000;
+
+// CAF's own scheduler.max-threads defaults to half the cores (at least 1)
+// and scheduler.policy to sharing; both can be overridden as usual.
+
+// log.*
+inline constexpr const char* log_level = "info";
+
+} // namespace restcache::defaults

@@ -1,0 +1,111 @@
+#include "config/options.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "config/defaults.hpp"
+
+namespace restcache {
+
+namespace {
+
+int64_t cores() {
+  return std::max<int64_t>(1, std::thread::hardware_concurrency());
+}
+
+} // namespace
+
+int64_t physical_memory_bytes() {
+  auto pages = sysconf(_SC_PHYS_PAGES);
+  auto page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? int64_t(pages) * int64_t(page) : 0;
+}
+
+restcache_config::restcache_config() {
+  opts = daemon_options{
+    defaults::http_address,      defaults::http_port,           defaults::http_threads,
+    defaults::http_body_limit,   defaults::http_max_connections, defaults::http_read_timeout_ms,
+    defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
+    defaults::db_query_timeout_ms, defaults::cache_shards,      defaults::cache_mode,
+    defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::log_level,
+  };
+  opt_group{custom_options_, "http"}
+    .add(opts.http_address, "address", "address to listen on (default 127.0.0.1)")
+    .add(opts.http_port, "port", "TCP port to listen on, 0 picks a free one (default 8080)")
+    .add(opts.http_threads, "threads", "asio threads serving HTTP, 0 = half the cores (default 0)")
+    .add(opts.http_body_limit, "body-limit", "largest request body in bytes (default 65536)")
+    .add(opts.http_max_connections, "max-connections",
+         "open connections beyond which new ones get 503 (default 10000)")
+    .add(opts.http_read_timeout_ms, "read-timeout-ms",
+         "idle keep-alive and slow-request limit in ms (default 30000)");
+  opt_group{custom_options_, "db"}
+    .add(opts.db_dsn, "dsn", "libpq connection string; empty = PG* environment (default empty)")
+    .add(opts.db_pool_size, "pool-size", "pooled PostgreSQL connections (default 4)")
+    .add(opts.db_queue_size, "queue-size",
+         "fills that may wait for a connection before 503 (default 10000)")
+    .add(opts.db_query_timeout_ms, "query-timeout-ms", "statement timeout in ms (default 5000)");
+  opt_group{custom_options_, "cache"}
+    .add(opts.cache_shards, "shards", "cache shard actors, 0 = one per core (default 0)")
+    .add(opts.cache_mode, "mode", "memory | none (default memory)")
+    .add(opts.cache_memory_bytes, "memory-bytes",
+         "byte budget of the memory tier, 0 = a quarter of RAM (default 0)")
+    .add(opts.cache_fill_timeout_ms, "fill-timeout-ms",
+         "a fill not done by then answers 504 (default 10000)");
+  opt_group{custom_options_, "log"}
+    .add(opts.log_level, "level", "trace | debug | info | warn | error | off (default info)");
+  // The work-sharing scheduler wakes workers promptly for request/response
+  // hops; work stealing backs off with sleeps (toolchain notes).
+  set("scheduler.policy", caf::atom("sharing"));
+  // One CAF thread next to the asio threads measured best on 2 cores.
+  set("scheduler.max-threads", static_cast<size_t>(std::max<int64_t>(1, cores() / 2)));
+}
+
+std::optional<std::string> restcache_config::validate_and_resolve() {
+  auto& o = opts;
+  auto positive = [](int64_t v) { return v > 0; };
+  if (o.http_port < 0 || o.http_port > 65535)
+    return "http.port must be 0..65535, got " + std::to_string(o.http_port);
+  if (o.http_threads < 0 || o.http_threads > 256)
+    return "http.threads must be 0..256, got " + std::to_string(o.http_threads);
+  if (!positive(o.http_body_limit))
+    return "http.body-limit must be positive";
+  if (!positive(o.http_max_connections))
+    return "http.max-connections must be positive";
+  if (!positive(o.http_read_timeout_ms))
+    return "http.read-timeout-ms must be positive";
+  if (o.db_pool_size < 1 || o.db_pool_size > 1000)
+    return "db.pool-size must be 1..1000, got " + std::to_string(o.db_pool_size);
+  if (!positive(o.db_queue_size))
+    return "db.queue-size must be positive";
+  if (!positive(o.db_query_timeout_ms))
+    return "db.query-timeout-ms must be positive";
+  if (o.cache_shards < 0 || o.cache_shards > 4096)
+    return "cache.shards must be 0..4096, got " + std::to_string(o.cache_shards);
+  if (o.cache_mode != "memory" && o.cache_mode != "none")
+    return "cache.mode must be memory or none, got '" + o.cache_mode + "'";
+  if (o.cache_memory_bytes < 0)
+    return "cache.memory-bytes must not be negative";
+  if (!positive(o.cache_fill_timeout_ms))
+    return "cache.fill-timeout-ms must be positive";
+  static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+  if (std::find(std::begin(levels), std::end(levels), o.log_level) == std::end(levels))
+    return "log.level must be one of trace, debug, info, warn, error, critical, off";
+  auto half = std::max<int64_t>(1, cores() / 2);
+  if (o.http_threads == 0)
+    o.http_threads = half;
+  if (o.cache_shards == 0)
+    o.cache_shards = cores();
+  if (o.cache_memory_bytes == 0) {
+    auto ram = physical_memory_bytes();
+    o.cache_memory_bytes = ram > 0 ? ram / 4 : int64_t{1} << 30;
+  }
+  return std::nullopt;
+}
+
+cache_mode restcache_config::resolved_cache_mode() const {
+  return opts.cache_mode == "none" ? cache_mode::none : cache_mode::memory;
+}
+
+} // namespace restcache

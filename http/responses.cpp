@@ -1,0 +1,139 @@
+#include "http/responses.hpp"
+
+#include <charconv>
+
+#include "messages/document_encoder.hpp"
+
+namespace restcache::http {
+
+unsigned http_status_of(rc_error e) noexcept {
+  switch (e) {
+    case rc_error::none: return 200;
+    case rc_error::not_found: return 404;
+    case rc_error::bad_request: return 400;
+    case rc_error::db_unavailable: return 503;
+    case rc_error::db_timeout: return 504;
+    case rc_error::overloaded: return 503;
+    case rc_error::internal: return 500;
+  }
+  return 500;
+}
+
+std::string_view default_detail(rc_error e) noexcept {
+  switch (e) {
+    case rc_error::none: return "";
+    case rc_error::not_found: return "the requested resource does not exist";
+    case rc_error::bad_request: return "the request is malformed";
+    case rc_error::db_unavailable: return "the database is unavailable; retry later";
+    case rc_error::db_timeout: return "the database did not answer in time";
+    case rc_error::overloaded: return "the server is overloaded; retry later";
+    case rc_error::internal: return "internal error; details are in the server log";
+  }
+  return "internal error; details are in the server log";
+}
+
+std::string_view status_title(unsigned status) noexcept {
+  switch (status) {
+    case 200: return "OK";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+  }
+  return "Unknown";
+}
+
+bool carries_retry_after(unsigned status) noexcept {
+  return status == 503;
+}
+
+void append_problem_json(std::string& out, unsigned status, std::string_view detail) {
+  out += R"({"type":"about:blank","title":)";
+  append_json_string(out, status_title(status));
+  out += R"(,"status":)";
+  char digits[16];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, status);
+  (void)ec; // 16 bytes always suffice for an unsigned
+  out.append(digits, end);
+  out += R"(,"detail":)";
+  append_json_string(out, detail);
+  out += '}';
+}
+
+std::string problem_json(unsigned status, std::string_view detail) {
+  std::string out;
+  out.reserve(96 + detail.size());
+  append_problem_json(out, status, detail);
+  return out;
+}
+
+problem make_problem(unsigned status, std::string_view detail) {
+  return problem{status, problem_json(status, detail), carries_retry_after(status)};
+}
+
+problem make_problem(rc_error e, std::string_view detail) {
+  return make_problem(http_status_of(e), detail.empty() ? default_detail(e) : detail);
+}
+
+namespace {
+
+constexpr bool is_ows(char c) noexcept {
+  return c == ' ' || c == '\t';
+}
+
+/// The opaque-tag of an entity-tag (quotes included), W/ stripped.
+constexpr std::string_view opaque_tag(std::string_view etag) noexcept {
+  if (etag.size() >= 2 && etag[0] == 'W' && etag[1] == '/')
+    etag.remove_prefix(2);
+  return etag;
+}
+
+} // namespace
+
+bool if_none_match_matches(std::string_view v, std::string_view etag) noexcept {
+  const std::string_view current = opaque_tag(etag);
+  size_t i = 0;
+  const size_t n = v.size();
+  while (i < n) {
+    // skip separators
+    while (i < n && (is_ows(v[i]) || v[i] == ','))
+      ++i;
+    if (i >= n)
+      break;
+    if (v[i] == '*') {
+      size_t j = i + 1;
+      while (j < n && is_ows(v[j]))
+        ++j;
+      if (j >= n || v[j] == ',')
+        return true;
+      i = j;
+      continue; // malformed; the skip below moves on
+    }
+    if (v.size() - i >= 2 && v[i] == 'W' && v[i + 1] == '/')
+      i += 2;
+    if (i < n && v[i] == '"') {
+      auto close = v.find('"', i + 1);
+      if (close == std::string_view::npos)
+        return false; // unterminated: nothing after it can be parsed
+      std::string_view tag = v.substr(i, close + 1 - i);
+      if (!current.empty() && tag == current)
+        return true;
+      i = close + 1;
+    }
+    // skip to the next list member (also skips malformed members)
+    while (i < n && v[i] != ',')
+      ++i;
+  }
+  return false;
+}
+
+} // namespace restcache::http

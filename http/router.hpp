@@ -1,0 +1,62 @@
+#pragma once
+
+// Maps (method, request-target) to a route. No Beast, no allocation: every
+// string_view in a route points into static storage (never into the target).
+
+#include <cstdint>
+#include <string_view>
+
+namespace restcache::http {
+
+enum class route_kind : uint8_t {
+  deptemps,           ///< GET|HEAD /deptemps/{id}: the department-with-employees document
+  random_dept,        ///< GET|HEAD /depts/random: a random department's deptemps document
+  health,             ///< GET|HEAD /health: liveness
+  ready,              ///< GET|HEAD /ready: readiness (database reachable)
+  metrics,            ///< GET|HEAD /metrics: Prometheus text exposition
+  bad_request,        ///< a known path with a malformed parameter (400); see detail
+  method_not_allowed, ///< a known path with a method other than GET/HEAD (405); see allow
+  not_found,          ///< an unknown path (404)
+};
+
+/// The Allow list of every route (for 405 answers).
+inline constexpr std::string_view allowed_methods = "GET, HEAD";
+
+struct route {
+  route_kind kind = route_kind::not_found;
+  bool head = false;       ///< the method was HEAD: answer headers only
+  int32_t id = 0;          ///< deptemps: the department number (> 0)
+  std::string_view detail; ///< problem detail for the error kinds (static text)
+  std::string_view allow;  ///< method_not_allowed: the Allow header value
+};
+
+/// Why a path parameter is not a positive int32 in plain decimal digits.
+enum class id_error : uint8_t {
+  none = 0,
+  empty,      ///< ""
+  sign,       ///< leading '-' or '+'
+  space,      ///< a space or tab anywhere
+  non_digit,  ///< anything else that is not 0-9 (including percent-encodings)
+  overflow,   ///< more than 2147483647
+  zero,       ///< 0 (ids are positive)
+};
+
+struct id_parse_result {
+  int32_t value = 0;
+  id_error error = id_error::none;
+};
+
+/// Parses a path segment as a positive int32 written in decimal digits only.
+/// Leading zeros are accepted ("007" is 7), signs and spaces are not.
+id_parse_result parse_positive_id(std::string_view s) noexcept;
+
+/// A problem detail naming what is wrong with an id (static text).
+std::string_view to_detail(id_error e) noexcept;
+
+/// Routes one request. `method` is the request method as sent (case-sensitive,
+/// as RFC 9110 says), `target` the request-target in origin form
+/// ("/deptemps/7?x=1") or absolute form ("http://host/deptemps/7"). A query
+/// string is ignored. Unknown paths are not_found whatever the method.
+route parse_route(std::string_view method, std::string_view target) noexcept;
+
+} // namespace restcache::http

@@ -1,0 +1,20 @@
+#pragma once
+
+// Every atom restcache's actors exchange (CAF 0.17: at most 10 characters).
+
+#include <caf/atom.hpp>
+
+namespace restcache {
+
+using caf::get_atom; // lookup of a cached document
+
+using invalidate_atom = caf::atom_constant<caf::atom("invalidate")>;
+using filled_atom = caf::atom_constant<caf::atom("filled")>;
+using fill_tmo_atom = caf::atom_constant<caf::atom("fill_tmo")>;
+using fetched_atom = caf::atom_constant<caf::atom("fetched")>;
+using borrow_atom = caf::atom_constant<caf::atom("borrow")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
+using conn_up_atom = caf::atom_constant<caf::atom("conn_up")>;
+using conn_down_atom = caf::atom_constant<caf::atom("conn_down")>;
+
+} // namespace restcache

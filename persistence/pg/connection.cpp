@@ -1,0 +1,235 @@
+#include "persistence/pg/connection.hpp"
+
+#include <charconv>
+#include <limits>
+
+namespace restcache::pg {
+
+namespace {
+
+/// libpq messages end with a newline (sometimes several lines); keep the
+/// text, drop the trailing whitespace so messages compose into log lines.
+std::string trimmed(const char* msg) {
+  std::string s = msg != nullptr ? msg : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r'))
+    s.pop_back();
+  return s;
+}
+
+error make_error(PGconn* conn, const PGresult* r, std::string_view what) {
+  std::string msg{what};
+  std::string sqlstate;
+  std::string detail;
+  if (r != nullptr) {
+    detail = trimmed(PQresultErrorMessage(r));
+    if (const char* st = PQresultErrorField(r, PG_DIAG_SQLSTATE))
+      sqlstate = st;
+  }
+  if (detail.empty() && conn != nullptr)
+    detail = trimmed(PQerrorMessage(conn));
+  if (detail.empty())
+    detail = r != nullptr ? PQresStatus(PQresultStatus(r)) : "no result from libpq";
+  msg += ": ";
+  msg += detail;
+  if (!sqlstate.empty()) {
+    msg += " (SQLSTATE ";
+    msg += sqlstate;
+    msg += ')';
+  }
+  error e{msg, std::move(sqlstate)};
+  e.set_connection_lost(conn == nullptr || PQstatus(conn) != CONNECTION_OK);
+  return e;
+}
+
+/// Turns optional text parameters into what PQexecParams/PQexecPrepared take.
+std::vector<const char*> param_values(const std::vector<std::optional<std::string>>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params)
+    values.push_back(p ? p->c_str() : nullptr);
+  return values;
+}
+
+int param_count(const std::vector<std::optional<std::string>>& params) {
+  if (params.size() > 65535)
+    throw error("too many statement parameters: " + std::to_string(params.size()));
+  return static_cast<int>(params.size());
+}
+
+} // namespace
+
+// -- error --------------------------------------------------------------------
+
+error::error(const std::string& what, std::string sqlstate)
+  : std::runtime_error(what), sqlstate_(std::move(sqlstate)) {
+  // nop
+}
+
+// -- result -------------------------------------------------------------------
+
+int result::rows() const noexcept {
+  return res_ ? PQntuples(res_.get()) : 0;
+}
+
+int result::columns() const noexcept {
+  return res_ ? PQnfields(res_.get()) : 0;
+}
+
+bool result::is_null(int row, int col) const noexcept {
+  return !res_ || PQgetisnull(res_.get(), row, col) != 0;
+}
+
+std::string_view result::text(int row, int col) const noexcept {
+  if (!res_)
+    return {};
+  return {PQgetvalue(res_.get(), row, col),
+          static_cast<size_t>(PQgetlength(res_.get(), row, col))};
+}
+
+int64_t result::int64(int row, int col) const {
+  auto s = text(row, col);
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) {
+    std::string what = "malformed integer in column ";
+    const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
+    what += name != nullptr ? name : std::to_string(col);
+    what += ": '";
+    what += s;
+    what += '\'';
+    throw error(what);
+  }
+  return v;
+}
+
+std::optional<int32_t> result::opt_int32(int row, int col) const {
+  if (is_null(row, col))
+    return std::nullopt;
+  auto v = int64(row, col);
+  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+    const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
+    throw error("integer out of int4 range in column "
+                + std::string(name != nullptr ? name : std::to_string(col)) + ": "
+                + std::to_string(v));
+  }
+  return static_cast<int32_t>(v);
+}
+
+std::optional<std::string> result::opt_text(int row, int col) const {
+  if (is_null(row, col))
+    return std::nullopt;
+  return std::string{text(row, col)};
+}
+
+// -- connection ---------------------------------------------------------------
+
+connection::connection(const std::string& dsn) {
+  // expand_dbname: the DSN (key=value or URI) is expanded in place of dbname
+  // and its settings override the ones before it, so a DSN may still pick its
+  // own client_encoding or application_name. An empty DSN is ignored: libpq
+  // defaults and PG* environment variables apply.
+  const char* keys[] = {"client_encoding", "fallback_application_name", "dbname", nullptr};
+  const char* vals[] = {"UTF8", "restcache", dsn.c_str(), nullptr};
+  conn_.reset(PQconnectdbParams(keys, vals, 1));
+  if (!conn_) {
+    error e{"cannot connect to PostgreSQL: out of memory"};
+    e.set_connection_lost(true);
+    throw e;
+  }
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+    error e{"cannot connect to PostgreSQL: " + trimmed(PQerrorMessage(conn_.get()))};
+    e.set_connection_lost(true);
+    conn_.reset();
+    throw e;
+  }
+}
+
+bool connection::ok() const noexcept {
+  return conn_ && PQstatus(conn_.get()) == CONNECTION_OK;
+}
+
+result connection::check(PGresult* r, std::string_view what) {
+  result res{r}; // owns r from here on, also when we throw
+  if (r != nullptr) {
+    switch (PQresultStatus(r)) {
+      case PGRES_COMMAND_OK:
+      case PGRES_TUPLES_OK:
+      case PGRES_SINGLE_TUPLE:
+      case PGRES_EMPTY_QUERY:
+        return res;
+      default:
+        break;
+    }
+  }
+  throw make_error(conn_.get(), r, what);
+}
+
+namespace {
+
+PGconn* require(PGconn* c, std::string_view what) {
+  if (c == nullptr) {
+    error e{std::string{what} + ": no connection (moved from)"};
+    e.set_connection_lost(true);
+    throw e;
+  }
+  return c;
+}
+
+/// A short form of a SQL text for error messages.
+std::string sql_head(const std::string& sql) {
+  constexpr size_t max_len = 60;
+  std::string s;
+  for (char ch : sql) {
+    if (s.size() >= max_len) {
+      s += "...";
+      break;
+    }
+    bool space = ch == '\n' || ch == '\t' || ch == '\r' || ch == ' ';
+    if (space && (s.empty() || s.back() == ' '))
+      continue;
+    s += space ? ' ' : ch;
+  }
+  return s;
+}
+
+} // namespace
+
+result connection::exec(const std::string& sql) {
+  auto* c = require(conn_.get(), "exec");
+  return check(PQexec(c, sql.c_str()), "query '" + sql_head(sql) + "'");
+}
+
+result connection::exec_params(const std::string& sql,
+                               const std::vector<std::optional<std::string>>& params) {
+  auto* c = require(conn_.get(), "exec_params");
+  auto n = param_count(params);
+  auto values = param_values(params);
+  return check(PQexecParams(c, sql.c_str(), n, nullptr, values.data(), nullptr, nullptr, 0),
+               "query '" + sql_head(sql) + "'");
+}
+
+void connection::prepare(const std::string& name, const std::string& sql) {
+  auto* c = require(conn_.get(), "prepare");
+  if (auto i = prepared_.find(name); i != prepared_.end()) {
+    if (i->second == sql)
+      return; // prepared before on this connection
+    throw error("prepare " + name + ": already prepared with a different text");
+  }
+  check(PQprepare(c, name.c_str(), sql.c_str(), 0, nullptr), "prepare " + name);
+  prepared_.emplace(name, sql);
+}
+
+result connection::exec_prepared(const std::string& name,
+                                 const std::vector<std::optional<std::string>>& params) {
+  auto* c = require(conn_.get(), "exec_prepared");
+  auto n = param_count(params);
+  auto values = param_values(params);
+  return check(PQexecPrepared(c, name.c_str(), n, values.data(), nullptr, nullptr, 0),
+               "statement " + name);
+}
+
+bool connection::is_prepared(const std::string& name) const noexcept {
+  return prepared_.count(name) != 0;
+}
+
+} // namespace restcache::pg
