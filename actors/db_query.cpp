@@ -7,6 +7,9 @@ namespace restcache {
 db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query_state> self,
                                        db_pool_actor pool, cache_shard_actor shard, doc_key key,
                                        uint64_t fill_id) {
+  // The connection's pending job holds a handle to this actor while this
+  // actor holds the connection: the link ends both when the shard goes away.
+  self->link_to(shard);
   auto finish = [self, shard, key, fill_id](deptemps_outcome outcome) {
     self->send(shard, filled_atom::value, key, fill_id, std::move(outcome));
     self->quit();

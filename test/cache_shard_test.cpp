@@ -1,0 +1,261 @@
+#define CAF_SUITE cache_shard
+#include "actors/cache_shard.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include "actors/db_pool.hpp"
+#include "messages/document_encoder.hpp"
+#include "test/fixtures/fake_db.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+struct fixture : test_coordinator_fixture<> {
+  using conn_list = std::vector<std::shared_ptr<fake_connection>>;
+  std::shared_ptr<conn_list> conns = std::make_shared<conn_list>();
+  db_metrics dbm;
+  cache_metrics cm;
+  db_pool_actor pool;
+  cache_shard_actor shard;
+  // Shared with the callbacks: a fill still pending when a test ends is
+  // answered while the fixture is torn down.
+  std::shared_ptr<std::vector<lookup_result>> answers =
+    std::make_shared<std::vector<lookup_result>>();
+  std::vector<lookup_result>& results = *answers;
+
+  void spawn_shard(cache_shard_config cfg) {
+    pool = sys.spawn(db_pool, db_pool_config{1, 10'000}, fake_factory(conns), &dbm);
+    shard = sys.spawn(cache_shard, cfg, pool, &cm);
+    sched.run();
+  }
+
+  ~fixture() {
+    anon_send_exit(shard, caf::exit_reason::user_shutdown);
+    anon_send_exit(pool, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  fixture() {
+    spawn_shard(cache_shard_config{cache_mode::memory, 1 << 20, std::chrono::seconds{10}});
+  }
+
+  static doc_key key(int32_t id) {
+    return doc_key{doc_kind::deptemps, id};
+  }
+
+  void get(int32_t id) {
+    self->send(shard, get_atom::value, key(id),
+               reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
+  }
+
+  fake_connection& conn() {
+    return *conns->at(0);
+  }
+
+  /// Asks for `id`, lets the fill run and completes it.
+  void fill(int32_t id, int emps = 2) {
+    get(id);
+    sched.run();
+    conn().complete_oldest(emps);
+    sched.run();
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(cache_shard_tests, fixture)
+
+CAF_TEST(a miss runs one query and a second get is a hit that runs none) {
+  get(1);
+  expect((get_atom, doc_key, reply_callback), from(self).to(shard).with(_, _, _));
+  // The shard spawned a db_query, which borrows a connection and runs it.
+  sched.run();
+  CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
+  CAF_CHECK_EQUAL(conn().pending[0].deptno, 1);
+  CAF_CHECK(results.empty());
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::none);
+  CAF_REQUIRE(results[0].doc != nullptr);
+  CAF_CHECK(results[0].doc->body.find("\"deptNumber\":1,") != std::string::npos);
+  CAF_CHECK_EQUAL(cm.fills.load(), 1u);
+
+  get(1);
+  expect((get_atom, doc_key, reply_callback), from(self).to(shard).with(_, _, _));
+  // Answered within that one message: no borrow, no query.
+  disallow((borrow_atom), from(_).to(pool));
+  CAF_REQUIRE_EQUAL(results.size(), 2u);
+  CAF_CHECK_EQUAL(results[1].doc, results[0].doc); // the same shared bytes, no copy
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  CAF_CHECK_EQUAL(cm.hits.load(), 1u);
+  CAF_CHECK_EQUAL(cm.misses.load(), 1u);
+  CAF_CHECK_EQUAL(cm.entries.load(), 1);
+}
+
+CAF_TEST(a thousand waiters on one cold key produce one query) {
+  for (int i = 0; i < 1000; ++i)
+    get(42);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  CAF_CHECK(results.empty());
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1000u);
+  for (auto& r : results)
+    CAF_CHECK_EQUAL(r.doc, results[0].doc);
+  CAF_CHECK_EQUAL(cm.fills.load(), 1u);
+  CAF_CHECK_EQUAL(cm.coalesced.load(), 999u);
+}
+
+CAF_TEST(an unknown id answers not found and caches nothing) {
+  get(7);
+  sched.run();
+  conn().fail_oldest(rc_error::not_found);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::not_found);
+  CAF_CHECK(results[0].doc == nullptr);
+  get(7);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u);
+}
+
+CAF_TEST(a failed fill answers every waiter with its error and caches nothing) {
+  get(8);
+  get(8);
+  sched.run();
+  conn().fail_oldest(rc_error::db_unavailable);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 2u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::db_unavailable);
+  CAF_CHECK_EQUAL(results[1].error, rc_error::db_unavailable);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+  CAF_CHECK_EQUAL(cm.fill_errors.load(), 1u);
+}
+
+CAF_TEST(a fill overtaken by an invalidation answers its waiters but is not cached) {
+  get(5);
+  sched.run();
+  CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
+  self->send(shard, invalidate_atom::value, key(5), uint64_t{77});
+  expect((invalidate_atom, doc_key, uint64_t), from(self).to(shard).with(_, _, 77u));
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u); // asked before the change was known
+  CAF_CHECK(results[0].doc != nullptr);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+  CAF_CHECK_EQUAL(cm.fills_discarded.load(), 1u);
+  get(5);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u); // a new fill: the old result was not kept
+}
+
+CAF_TEST(a get after an invalidation does not join the overtaken fill) {
+  get(6);
+  sched.run();
+  self->send(shard, invalidate_atom::value, key(6), uint64_t{1});
+  sched.run();
+  get(6); // must not be answered by the fill that started before the change
+  sched.run();
+  CAF_REQUIRE_EQUAL(conn().pending.size(), 1u); // pool size 1: the second waits
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_REQUIRE_EQUAL(conn().pending.size(), 1u); // the second fill got the connection
+  conn().complete_oldest(3);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 2u);
+  CAF_CHECK_NOT_EQUAL(results[0].doc->body, results[1].doc->body);
+  CAF_CHECK_EQUAL(cm.entries.load(), 1);
+}
+
+CAF_TEST(an invalidation drops a cached entry) {
+  fill(9);
+  CAF_CHECK_EQUAL(cm.entries.load(), 1);
+  self->send(shard, invalidate_atom::value, key(9), uint64_t{2});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+  CAF_CHECK_EQUAL(cm.bytes.load(), 0);
+  get(9);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u);
+}
+
+CAF_TEST(a stuck fill answers its waiters with a timeout) {
+  get(11);
+  get(11);
+  sched.run();
+  CAF_CHECK(results.empty());
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 2u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::db_timeout);
+  CAF_CHECK_EQUAL(results[1].error, rc_error::db_timeout);
+  // The late answer is harmless and not cached.
+  conn().complete_oldest();
+  sched.run();
+  CAF_CHECK_EQUAL(results.size(), 2u);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+}
+
+CAF_TEST(mode none runs a query for every get and keeps nothing) {
+  anon_send_exit(shard, caf::exit_reason::user_shutdown);
+  anon_send_exit(pool, caf::exit_reason::user_shutdown);
+  sched.run();
+  conns->clear();
+  spawn_shard(cache_shard_config{cache_mode::none, 1 << 20, std::chrono::seconds{10}});
+  get(3);
+  get(3);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 1u); // one connection: the second waits for it
+  conn().complete_oldest();
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u);
+  conn().complete_oldest();
+  sched.run();
+  CAF_CHECK_EQUAL(results.size(), 2u);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
+
+namespace {
+
+struct budget_fixture : fixture {
+  budget_fixture() {
+    anon_send_exit(shard, caf::exit_reason::user_shutdown);
+    anon_send_exit(pool, caf::exit_reason::user_shutdown);
+    sched.run();
+    conns->clear();
+    // Room for about five documents of two employees.
+    auto one = entry_charge(*make_doc(encode_deptemps(make_dept(1, 2))));
+    budget = one * 5 + one / 2;
+    spawn_shard(cache_shard_config{cache_mode::memory, budget, std::chrono::seconds{10}});
+  }
+  int64_t budget = 0;
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(cache_shard_budget_tests, budget_fixture)
+
+CAF_TEST(the byte budget holds and hot keys survive eviction) {
+  fill(1);
+  for (int32_t id = 2; id <= 40; ++id) {
+    fill(id);
+    get(1); // keep key 1 hot: its CLOCK bit is set again after every fill
+    sched.run();
+    CAF_CHECK_LESS_OR_EQUAL(cm.bytes.load(), budget);
+  }
+  CAF_CHECK_GREATER(cm.evictions.load(), 30u);
+  CAF_CHECK_LESS_OR_EQUAL(cm.entries.load(), 5);
+  auto queries = conn().queries;
+  get(1);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, queries); // still cached
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()

@@ -1,0 +1,128 @@
+#define CAF_SUITE db_pool
+#include "actors/db_pool.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include "test/fixtures/fake_db.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+struct fixture : test_coordinator_fixture<> {
+  using conn_list = std::vector<std::shared_ptr<fake_connection>>;
+  std::shared_ptr<conn_list> conns = std::make_shared<conn_list>();
+  db_metrics dbm;
+  db_pool_actor pool;
+  std::vector<borrow_result> answers;
+
+  void spawn_pool(size_t size, size_t max_waiters) {
+    pool = sys.spawn(db_pool, db_pool_config{size, max_waiters}, fake_factory(conns), &dbm);
+    sched.run();
+  }
+
+  ~fixture() {
+    anon_send_exit(pool, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  /// A borrower whose answer lands in `answers`.
+  void borrow() {
+    sys.spawn([this](caf::event_based_actor* client) {
+      client->request(pool, caf::infinite, borrow_atom::value)
+        .then([this](borrow_result& r) { answers.push_back(std::move(r)); });
+    });
+    sched.run();
+  }
+
+  void release(const db_lease& lease) {
+    self->send(pool, release_atom::value, lease);
+    sched.run();
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(db_pool_tests, fixture)
+
+CAF_TEST(borrowers get distinct idle connections) {
+  spawn_pool(2, 10);
+  borrow();
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(answers[0].error, rc_error::none);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::none);
+  CAF_CHECK_NOT_EQUAL(answers[0].lease, answers[1].lease);
+}
+
+CAF_TEST(an exhausted pool queues borrowers up to its bound then answers overloaded) {
+  spawn_pool(1, 2);
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 1u);
+  borrow();
+  borrow();
+  CAF_CHECK_EQUAL(answers.size(), 1u); // two waiting
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 2);
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::overloaded);
+  CAF_CHECK_EQUAL(dbm.borrow_rejected.load(), 1u);
+  // Releasing hands the connection to the oldest waiter.
+  release(answers[0].lease);
+  CAF_REQUIRE_EQUAL(answers.size(), 3u);
+  CAF_CHECK_EQUAL(answers[2].error, rc_error::none);
+  CAF_CHECK_EQUAL(answers[2].lease, answers[0].lease);
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 1);
+}
+
+CAF_TEST(with no connection up borrowers fail fast and waiters are released) {
+  spawn_pool(1, 10);
+  borrow();
+  borrow(); // waits
+  CAF_REQUIRE_EQUAL(answers.size(), 1u);
+  // The connection breaks while lent.
+  conns->at(0)->up_ = false;
+  conns->at(0)->on_down(0);
+  sched.run();
+  CAF_REQUIRE_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::db_unavailable);
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 3u);
+  CAF_CHECK_EQUAL(answers[2].error, rc_error::db_unavailable);
+}
+
+CAF_TEST(a broken connection is replaced when it comes back) {
+  spawn_pool(1, 10);
+  borrow();
+  auto lease = answers[0].lease;
+  conns->at(0)->up_ = false;
+  conns->at(0)->on_down(0);
+  sched.run();
+  release(lease); // a down connection is not lent again
+  borrow();
+  CAF_CHECK_EQUAL(answers.back().error, rc_error::db_unavailable);
+  // The connection's thread reconnects and announces it.
+  conns->at(0)->up_ = true;
+  conns->at(0)->on_up(0);
+  sched.run();
+  borrow();
+  CAF_CHECK_EQUAL(answers.back().error, rc_error::none);
+  CAF_CHECK_EQUAL(answers.back().lease, lease);
+}
+
+CAF_TEST(a reconnect while lent does not lend the connection twice) {
+  spawn_pool(1, 10);
+  borrow();
+  auto lease = answers[0].lease;
+  conns->at(0)->on_down(0);
+  conns->at(0)->on_up(0);
+  sched.run();
+  borrow(); // must wait: the connection is still lent
+  CAF_CHECK_EQUAL(answers.size(), 1u);
+  release(lease);
+  CAF_REQUIRE_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::none);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()

@@ -1,0 +1,64 @@
+// This file also provides the caf-test main of restcache_tests.
+#define CAF_SUITE document_encoder
+#include "messages/document_encoder.hpp"
+
+#include <caf/test/unit_test_impl.hpp>
+
+using namespace restcache;
+
+namespace {
+
+dept_with_emps sample() {
+  dept_with_emps d;
+  d.dept = dept_row{10, "ACCOUNTING", "NEW YORK"};
+  d.emps.push_back(emp_row{7782, "CLARK", "MANAGER", 7839, "1981-06-09", 2450, std::nullopt, 10});
+  d.emps.push_back(emp_row{7934, "MILLER", "CLERK", 7782, "1982-01-23", 1300, 0, 10});
+  return d;
+}
+
+} // namespace
+
+CAF_TEST(deptemps document uses the original field names in order) {
+  CAF_CHECK_EQUAL(encode_deptemps(sample()),
+                  R"({"deptNumber":10,"deptName":"ACCOUNTING","deptLocation":"NEW YORK","emps":[)"
+                  R"({"empNo":7782,"empName":"CLARK","job":"MANAGER","mgr":7839,"hiredate":"1981-06-09","sal":2450,"deptNumber":10},)"
+                  R"({"empNo":7934,"empName":"MILLER","job":"CLERK","mgr":7782,"hiredate":"1982-01-23","sal":1300,"comm":0,"deptNumber":10}]})");
+}
+
+CAF_TEST(a SQL null omits its key) {
+  dept_with_emps d;
+  d.dept = dept_row{7, std::nullopt, std::nullopt};
+  d.emps.push_back(emp_row{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                           std::nullopt, std::nullopt, std::nullopt});
+  CAF_CHECK_EQUAL(encode_deptemps(d), R"({"deptNumber":7,"emps":[{"empNo":1}]})");
+}
+
+CAF_TEST(a department without employees has an empty list) {
+  dept_with_emps d;
+  d.dept = dept_row{3, "X", "Y"};
+  CAF_CHECK_EQUAL(encode_deptemps(d), R"({"deptNumber":3,"deptName":"X","deptLocation":"Y","emps":[]})");
+}
+
+CAF_TEST(strings are escaped as JSON requires) {
+  std::string out;
+  append_json_string(out, std::string{"a\"b\\c\n\t\x01\x1f/é"});
+  CAF_CHECK_EQUAL(out, "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f/é\"");
+}
+
+CAF_TEST(negative and extreme integers are written exactly) {
+  emp_row e{2147483647, "Z", std::nullopt, std::nullopt, std::nullopt, -2147483647 - 1, 0, 1};
+  CAF_CHECK_EQUAL(encode_emp(e),
+                  R"({"empNo":2147483647,"empName":"Z","sal":-2147483648,"comm":0,"deptNumber":1})");
+}
+
+CAF_TEST(the ETag is strong and quoted and a function of the bytes only) {
+  auto a = strong_etag("hello");
+  CAF_CHECK_EQUAL(a.size(), 18u);
+  CAF_CHECK_EQUAL(a.front(), '"');
+  CAF_CHECK_EQUAL(a.back(), '"');
+  CAF_CHECK_EQUAL(a, strong_etag(std::string{"hel"} + "lo"));
+  CAF_CHECK_NOT_EQUAL(a, strong_etag("hellp"));
+  auto doc = make_doc("body");
+  CAF_CHECK_EQUAL(doc->body, "body");
+  CAF_CHECK_EQUAL(doc->etag, strong_etag("body"));
+}
