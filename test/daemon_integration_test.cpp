@@ -1,0 +1,205 @@
+#define CAF_SUITE daemon_integration
+#include "test/fixtures/daemon_process.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <memory>
+#include <signal.h>
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/private_pg.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+constexpr int64_t demo_depts = 300;
+
+/// One database with demo data for the whole suite.
+const std::string& demo_dsn() {
+  static const std::string dsn = [] {
+    auto& cluster = shared_private_pg();
+    auto name = cluster.create_database("daemon");
+    auto dsn = cluster.dsn(name);
+    pg::connection c{dsn};
+    pg::ensure_schema(c);
+    pg::load_options opts;
+    opts.depts = demo_depts;
+    opts.emps_per_dept = 10;
+    pg::load_demo_data(c, opts);
+    return dsn;
+  }();
+  return dsn;
+}
+
+/// The value of an unlabelled sample in a Prometheus exposition, or -1.
+int64_t metric(const std::string& text, const std::string& name) {
+  auto at = text.find("\n" + name + " ");
+  if (at == std::string::npos)
+    return -1;
+  return std::stoll(text.substr(at + name.size() + 2));
+}
+
+struct fixture {
+  std::unique_ptr<daemon_process> daemon;
+
+  void start(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"--db.dsn=" + demo_dsn(), "--db.pool-size=2",
+                                  "--cache.shards=2", "--log.level=warn"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    daemon = std::make_unique<daemon_process>(args);
+  }
+
+  int64_t db_queries() {
+    http_client c{daemon->port()};
+    auto r = c.get("/metrics");
+    CAF_REQUIRE_EQUAL(r.status, 200);
+    return metric(r.body, "restcache_db_queries_total");
+  }
+
+  /// Waits (bounded) until the pool has a connection and the id set is loaded.
+  void wait_ready() {
+    http_client c{daemon->port()};
+    for (int i = 0; i < 250; ++i) {
+      auto r = c.get("/metrics");
+      if (r.status == 200 && metric(r.body, "restcache_dept_ids") == demo_depts
+          && c.get("/ready").status == 200)
+        return;
+      std::this_thread::sleep_for(std::chrono::milliseconds{20});
+    }
+    CAF_FAIL("daemon not ready within 5 s; log:\n" << daemon->log());
+  }
+
+  fixture() {
+    start();
+    wait_ready();
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(daemon_integration_tests, fixture)
+
+CAF_TEST(a second GET of the same id is answered from memory) {
+  http_client c{daemon->port()};
+  auto before = db_queries();
+  auto first = c.get("/deptemps/17");
+  CAF_REQUIRE_EQUAL(first.status, 200);
+  CAF_CHECK_EQUAL(db_queries(), before + 1);
+  auto second = c.get("/deptemps/17");
+  CAF_REQUIRE_EQUAL(second.status, 200);
+  CAF_CHECK_EQUAL(second.body, first.body);
+  CAF_CHECK_EQUAL(second.header_or_empty("ETag"), first.header_or_empty("ETag"));
+  CAF_CHECK_EQUAL(db_queries(), before + 1); // no query for the second GET
+  CAF_CHECK_EQUAL(c.connects(), 1u);         // both on one keep-alive connection
+}
+
+CAF_TEST(the document is the department with its employees as PostgreSQL has them) {
+  http_client c{daemon->port()};
+  auto r = c.get("/deptemps/42");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
+  pg::connection db{demo_dsn()};
+  pg::prepare_statements(db);
+  auto expected = pg::fetch_deptemps(db, 42);
+  CAF_REQUIRE(expected.has_value());
+  CAF_REQUIRE_EQUAL(expected->emps.size(), 10u);
+  CAF_CHECK_EQUAL(r.body, encode_deptemps(*expected));
+  CAF_CHECK_EQUAL(r.header_or_empty("ETag"), strong_etag(r.body));
+  // The original benchmark's document: about 1.5 KB for ten employees.
+  CAF_CHECK_GREATER(r.body.size(), 1200u);
+  CAF_CHECK_LESS(r.body.size(), 1800u);
+  CAF_CHECK(r.body.find("\"deptNumber\":42,\"deptName\":") == 1);
+}
+
+CAF_TEST(unknown and malformed ids get problem json) {
+  http_client c{daemon->port()};
+  auto missing = c.get("/deptemps/999999");
+  CAF_CHECK_EQUAL(missing.status, 404);
+  CAF_CHECK_EQUAL(missing.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK(missing.body.find("\"status\":404") != std::string::npos);
+  auto bad = c.get("/deptemps/12x");
+  CAF_CHECK_EQUAL(bad.status, 400);
+  CAF_CHECK_EQUAL(bad.header_or_empty("Content-Type"), "application/problem+json");
+  auto huge = c.get("/deptemps/99999999999999999999");
+  CAF_CHECK_EQUAL(huge.status, 400);
+  // The daemon keeps serving on the same connection.
+  CAF_CHECK_EQUAL(c.get("/deptemps/1").status, 200);
+}
+
+CAF_TEST(depts random serves existing departments through the cache) {
+  http_client c{daemon->port()};
+  for (int i = 0; i < 20; ++i) {
+    auto r = c.get("/depts/random");
+    CAF_REQUIRE_EQUAL(r.status, 200);
+    auto id = std::stoll(r.body.substr(r.body.find(':') + 1));
+    CAF_CHECK_GREATER_OR_EQUAL(id, 1);
+    CAF_CHECK_LESS_OR_EQUAL(id, demo_depts);
+  }
+}
+
+CAF_TEST(health and ready answer) {
+  http_client c{daemon->port()};
+  CAF_CHECK_EQUAL(c.get("/health").status, 200);
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+}
+
+CAF_TEST(two hundred concurrent GETs of one cold id run one query) {
+  constexpr int n = 200;
+  std::vector<std::unique_ptr<http_client>> clients;
+  for (int i = 0; i < n; ++i) {
+    clients.push_back(std::make_unique<http_client>(daemon->port(), std::chrono::seconds{10}));
+    CAF_REQUIRE(clients.back()->connect());
+  }
+  auto before = db_queries();
+  // All requests are on the wire before any answer is read.
+  for (auto& c : clients)
+    CAF_REQUIRE(c->send_raw("GET /deptemps/123 HTTP/1.1\r\nHost: t\r\n\r\n"));
+  std::string body;
+  int ok = 0;
+  for (auto& c : clients) {
+    auto r = c->read_response();
+    ok += r.status == 200 ? 1 : 0;
+    if (body.empty())
+      body = r.body;
+    CAF_CHECK_EQUAL(r.body, body);
+  }
+  CAF_CHECK_EQUAL(ok, n);
+  CAF_CHECK_EQUAL(db_queries(), before + 1);
+}
+
+CAF_TEST(a termination signal stops the daemon cleanly) {
+  http_client c{daemon->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/5").status, 200);
+  CAF_CHECK_EQUAL(daemon->terminate(), 0);
+}
+
+CAF_TEST(cache mode none sends every GET to PostgreSQL) {
+  daemon->terminate();
+  start({"--cache.mode=none"});
+  wait_ready();
+  http_client c{daemon->port()};
+  auto before = db_queries();
+  CAF_CHECK_EQUAL(c.get("/deptemps/9").status, 200);
+  CAF_CHECK_EQUAL(c.get("/deptemps/9").status, 200);
+  CAF_CHECK_EQUAL(db_queries(), before + 2);
+}
+
+CAF_TEST(a bad option stops start-up with a message naming it) {
+  daemon->terminate();
+  bool failed = false;
+  try {
+    daemon_process bad{{"--db.dsn=" + demo_dsn(), "--cache.mode=sometimes"}};
+  } catch (const std::runtime_error& e) {
+    failed = true;
+    CAF_CHECK(std::string{e.what()}.find("cache.mode") != std::string::npos);
+  }
+  CAF_CHECK(failed);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
