@@ -20,6 +20,8 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::dept_ids_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
 
 namespace restcache {
 
@@ -38,7 +40,11 @@ using cache_shard_actor = caf::typed_actor<
   caf::reacts_to<filled_atom, doc_key, uint64_t, deptemps_outcome>,
   /// Fill number `uint64_t` took longer than cache.fill-timeout: answer its
   /// waiters with db_timeout and forget it.
-  caf::reacts_to<fill_tmo_atom, doc_key, uint64_t>>;
+  caf::reacts_to<fill_tmo_atom, doc_key, uint64_t>,
+  /// A document read by cache.populate while the shard's invalidation epoch
+  /// was `uint64_t`: kept only if no invalidation came since, the key is not
+  /// cached and no fill is in flight for it.
+  caf::reacts_to<put_atom, doc_key, doc_ptr, uint64_t>>;
 
 /// Lends database connections, at most one borrower each, and queues
 /// borrowers (bounded) while all are busy.
@@ -53,6 +59,14 @@ using db_pool_actor = caf::typed_actor<
   caf::reacts_to<conn_up_atom, uint64_t>,
   /// Connection number `uint64_t` broke; sent by the connection's own thread.
   caf::reacts_to<conn_down_atom, uint64_t>>;
+
+/// cache.populate: reads departments page by page and hands the documents
+/// to their shards until all are cached or the memory budget is nearly used.
+using cache_populator_actor = caf::typed_actor<
+  /// A page of departments (or the error that stopped it), from the connection's thread.
+  caf::reacts_to<page_atom, deptemps_batch_outcome>,
+  /// Try the next page again after a failure.
+  caf::reacts_to<retry_atom>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

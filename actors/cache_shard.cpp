@@ -128,6 +128,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](invalidate_atom, const doc_key& key, uint64_t) {
       auto& st = self->state;
       bump(st.metrics->invalidations);
+      ++st.epoch;
+      st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
       st.drop(key);
       if (auto f = st.fills.find(key); f != st.fills.end()) {
         // The fill may have read the row before the change committed.
@@ -159,6 +161,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         answer_all(waiters, result);
       }
       // else: the fill timed out and its waiters were answered already.
+    },
+    [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
+      auto& st = self->state;
+      if (st.cfg.mode != cache_mode::memory || epoch != st.epoch || st.entries.count(key) > 0
+          || st.fills.count(key) > 0)
+        return;
+      bump(st.metrics->populated);
+      st.store(key, std::move(doc));
     },
     [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;

@@ -61,6 +61,8 @@ struct cache_shard_state {
   /// in cache mode none.
   std::unordered_map<uint64_t, std::vector<reply_callback>> uncached_fills;
   uint64_t next_fill_id = 1;
+  /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
+  uint64_t epoch = 0;
 
   /// Stores a document, evicting under the budget.
   void store(const doc_key& key, doc_ptr doc);

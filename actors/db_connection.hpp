@@ -27,6 +27,13 @@ struct dept_ids_outcome {
   std::shared_ptr<const std::vector<int32_t>> ids;
 };
 
+/// A page of documents for cache.populate, ordered by deptno; empty at the end.
+struct deptemps_batch_outcome {
+  rc_error error = rc_error::none;
+  std::shared_ptr<const std::vector<dept_with_emps>> depts;
+  int64_t total_depts = 0; ///< departments in the table (asked with the first page)
+};
+
 class db_connection {
 public:
   virtual ~db_connection() = default;
@@ -40,6 +47,11 @@ public:
   /// Runs the department-with-employees query; `done` is called once, on the
   /// connection's own thread, and must only send messages.
   virtual void fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) = 0;
+
+  /// Up to `limit` department documents with deptno > `after`, ordered by
+  /// deptno; with `count`, also counts all departments. `done` as above.
+  virtual void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
+                                    std::function<void(deptemps_batch_outcome)> done) = 0;
 
   /// Reads every existing department id; `done` as above.
   virtual void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) = 0;

@@ -17,6 +17,11 @@ struct cache_metrics {
   std::atomic<uint64_t> fills_discarded{0}; ///< fills overtaken by an invalidation
   std::atomic<uint64_t> evictions{0};
   std::atomic<uint64_t> invalidations{0};
+  /// Incremented by the shard before it applies each invalidation. A
+  /// populate batch read after observing value N is stored only while the
+  /// shard still is at N (nothing it read can have been invalidated since).
+  std::atomic<uint64_t> invalidation_epoch{0};
+  std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
   std::atomic<int64_t> entries{0};
   std::atomic<int64_t> bytes{0};
 };

@@ -78,6 +78,25 @@ void pg_connection_worker::fetch_deptemps(int32_t deptno, std::function<void(dep
   });
 }
 
+void pg_connection_worker::fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
+                                                std::function<void(deptemps_batch_outcome)> done) {
+  enqueue([this, after, limit, count, done = std::move(done)](pg::connection* conn) {
+    if (!conn) {
+      done(deptemps_batch_outcome{rc_error::db_unavailable, nullptr, 0});
+      return;
+    }
+    bump(metrics_.queries);
+    try {
+      int64_t total = count ? pg::count_depts(*conn) : 0;
+      auto page = pg::fetch_deptemps_batch(*conn, after, limit);
+      done(deptemps_batch_outcome{
+        rc_error::none, std::make_shared<const std::vector<dept_with_emps>>(std::move(page)), total});
+    } catch (const std::exception& e) {
+      done(deptemps_batch_outcome{on_failure(e, conn), nullptr, 0});
+    }
+  });
+}
+
 void pg_connection_worker::fetch_dept_ids(std::function<void(dept_ids_outcome)> done) {
   enqueue([this, done = std::move(done)](pg::connection* conn) {
     if (!conn) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "actors/cache_front.hpp"
+#include "actors/cache_populator.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/db_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
@@ -126,6 +127,12 @@ int main(int argc, char** argv) {
       shards.push_back(system.spawn(cache_shard, shard_cfg, pool, &m));
     front = std::make_unique<cache_front>(shards, shard_metrics, pool_metrics);
     auto id_loader = spawn_dept_id_loader(system, pool, *front);
+    caf::actor populator;
+    if (o.cache_populate && cfg.resolved_cache_mode() == cache_mode::memory)
+      populator = caf::actor_cast<caf::actor>(system.spawn(
+        cache_populator,
+        cache_populator_config{static_cast<int32_t>(o.cache_populate_page), o.cache_memory_bytes},
+        pool, shards, &shard_metrics));
 
     http::server_options http_opts;
     http_opts.address = o.http_address;
@@ -157,6 +164,8 @@ int main(int argc, char** argv) {
     for (auto& s : shards)
       caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(id_loader, caf::exit_reason::user_shutdown);
+    if (populator)
+      caf::anon_send_exit(populator, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
     shards.clear();
     system.await_all_actors_done();

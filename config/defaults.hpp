@@ -26,6 +26,8 @@ inline constexpr int64_t cache_shards = 0;          ///< 0: one per core
 inline constexpr const char* cache_mode = "memory"; ///< memory | none
 inline constexpr int64_t cache_memory_bytes = 0;    ///< 0: a quarter of physical RAM
 inline constexpr int64_t cache_fill_timeout_ms = 10'000;
+inline constexpr bool cache_populate = false;       ///< load departments at start-up
+inline constexpr int64_t cache_populate_page = 2'000; ///< departments per populate query
 
 // CAF's own scheduler.max-threads defaults to half the cores (at least 1)
 // and scheduler.policy to sharing; both can be overridden as usual.

@@ -29,7 +29,8 @@ restcache_config::restcache_config() {
     defaults::http_body_limit,   defaults::http_max_connections, defaults::http_read_timeout_ms,
     defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
     defaults::db_query_timeout_ms, defaults::cache_shards,      defaults::cache_mode,
-    defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::log_level,
+    defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
+    defaults::cache_populate_page, defaults::log_level,
   };
   opt_group{custom_options_, "http"}
     .add(opts.http_address, "address", "address to listen on (default 127.0.0.1)")
@@ -52,7 +53,11 @@ restcache_config::restcache_config() {
     .add(opts.cache_memory_bytes, "memory-bytes",
          "byte budget of the memory tier, 0 = a quarter of RAM (default 0)")
     .add(opts.cache_fill_timeout_ms, "fill-timeout-ms",
-         "a fill not done by then answers 504 (default 10000)");
+         "a fill not done by then answers 504 (default 10000)")
+    .add(opts.cache_populate, "populate",
+         "load departments into memory at start-up, up to the budget (flag)")
+    .add(opts.cache_populate_page, "populate-page",
+         "departments per populate query (default 2000)");
   opt_group{custom_options_, "log"}
     .add(opts.log_level, "level", "trace | debug | info | warn | error | off (default info)");
   // The work-sharing scheduler wakes workers promptly for request/response
@@ -89,6 +94,8 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return "cache.memory-bytes must not be negative";
   if (!positive(o.cache_fill_timeout_ms))
     return "cache.fill-timeout-ms must be positive";
+  if (o.cache_populate_page < 1 || o.cache_populate_page > 100'000)
+    return "cache.populate-page must be 1..100000, got " + std::to_string(o.cache_populate_page);
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   if (std::find(std::begin(levels), std::end(levels), o.log_level) == std::end(levels))
     return "log.level must be one of trace, debug, info, warn, error, critical, off";

@@ -29,6 +29,8 @@ struct daemon_options {
   std::string cache_mode;
   int64_t cache_memory_bytes;
   int64_t cache_fill_timeout_ms;
+  bool cache_populate;
+  int64_t cache_populate_page;
   std::string log_level;
 };
 

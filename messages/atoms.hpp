@@ -7,6 +7,7 @@
 namespace restcache {
 
 using caf::get_atom; // lookup of a cached document
+using caf::put_atom; // a document read by cache.populate
 
 using invalidate_atom = caf::atom_constant<caf::atom("invalidate")>;
 using filled_atom = caf::atom_constant<caf::atom("filled")>;
@@ -16,5 +17,7 @@ using borrow_atom = caf::atom_constant<caf::atom("borrow")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using conn_up_atom = caf::atom_constant<caf::atom("conn_up")>;
 using conn_down_atom = caf::atom_constant<caf::atom("conn_down")>;
+using page_atom = caf::atom_constant<caf::atom("page")>;
+using retry_atom = caf::atom_constant<caf::atom("retry")>;
 
 } // namespace restcache

@@ -201,6 +201,34 @@ CAF_TEST(a stuck fill answers its waiters with a timeout) {
   CAF_CHECK_EQUAL(cm.entries.load(), 0);
 }
 
+CAF_TEST(a populated document is kept only if no invalidation came after its read) {
+  auto doc = make_doc(encode_deptemps(make_dept(30, 2)));
+  self->send(shard, put_atom::value, key(30), doc, uint64_t{0});
+  expect((put_atom, doc_key, doc_ptr, uint64_t), from(self).to(shard).with(_, _, _, 0u));
+  CAF_CHECK_EQUAL(cm.populated.load(), 1u);
+  get(30);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].doc, doc);
+  CAF_CHECK_EQUAL(conn().queries, 0u);
+  // An invalidation of any key moves the epoch: a page read before it is refused.
+  self->send(shard, invalidate_atom::value, key(99), uint64_t{5});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.invalidation_epoch.load(), 1u);
+  self->send(shard, put_atom::value, key(31), make_doc(encode_deptemps(make_dept(31, 2))), uint64_t{0});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.populated.load(), 1u);
+  self->send(shard, put_atom::value, key(31), make_doc(encode_deptemps(make_dept(31, 2))), uint64_t{1});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.populated.load(), 2u);
+  // It never replaces a cached entry.
+  self->send(shard, put_atom::value, key(30), make_doc("{}"), uint64_t{1});
+  sched.run();
+  get(30);
+  sched.run();
+  CAF_CHECK_EQUAL(results.back().doc, doc);
+}
+
 CAF_TEST(mode none runs a query for every get and keeps nothing) {
   anon_send_exit(shard, caf::exit_reason::user_shutdown);
   anon_send_exit(pool, caf::exit_reason::user_shutdown);

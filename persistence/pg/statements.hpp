@@ -19,6 +19,20 @@ void prepare_statements(connection& c);
 /// nullopt when the department does not exist. Throws pg::error.
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno);
 
+/// The name of the prepared document statement (one parameter: deptno), for
+/// callers that run it asynchronously.
+extern const char* const fetch_deptemps_statement;
+
+/// Decodes a result of fetch_deptemps_statement; nullopt when no rows.
+std::optional<dept_with_emps> decode_deptemps(const result& r);
+
+/// Up to `limit` department documents with deptno > `after`, ordered by
+/// deptno, employees by empno; one round trip (cache.populate). Throws pg::error.
+std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit);
+
+/// The number of departments. Throws pg::error.
+int64_t count_depts(connection& c);
+
 /// Every existing department number, ascending. Throws pg::error.
 std::vector<int32_t> fetch_dept_ids(connection& c);
 

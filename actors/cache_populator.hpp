@@ -1,0 +1,46 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+struct cache_populator_config {
+  int32_t page_size = 2'000;       ///< departments per query
+  int64_t memory_bytes = 0;        ///< the memory tier's whole budget
+  double fill_ratio = 0.95;        ///< stop once this share of the budget is used
+  std::chrono::seconds progress_interval{5};
+};
+
+struct cache_populator_state {
+  static inline const char* name = "cache_populator";
+  cache_populator_config cfg;
+  db_pool_actor pool;
+  std::vector<cache_shard_actor> shards;
+  std::vector<cache_metrics>* metrics = nullptr;
+  db_lease lease;
+  int32_t after = 0;               ///< highest deptno read so far
+  int64_t total = -1;              ///< departments in the table, once counted
+  int64_t sent = 0;
+  std::vector<uint64_t> epochs;    ///< each shard's invalidation epoch when the page was asked for
+  std::chrono::steady_clock::time_point started;
+  std::chrono::steady_clock::time_point last_report;
+
+  int64_t cached_bytes() const;
+  void request_page(cache_populator_actor::stateful_pointer<cache_populator_state> self);
+  void report(bool done);
+};
+
+/// Reads every department page by page (one query per page) and hands the
+/// encoded documents to their shards, logging progress, until the table is
+/// read or the memory budget is nearly used; then quits.
+cache_populator_actor::behavior_type
+cache_populator(cache_populator_actor::stateful_pointer<cache_populator_state> self,
+                cache_populator_config cfg, db_pool_actor pool,
+                std::vector<cache_shard_actor> shards, std::vector<cache_metrics>* metrics);
+
+} // namespace restcache

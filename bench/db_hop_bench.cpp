@@ -1,0 +1,189 @@
+// How fills reach PostgreSQL: restcache's choice (one libpq connection per
+// dedicated thread, jobs handed over through a queue, as pg_connection_worker
+// does) against the alternative (one thread driving all connections with
+// libpq's asynchronous API on their sockets, poll()-based, optionally
+// several queries in flight per connection in pipeline mode).
+//
+//   restcache-bench-dbhop DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000]
+//
+// Prints queries/s and CPU microseconds per query (this process only) for
+// each variant; every query is the real document statement and every result
+// is decoded the same way.
+
+#include <poll.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "actors/pg_connection_worker.hpp"
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/statements.hpp"
+
+using namespace restcache;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+         + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct run_result {
+  double seconds = 0;
+  double cpu = 0;
+  long ok = 0;
+};
+
+void print(const char* name, long queries, const run_result& r) {
+  std::printf("%-44s %8.0f q/s  %6.1f us CPU/query  (%ld/%ld ok)\n", name, double(queries) / r.seconds,
+              r.cpu / double(queries) * 1e6, r.ok, queries);
+}
+
+// The chosen design: jobs queued to dedicated connection threads; each
+// connection keeps `window` jobs queued so it never idles waiting for us.
+run_result threads(const std::string& dsn, long queries, int conns, int depts) {
+  db_metrics metrics;
+  std::atomic<int> up{0};
+  std::vector<std::unique_ptr<pg_connection_worker>> workers;
+  for (int i = 0; i < conns; ++i)
+    workers.push_back(std::make_unique<pg_connection_worker>(
+      i, pg_worker_config{dsn}, metrics, [&](uint64_t) { ++up; }, [](uint64_t) {}));
+  while (up.load() < conns)
+    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+  std::mutex mtx;
+  std::condition_variable cv;
+  long done = 0, ok = 0;
+  std::mt19937 rng{42};
+  std::uniform_int_distribution<int> pick{1, depts};
+  auto t0 = clock_type::now();
+  auto c0 = cpu_seconds();
+  long issued = 0;
+  const long window = 2L * conns;
+  std::unique_lock lock{mtx};
+  while (done < queries) {
+    while (issued < queries && issued - done < window) {
+      auto& w = *workers[size_t(issued % conns)];
+      lock.unlock();
+      w.fetch_deptemps(pick(rng), [&](deptemps_outcome o) {
+        std::lock_guard g{mtx};
+        ++done;
+        ok += o.error == rc_error::none ? 1 : 0;
+        cv.notify_one();
+      });
+      lock.lock();
+      ++issued;
+    }
+    cv.wait(lock, [&] { return done >= queries || issued - done < window; });
+  }
+  lock.unlock();
+  run_result r{std::chrono::duration<double>(clock_type::now() - t0).count(), cpu_seconds() - c0, ok};
+  workers.clear();
+  return r;
+}
+
+// The alternative: one thread, non-blocking libpq on every socket.
+run_result async_poll(const std::string& dsn, long queries, int conns, int depts, int depth) {
+  std::vector<pg::connection> cs;
+  for (int i = 0; i < conns; ++i) {
+    cs.emplace_back(dsn);
+    pg::prepare_statements(cs.back());
+    PQsetnonblocking(cs.back().get(), 1);
+    if (depth > 1)
+      PQenterPipelineMode(cs.back().get());
+  }
+  std::vector<int> in_flight(size_t(conns), 0);
+  std::mt19937 rng{42};
+  std::uniform_int_distribution<int> pick{1, depts};
+  long issued = 0, done = 0, ok = 0;
+  auto t0 = clock_type::now();
+  auto c0 = cpu_seconds();
+  auto send_one = [&](size_t i) {
+    auto id = std::to_string(pick(rng));
+    const char* values[] = {id.c_str()};
+    if (!PQsendQueryPrepared(cs[i].get(), pg::fetch_deptemps_statement, 1, values, nullptr, nullptr, 0))
+      std::abort();
+    ++in_flight[i];
+    ++issued;
+  };
+  while (done < queries) {
+    for (size_t i = 0; i < cs.size(); ++i) {
+      bool sent = false;
+      while (issued < queries && in_flight[i] < depth) {
+        send_one(i);
+        sent = true;
+      }
+      if (sent && depth > 1)
+        PQpipelineSync(cs[i].get());
+      PQflush(cs[i].get());
+    }
+    std::vector<pollfd> fds;
+    for (auto& c : cs)
+      fds.push_back(pollfd{PQsocket(c.get()), POLLIN, 0});
+    poll(fds.data(), fds.size(), 1000);
+    for (size_t i = 0; i < cs.size(); ++i) {
+      if (!(fds[i].revents & POLLIN))
+        continue;
+      auto* c = cs[i].get();
+      PQconsumeInput(c);
+      // Each query's results end with a nullptr from PQgetResult (in both
+      // modes); a sync point answers PGRES_PIPELINE_SYNC. A nullptr with no
+      // result before it means nothing more is ready.
+      bool got_result = false;
+      while (!PQisBusy(c)) {
+        PGresult* raw = PQgetResult(c);
+        if (!raw) {
+          if (!got_result)
+            break;
+          got_result = false;
+          --in_flight[i];
+          ++done;
+          continue;
+        }
+        auto status = PQresultStatus(raw);
+        if (status == PGRES_PIPELINE_SYNC) {
+          PQclear(raw);
+          continue;
+        }
+        got_result = true;
+        pg::result res{raw};
+        if (status != PGRES_TUPLES_OK) {
+          std::fprintf(stderr, "query failed: %s\n", PQerrorMessage(c));
+          std::abort();
+        }
+        ok += pg::decode_deptemps(res).has_value() ? 1 : 0;
+      }
+    }
+  }
+  return run_result{std::chrono::duration<double>(clock_type::now() - t0).count(), cpu_seconds() - c0, ok};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000]\n", argv[0]);
+    return 2;
+  }
+  std::string dsn = argv[1];
+  long queries = argc > 2 ? std::atol(argv[2]) : 20000;
+  int conns = argc > 3 ? std::atoi(argv[3]) : 4;
+  int depts = argc > 4 ? std::atoi(argv[4]) : 10000;
+  std::printf("%ld document queries over %d connections, ids uniform in 1..%d\n", queries, conns, depts);
+  threads(dsn, queries / 10, conns, depts); // warm the server's caches
+  print("dedicated threads (restcache's choice)", queries, threads(dsn, queries, conns, depts));
+  print("async, one thread, 1 in flight/connection", queries, async_poll(dsn, queries, conns, depts, 1));
+  print("async, one thread, pipeline 8/connection", queries, async_poll(dsn, queries, conns, depts, 8));
+  print("dedicated threads again", queries, threads(dsn, queries, conns, depts));
+  return 0;
+}

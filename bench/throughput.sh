@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Memory-tier throughput of restcached next to nginx serving the same document
+# bytes as a static file, measured in one sitting, same wrk settings:
+# keep-alive, random ids over all departments, every department cached
+# (cache.mode=memory, cache.populate).
+#   bench/throughput.sh            DEPTS=100000 DURATION=20s CONNS=64 ROUNDS=2
+# Prints req/s of each run and the ratio restcache / nginx.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+depts="${DEPTS:-100000}"
+duration="${DURATION:-20s}"
+conns="${CONNS:-64}"
+rounds="${ROUNDS:-2}"
+daemon_port=18080
+nginx_port=18081
+
+BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
+chmod 755 "$BENCH_LOG_DIR"
+cleanup() {
+  bench_stop_daemon
+  [ -f "$BENCH_LOG_DIR/nginx.pid" ] && kill "$(cat "$BENCH_LOG_DIR/nginx.pid")" 2>/dev/null || true
+  bench_stop_cluster || true
+}
+trap cleanup EXIT
+
+bench_setup "$depts"
+bench_start_daemon "$daemon_port" --cache.mode=memory --cache.populate "$@"
+echo "waiting for $depts departments to be cached ..."
+for _ in $(seq 1 600); do
+  [ "$(metric $daemon_port restcache_cache_entries)" -ge "$depts" ] && break
+  sleep 1
+done
+echo "cached: $(metric $daemon_port restcache_cache_entries) documents"
+
+# nginx: one worker, the same bytes for every /deptemps/ id.
+mkdir -p "$BENCH_LOG_DIR/www"
+curl -s "127.0.0.1:$daemon_port/deptemps/1" >"$BENCH_LOG_DIR/www/doc.json"
+chmod -R a+rX "$BENCH_LOG_DIR/www"
+cat >"$BENCH_LOG_DIR/nginx.conf" <<CONF
+worker_processes 1;
+pid $BENCH_LOG_DIR/nginx.pid;
+error_log $BENCH_LOG_DIR/nginx-error.log;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $BENCH_LOG_DIR/www;
+    location /deptemps/ { default_type application/json; try_files /doc.json =404; }
+  }
+}
+CONF
+nginx -c "$BENCH_LOG_DIR/nginx.conf" -p "$BENCH_LOG_DIR"
+sleep 0.5
+
+run_wrk() { # PORT -> req/s
+  DEPTS="$depts" wrk -t1 -c"$conns" -d"$duration" -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" \
+    "http://127.0.0.1:$1/" | awk '/Requests\/sec/ {print int($2)}'
+}
+
+# Warm both (connections, page cache, CPU frequency).
+DEPTS="$depts" wrk -t1 -c"$conns" -d3s -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$nginx_port/" >/dev/null
+DEPTS="$depts" wrk -t1 -c"$conns" -d3s -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$daemon_port/" >/dev/null
+
+echo "wrk -t1 -c$conns -d$duration, random ids over $depts departments; $(machine_load)"
+printf '%-8s %-12s %-12s %s\n' round nginx restcache ratio
+best_n=0; best_r=0
+for round in $(seq 1 "$rounds"); do
+  n=$(run_wrk $nginx_port)
+  r=$(run_wrk $daemon_port)
+  printf '%-8s %-12s %-12s %s\n' "$round" "$n" "$r" "$(awk -v r="$r" -v n="$n" 'BEGIN {printf "%.2f", r / n}')"
+  [ "$n" -gt "$best_n" ] && best_n=$n
+  [ "$r" -gt "$best_r" ] && best_r=$r
+done
+echo "best: nginx $best_n req/s, restcache $best_r req/s, ratio $(awk -v r="$best_r" -v n="$best_n" 'BEGIN {printf "%.2f", r / n}')"
+echo "db queries during the runs: $(metric $daemon_port restcache_db_queries_total) (all from populate and misses)"
+echo "after: $(machine_load)"
