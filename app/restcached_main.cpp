@@ -143,6 +143,11 @@ int main(int argc, char** argv) {
     http_opts.read_timeout = std::chrono::milliseconds{o.http_read_timeout_ms};
     http_opts.lookup_timeout = std::chrono::milliseconds{o.cache_fill_timeout_ms + 1000};
     server = std::make_unique<http::server>(http_opts, *front);
+    front->add_metrics_source([&server] {
+      std::string text;
+      server->metrics().append_prometheus(text);
+      return text;
+    });
     try {
       server->start();
       server->run_threads();

@@ -99,14 +99,13 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   }
 
   route r;
+  r.head = method == "HEAD"; // also for error answers: HEAD never gets a body
   if (kind == path_kind::unknown) {
     r.kind = route_kind::not_found;
     r.detail = "no resource at this path";
     return r;
   }
-  if (method == "HEAD") {
-    r.head = true;
-  } else if (method != "GET") {
+  if (!r.head && method != "GET") {
     r.kind = route_kind::method_not_allowed;
     r.detail = "this resource supports only GET and HEAD";
     r.allow = allowed_methods;

@@ -24,7 +24,7 @@ inline constexpr std::string_view allowed_methods = "GET, HEAD";
 
 struct route {
   route_kind kind = route_kind::not_found;
-  bool head = false;       ///< the method was HEAD: answer headers only
+  bool head = false;       ///< the method was HEAD: answer headers only (any kind)
   int32_t id = 0;          ///< deptemps: the department number (> 0)
   std::string_view detail; ///< problem detail for the error kinds (static text)
   std::string_view allow;  ///< method_not_allowed: the Allow header value

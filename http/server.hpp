@@ -9,6 +9,7 @@
 #include <string>
 
 #include "http/cache_gateway.hpp"
+#include "http/http_metrics.hpp"
 
 namespace restcache::http {
 
@@ -20,6 +21,9 @@ struct server_options {
   std::chrono::milliseconds read_timeout{30'000};   ///< idle keep-alive / slow client limit
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
   size_t max_connections = 10'000; ///< beyond this, new connections get 503 and are closed
+  /// stop(): how long sessions may take to finish the response in flight
+  /// (including a pending lookup) before they are answered 503 / closed.
+  std::chrono::milliseconds drain_timeout{5'000};
 };
 
 class server {
@@ -39,6 +43,10 @@ public:
   /// stops the io_context and joins the threads. Safe to call twice, and from
   /// any thread except an asio thread of this server.
   void stop();
+
+  /// Request, response and connection counters (thread-safe reads), for the
+  /// daemon to include in its /metrics text.
+  const http_metrics& metrics() const;
 
 private:
   struct impl;

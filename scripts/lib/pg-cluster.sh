@@ -6,7 +6,9 @@
 #                               create the database "restcache" if missing
 #   pg_cluster_stop  DIR        stop it (fast, then immediate); no-op when not running
 #   pg_cluster_dsn   DIR PORT   echo the libpq DSN of the "restcache" database
+#   pg_cluster_running DIR      true when the cluster in DIR is running
 #
+# A relative DIR is taken relative to the current directory.
 # Layout: DIR/data (PGDATA), DIR/run (Unix socket), DIR/postgres.log.
 # PostgreSQL refuses to run as root, so when called as root every server-side
 # command runs as the "postgres" system user (runuser) and DIR is chowned to it;
@@ -35,7 +37,6 @@ _pg_cluster_as_owner() {
 _pg_cluster_check_args() { # FN DIR [PORT]
   local fn=$1 dir=$2 port=${3-}
   if [ -z "$dir" ]; then _pg_cluster_err "$fn: missing DIR"; return 2; fi
-  case $dir in /*) ;; *) _pg_cluster_err "$fn: DIR must be an absolute path, got '$dir'"; return 2;; esac
   if [ $# -ge 3 ]; then
     case $port in
       ''|*[!0-9]*) _pg_cluster_err "$fn: PORT must be a number, got '$port'"; return 2;;
@@ -77,7 +78,8 @@ _pg_cluster_prepare_dir() { # DIR
 
 pg_cluster_init() { # DIR PORT
   _pg_cluster_check_args pg_cluster_init "$@" || return
-  local dir=$1 port=$2
+  local dir port=$2
+  dir=$(realpath -m -- "$1")
   if [ -f "$dir/data/PG_VERSION" ]; then
     return 0 # initialised before
   fi
@@ -108,14 +110,16 @@ EOF
 }
 
 pg_cluster_running() { # DIR
-  local dir=$1
+  local dir
+  dir=$(realpath -m -- "$1")
   [ -f "$dir/data/postmaster.pid" ] || return 1
   _pg_cluster_as_owner "$PG_CLUSTER_BIN/pg_ctl" status -D "$dir/data" >/dev/null 2>&1
 }
 
 pg_cluster_start() { # DIR PORT
   _pg_cluster_check_args pg_cluster_start "$@" || return
-  local dir=$1 port=$2
+  local dir port=$2
+  dir=$(realpath -m -- "$1")
   if [ ! -f "$dir/data/PG_VERSION" ]; then
     _pg_cluster_err "no cluster in $dir (run pg_cluster_init $dir $port first)"; return 1
   fi
@@ -154,7 +158,8 @@ pg_cluster_start() { # DIR PORT
 
 pg_cluster_stop() { # DIR
   _pg_cluster_check_args pg_cluster_stop "$@" || return
-  local dir=$1
+  local dir
+  dir=$(realpath -m -- "$1")
   pg_cluster_running "$dir" || return 0
   if ! _pg_cluster_as_owner "$PG_CLUSTER_BIN/pg_ctl" stop -w -t 60 -m fast -D "$dir/data" >/dev/null 2>&1; then
     _pg_cluster_err "fast shutdown of $dir/data did not finish; using immediate"

@@ -1,0 +1,203 @@
+#pragma once
+
+// Beast internals of http::server. Included only by http/session.cpp,
+// http/listener.cpp and http/server.cpp: never from another header.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/basic_stream.hpp>
+#include <boost/beast/core/rate_policy.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/span_body.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "http/cache_gateway.hpp"
+#include "http/http_metrics.hpp"
+#include "http/responses.hpp"
+#include "http/server.hpp"
+
+namespace restcache::http::detail {
+
+namespace beast = boost::beast;
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
+using steady = std::chrono::steady_clock;
+
+// Concrete executor types instead of Beast's default any_io_executor: every
+// operation copies its executor, and the type-erased one costs a shared_ptr
+// copy and indirect calls each time (visible in a profile under wrk).
+using strand_type = net::strand<net::io_context::executor_type>;
+using stream_type = beast::basic_stream<tcp, strand_type, beast::unlimited_rate_policy>;
+using socket_type = stream_type::socket_type;
+using timer_type = net::basic_waitable_timer<steady, net::wait_traits<steady>, strand_type>;
+
+class session;
+
+/// Lets reply callbacks that outlive the server learn, safely, that it is
+/// gone. A callback runs its body only while the gate is open; close() waits
+/// until no callback is inside, so once it returns no callback touches a
+/// session or the io_context again. Callbacks hold the gate by shared_ptr.
+class callback_gate {
+public:
+  template <class F>
+  void run(F&& f) {
+    users_.fetch_add(1, std::memory_order_seq_cst);
+    struct leave {
+      std::atomic<int>& u;
+      ~leave() { u.fetch_sub(1, std::memory_order_seq_cst); }
+    } guard{users_};
+    if (open_.load(std::memory_order_seq_cst))
+      f();
+  }
+  void close() noexcept;
+
+private:
+  std::atomic<int> users_{0};
+  std::atomic<bool> open_{true};
+};
+
+/// Every live session, so stop() can reach them. One mutex operation per
+/// connection (not per request).
+class session_registry {
+public:
+  /// False once stopping: the caller must close instead of serving.
+  bool add(const std::shared_ptr<session>& s);
+  void remove(const session* s) noexcept;
+  /// Marks the server as stopping and returns the sessions alive now.
+  std::vector<std::shared_ptr<session>> begin_stop();
+  std::vector<std::shared_ptr<session>> snapshot();
+  /// Waits until no session is left; false on timeout.
+  bool wait_empty_for(std::chrono::milliseconds d);
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
+
+private:
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  std::unordered_map<const session*, std::weak_ptr<session>> sessions_;
+  std::atomic<bool> stopping_{false};
+};
+
+/// What the listener and every session share; lives as long as the server.
+struct server_core {
+  server_core(server_options o, cache_gateway& g);
+
+  server_options opts;
+  cache_gateway& gateway;
+  http_metrics metrics;
+  session_registry registry;
+  std::shared_ptr<callback_gate> gate = std::make_shared<callback_gate>();
+  /// Rejecting sessions (503 over max_connections) alive now.
+  std::atomic<int64_t> rejecting{0};
+  /// After the last response: how long to read (and discard) what the client
+  /// still sends before closing, so a close does not turn into a reset.
+  std::chrono::milliseconds linger;
+  std::string lookup_timeout_detail;
+  std::string body_limit_detail;
+};
+
+/// One HTTP connection: read a request, answer it, repeat (one at a time,
+/// in order). Everything runs on the connection's strand.
+class session : public std::enable_shared_from_this<session> {
+public:
+  /// `reject`: answer 503 at once and close (over max_connections).
+  session(socket_type&& socket, server_core& core, bool reject);
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+
+  void run();
+  /// From stop(): finish the response in flight, then close; idle
+  /// connections close at once.
+  void begin_shutdown();
+  /// From stop() after drain_timeout: answer a pending lookup 503, close
+  /// everything else now.
+  void force_close();
+
+private:
+  enum class state : uint8_t { reading, awaiting_lookup, writing, closing, closed };
+
+  void on_run();
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void handle_request();
+  void reject_request(unsigned status, std::string_view detail);
+  void start_lookup(doc_key key);
+  void on_lookup(uint64_t seq, lookup_result r);
+  void arm_lookup_timer();
+  void on_lookup_timer(beast::error_code ec);
+  void on_shutdown(bool force);
+
+  // response building; all end in do_write()
+  void begin_response(unsigned status);
+  void send_body(unsigned status, std::string_view content_type, std::string_view body);
+  void send_owned(unsigned status, std::string_view content_type);
+  void send_problem(problem p, std::string_view allow = {});
+  void send_doc(doc_ptr doc);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void do_close();
+  void do_drain();
+  void on_drain(beast::error_code ec, std::size_t bytes);
+  void finish();
+  bool not_modified(std::string_view etag) const;
+
+  server_core& core_;
+  stream_type stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  bhttp::response<bhttp::span_body<const char>> res_;
+  std::string owned_body_; ///< body of a response that is not a cached doc
+  doc_ptr doc_;            ///< the cached doc res_ points into, held until written
+  timer_type lookup_timer_;
+  steady::time_point lookup_deadline_{};
+  uint64_t lookup_seq_ = 0;
+  doc_key key_{};
+  std::size_t drained_ = 0;
+  unsigned version_ = 11;
+  state state_ = state::reading;
+  bool reject_;
+  bool head_ = false;
+  bool keep_alive_ = false;
+  bool lookup_pending_ = false;
+  bool timer_armed_ = false;
+};
+
+/// Accepts connections on its own strand; each gets a session on a new strand.
+class listener : public std::enable_shared_from_this<listener> {
+public:
+  listener(net::io_context& ioc, server_core& core);
+  /// Opens, binds and listens; throws std::runtime_error naming the endpoint.
+  void open(const tcp::endpoint& ep);
+  uint16_t port() const;
+  void run();
+  /// Closes the acceptor through its strand (error-code overloads only).
+  void close();
+
+private:
+  void do_accept();
+  void on_accept(beast::error_code ec, socket_type socket);
+
+  net::io_context& ioc_;
+  server_core& core_;
+  tcp::acceptor acceptor_;
+  net::steady_timer retry_timer_;
+  uint16_t port_ = 0;
+};
+
+} // namespace restcache::http::detail

@@ -1,0 +1,127 @@
+#include "http/detail/session.hpp"
+
+#include <cerrno>
+#include <stdexcept>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+
+namespace restcache::http::detail {
+
+namespace {
+
+/// Rejecting sessions (503 + linger) alive at once; beyond this a connection
+/// over the limit is closed without an answer, so a connection flood cannot
+/// grow memory through the rejection path either.
+constexpr int64_t max_rejecting = 256;
+
+/// Accept errors that mean "out of descriptors or memory": retrying at once
+/// would spin, so wait a little.
+bool is_resource_error(const beast::error_code& ec) {
+  if (ec.category() != boost::system::system_category())
+    return false;
+  int v = ec.value();
+  return v == EMFILE || v == ENFILE || v == ENOBUFS || v == ENOMEM;
+}
+
+std::string endpoint_text(const tcp::endpoint& ep) {
+  auto addr = ep.address().to_string();
+  if (ep.address().is_v6())
+    addr = "[" + addr + "]";
+  return addr + ":" + std::to_string(ep.port());
+}
+
+} // namespace
+
+listener::listener(net::io_context& ioc, server_core& core)
+  : ioc_(ioc), core_(core), acceptor_(net::make_strand(ioc)),
+    retry_timer_(acceptor_.get_executor()) {
+}
+
+void listener::open(const tcp::endpoint& ep) {
+  beast::error_code ec;
+  auto fail = [&](const char* what) {
+    beast::error_code ignored;
+    acceptor_.close(ignored);
+    throw std::runtime_error("http: cannot " + std::string{what} + " " + endpoint_text(ep) + ": " +
+                             ec.message());
+  };
+  acceptor_.open(ep.protocol(), ec);
+  if (ec)
+    fail("open a socket for");
+  acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  if (ec)
+    fail("set SO_REUSEADDR on");
+  acceptor_.bind(ep, ec);
+  if (ec)
+    fail("bind");
+  acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  if (ec)
+    fail("listen on");
+  auto local = acceptor_.local_endpoint(ec);
+  if (ec)
+    fail("read the local endpoint of");
+  port_ = local.port();
+}
+
+uint16_t listener::port() const {
+  return port_;
+}
+
+void listener::run() {
+  net::dispatch(acceptor_.get_executor(),
+                beast::bind_front_handler(&listener::do_accept, shared_from_this()));
+}
+
+void listener::close() {
+  net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ec;
+    self->acceptor_.cancel(ec);
+    self->acceptor_.close(ec);
+    self->retry_timer_.cancel();
+  });
+}
+
+void listener::do_accept() {
+  if (!acceptor_.is_open() || core_.registry.stopping())
+    return;
+  // Each connection gets its own strand.
+  acceptor_.async_accept(net::make_strand(ioc_.get_executor()),
+                         beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+}
+
+void listener::on_accept(beast::error_code ec, socket_type socket) {
+  if (ec) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open() || core_.registry.stopping())
+      return;
+    if (is_resource_error(ec)) {
+      retry_timer_.expires_after(std::chrono::milliseconds{50});
+      retry_timer_.async_wait([self = shared_from_this()](beast::error_code tec) {
+        if (!tec)
+          self->do_accept();
+      });
+      return;
+    }
+    return do_accept(); // e.g. ECONNABORTED: the next connection is fine
+  }
+  beast::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
+  core_.metrics.connections_accepted.fetch_add(1, std::memory_order_relaxed);
+  auto open = core_.metrics.connections_open.load(std::memory_order_relaxed);
+  if (open >= 0 && size_t(open) >= core_.opts.max_connections) {
+    core_.metrics.connections_rejected.fetch_add(1, std::memory_order_relaxed);
+    if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting) {
+      socket.close(ignored);
+    } else {
+      std::make_shared<session>(std::move(socket), core_, true)->run();
+    }
+  } else {
+    // Only this strand increments (in the session's constructor), so the
+    // limit holds exactly.
+    std::make_shared<session>(std::move(socket), core_, false)->run();
+  }
+  do_accept();
+}
+
+} // namespace restcache::http::detail

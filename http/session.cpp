@@ -1,0 +1,447 @@
+#include "http/detail/session.hpp"
+
+#include <ctime>
+#include <thread>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include "http/router.hpp"
+
+namespace restcache::http::detail {
+
+namespace {
+
+/// Largest amount read and discarded after our last response.
+constexpr std::size_t max_drain_bytes = 1 << 20;
+
+/// Request line plus header fields (Beast's default, stated here so the 431
+/// detail names it).
+constexpr std::uint32_t header_limit = 8 * 1024;
+
+/// IMF-fixdate of now, formatted at most once a second per thread.
+std::string_view http_date() {
+  static constexpr const char* days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  thread_local std::time_t last = -1;
+  thread_local char buf[40];
+  thread_local int len = 0;
+  std::time_t now = std::time(nullptr);
+  if (now != last) {
+    last = now;
+    std::tm t{};
+    gmtime_r(&now, &t);
+    len = std::snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[t.tm_wday % 7],
+                        t.tm_mday, months[t.tm_mon % 12], t.tm_year + 1900, t.tm_hour, t.tm_min,
+                        t.tm_sec);
+    if (len < 0 || len >= int(sizeof buf))
+      len = 0;
+  }
+  return {buf, size_t(len)};
+}
+
+bool is_http_error(const beast::error_code& ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::end_of_stream).category();
+}
+
+} // namespace
+
+// ---- callback_gate, session_registry, server_core ---------------------------
+
+void callback_gate::close() noexcept {
+  open_.store(false, std::memory_order_seq_cst);
+  while (users_.load(std::memory_order_seq_cst) != 0)
+    std::this_thread::yield();
+}
+
+bool session_registry::add(const std::shared_ptr<session>& s) {
+  std::lock_guard lk{mtx_};
+  if (stopping_.load(std::memory_order_relaxed))
+    return false;
+  sessions_.emplace(s.get(), s);
+  return true;
+}
+
+void session_registry::remove(const session* s) noexcept {
+  std::lock_guard lk{mtx_};
+  sessions_.erase(s);
+  if (sessions_.empty())
+    cv_.notify_all();
+}
+
+std::vector<std::shared_ptr<session>> session_registry::begin_stop() {
+  {
+    std::lock_guard lk{mtx_};
+    stopping_.store(true, std::memory_order_release);
+  }
+  return snapshot();
+}
+
+std::vector<std::shared_ptr<session>> session_registry::snapshot() {
+  std::vector<std::shared_ptr<session>> out;
+  std::vector<std::weak_ptr<session>> weak;
+  {
+    std::lock_guard lk{mtx_};
+    weak.reserve(sessions_.size());
+    for (auto& [ptr, w] : sessions_)
+      weak.push_back(w);
+  }
+  // lock() outside the mutex: a failed lock is a session in its destructor,
+  // and the last shared_ptr must never be dropped while we hold mtx_.
+  out.reserve(weak.size());
+  for (auto& w : weak)
+    if (auto s = w.lock())
+      out.push_back(std::move(s));
+  return out;
+}
+
+bool session_registry::wait_empty_for(std::chrono::milliseconds d) {
+  std::unique_lock lk{mtx_};
+  return cv_.wait_for(lk, d, [this] { return sessions_.empty(); });
+}
+
+server_core::server_core(server_options o, cache_gateway& g)
+  : opts(std::move(o)), gateway(g),
+    linger(std::min(opts.read_timeout, std::chrono::milliseconds{1000})) {
+  lookup_timeout_detail =
+    "the cache did not answer within " + std::to_string(opts.lookup_timeout.count()) + " ms";
+  body_limit_detail =
+    "the request body exceeds the limit of " + std::to_string(opts.body_limit) + " bytes";
+}
+
+// ---- session -----------------------------------------------------------------
+
+session::session(socket_type&& socket, server_core& core, bool reject)
+  : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
+    reject_(reject) {
+  if (reject_)
+    core_.rejecting.fetch_add(1, std::memory_order_relaxed);
+  else
+    core_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
+}
+
+session::~session() {
+  core_.registry.remove(this);
+  if (reject_)
+    core_.rejecting.fetch_sub(1, std::memory_order_relaxed);
+  else
+    core_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void session::run() {
+  // The socket's executor is this connection's strand: start there.
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&session::on_run, shared_from_this()));
+}
+
+void session::begin_shutdown() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->on_shutdown(false); });
+}
+
+void session::force_close() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->on_shutdown(true); });
+}
+
+void session::on_run() {
+  if (!core_.registry.add(shared_from_this()))
+    return finish(); // accepted while stop() began
+  if (reject_) {
+    version_ = 11;
+    keep_alive_ = false;
+    head_ = false;
+    return send_problem(make_problem(503, "too many open connections; retry later"));
+  }
+  do_read();
+}
+
+void session::on_shutdown(bool force) {
+  switch (state_) {
+    case state::reading: // idle keep-alive or a request still arriving
+    case state::closing: // draining after our last response
+      return finish();
+    case state::awaiting_lookup:
+      keep_alive_ = false; // the answer, when it comes, closes the connection
+      if (force) {
+        lookup_pending_ = false; // a late reply is now ignored
+        send_problem(make_problem(503, "the server is shutting down"));
+      }
+      return;
+    case state::writing:
+      if (force)
+        finish();
+      return; // otherwise on_write closes, as the registry says stopping
+    case state::closed:
+      return;
+  }
+}
+
+void session::do_read() {
+  state_ = state::reading;
+  parser_.emplace();
+  parser_->body_limit(core_.opts.body_limit);
+  parser_->header_limit(header_limit);
+  stream_.expires_after(core_.opts.read_timeout);
+  bhttp::async_read(stream_, buffer_, *parser_,
+                    beast::bind_front_handler(&session::on_read, shared_from_this()));
+}
+
+void session::on_read(beast::error_code ec, std::size_t) {
+  if (state_ != state::reading)
+    return; // closed by stop()
+  if (!ec)
+    return handle_request();
+  if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message)
+    return do_close(); // the client closed (mid-request or between requests)
+  if (ec == bhttp::error::body_limit)
+    return reject_request(413, core_.body_limit_detail);
+  if (ec == bhttp::error::header_limit)
+    return reject_request(431, "the request header exceeds the limit of " +
+                                 std::to_string(header_limit) + " bytes");
+  if (is_http_error(ec)) {
+    std::string detail = "malformed HTTP request: " + ec.message();
+    return reject_request(400, detail);
+  }
+  finish(); // timeout (the stream already closed the socket), reset, aborted
+}
+
+void session::reject_request(unsigned status, std::string_view detail) {
+  core_.metrics.bad_requests.fetch_add(1, std::memory_order_relaxed);
+  version_ = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+  if (version_ != 10 && version_ != 11)
+    version_ = 11;
+  keep_alive_ = false; // the stream is not in a known state any more
+  head_ = false;
+  send_problem(make_problem(status, detail));
+}
+
+void session::handle_request() {
+  auto& req = parser_->get();
+  core_.metrics.requests.fetch_add(1, std::memory_order_relaxed);
+  version_ = req.version() == 10 ? 10 : 11;
+  keep_alive_ = req.keep_alive() && !core_.registry.stopping();
+  const route r = parse_route(req.method_string(), req.target());
+  head_ = r.head;
+  switch (r.kind) {
+    case route_kind::deptemps:
+      return start_lookup(doc_key{doc_kind::deptemps, r.id});
+    case route_kind::random_dept: {
+      auto id = core_.gateway.random_dept_id();
+      if (!id)
+        return send_problem(make_problem(503, "no department ids are loaded yet; retry later"));
+      return start_lookup(doc_key{doc_kind::deptemps, *id});
+    }
+    case route_kind::health:
+      return send_body(200, content_type_json, health_body);
+    case route_kind::ready:
+      if (core_.gateway.ready())
+        return send_body(200, content_type_json, ready_body);
+      return send_problem(make_problem(503, "the database is not reachable"));
+    case route_kind::metrics:
+      owned_body_ = core_.gateway.metrics_text();
+      return send_owned(200, content_type_metrics);
+    case route_kind::bad_request:
+      return send_problem(make_problem(400, r.detail));
+    case route_kind::method_not_allowed:
+      return send_problem(make_problem(405, r.detail), r.allow);
+    case route_kind::not_found:
+      return send_problem(make_problem(404, r.detail));
+  }
+  send_problem(make_problem(rc_error::internal));
+}
+
+// ---- the lookup and its timeout ----------------------------------------------
+
+void session::start_lookup(doc_key key) {
+  state_ = state::awaiting_lookup;
+  key_ = key;
+  lookup_pending_ = true;
+  const uint64_t seq = ++lookup_seq_;
+  // One timer per connection, armed lazily: it is not cancelled when the
+  // reply comes, only re-armed on expiry while a lookup is still pending, so
+  // a busy connection pays one clock read per request, not a timer operation.
+  lookup_deadline_ = steady::now() + core_.opts.lookup_timeout;
+  if (!timer_armed_)
+    arm_lookup_timer();
+  // The callback holds the session weakly (the timer owns it while the lookup
+  // is pending) and the gate strongly: after stop() it does nothing at all.
+  auto cb = [weak = weak_from_this(), gate = core_.gate, seq](lookup_result r) mutable {
+    gate->run([&] {
+      if (auto self = weak.lock()) {
+        auto ex = self->stream_.get_executor();
+        net::post(ex, [self = std::move(self), seq, r = std::move(r)]() mutable {
+          self->on_lookup(seq, std::move(r));
+        });
+      }
+    });
+  };
+  try {
+    core_.gateway.lookup(key, std::move(cb));
+  } catch (const std::exception&) {
+    lookup_pending_ = false;
+    send_problem(make_problem(rc_error::internal, "the cache could not be asked"));
+  }
+}
+
+void session::on_lookup(uint64_t seq, lookup_result r) {
+  if (state_ != state::awaiting_lookup || !lookup_pending_ || seq != lookup_seq_)
+    return; // answered already (504 or shutdown) or the connection is gone
+  lookup_pending_ = false;
+  if (r.error == rc_error::none && r.doc)
+    return send_doc(std::move(r.doc));
+  rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
+  if (e == rc_error::not_found && key_.kind == doc_kind::deptemps) {
+    std::string detail = "department " + std::to_string(key_.id) + " does not exist";
+    return send_problem(make_problem(e, detail));
+  }
+  send_problem(make_problem(e));
+}
+
+void session::arm_lookup_timer() {
+  timer_armed_ = true;
+  lookup_timer_.expires_at(lookup_deadline_);
+  lookup_timer_.async_wait(beast::bind_front_handler(&session::on_lookup_timer, shared_from_this()));
+}
+
+void session::on_lookup_timer(beast::error_code ec) {
+  timer_armed_ = false;
+  if (ec == net::error::operation_aborted || state_ == state::closed || !lookup_pending_)
+    return;
+  if (steady::now() < lookup_deadline_)
+    return arm_lookup_timer(); // a later lookup is pending: wait for its deadline
+  lookup_pending_ = false;     // the late reply will be dropped by on_lookup
+  core_.metrics.lookup_timeouts.fetch_add(1, std::memory_order_relaxed);
+  send_problem(make_problem(504, core_.lookup_timeout_detail));
+}
+
+// ---- responses -------------------------------------------------------------------
+
+void session::begin_response(unsigned status) {
+  res_ = {};
+  res_.version(version_);
+  res_.result(status);
+  res_.set(bhttp::field::server, server_name);
+  res_.set(bhttp::field::date, http_date());
+}
+
+void session::send_body(unsigned status, std::string_view content_type, std::string_view body) {
+  begin_response(status);
+  res_.set(bhttp::field::content_type, content_type);
+  res_.content_length(body.size());
+  if (!head_)
+    res_.body() = {body.data(), body.size()};
+  do_write();
+}
+
+void session::send_owned(unsigned status, std::string_view content_type) {
+  send_body(status, content_type, owned_body_);
+}
+
+void session::send_problem(problem p, std::string_view allow) {
+  owned_body_ = std::move(p.body);
+  begin_response(p.status);
+  if (p.retry_after)
+    res_.set(bhttp::field::retry_after, retry_after_seconds);
+  if (!allow.empty())
+    res_.set(bhttp::field::allow, allow);
+  res_.set(bhttp::field::content_type, content_type_problem);
+  res_.content_length(owned_body_.size());
+  if (!head_)
+    res_.body() = {owned_body_.data(), owned_body_.size()};
+  do_write();
+}
+
+bool session::not_modified(std::string_view etag) const {
+  if (!parser_)
+    return false;
+  auto range = parser_->get().equal_range(bhttp::field::if_none_match);
+  for (auto it = range.first; it != range.second; ++it)
+    if (if_none_match_matches(it->value(), etag))
+      return true;
+  return false;
+}
+
+void session::send_doc(doc_ptr doc) {
+  if (not_modified(doc->etag)) {
+    core_.metrics.not_modified.fetch_add(1, std::memory_order_relaxed);
+    begin_response(304);
+    res_.set(bhttp::field::etag, doc->etag);
+    res_.set(bhttp::field::cache_control, cache_control_documents);
+    return do_write();
+  }
+  begin_response(200);
+  res_.set(bhttp::field::content_type, content_type_json);
+  res_.set(bhttp::field::etag, doc->etag);
+  res_.set(bhttp::field::cache_control, cache_control_documents);
+  res_.content_length(doc->body.size());
+  if (!head_)
+    res_.body() = {doc->body.data(), doc->body.size()}; // no copy: doc_ keeps the bytes alive
+  doc_ = std::move(doc);
+  do_write();
+}
+
+void session::do_write() {
+  state_ = state::writing;
+  res_.keep_alive(keep_alive_);
+  core_.metrics.count_response(res_.result_int());
+  stream_.expires_after(core_.opts.read_timeout);
+  bhttp::async_write(stream_, res_, beast::bind_front_handler(&session::on_write, shared_from_this()));
+}
+
+void session::on_write(beast::error_code ec, std::size_t) {
+  doc_.reset();
+  if (state_ != state::writing)
+    return; // force-closed
+  if (ec)
+    return finish();
+  if (!keep_alive_ || res_.need_eof() || core_.registry.stopping())
+    return do_close();
+  do_read();
+}
+
+// ---- closing -------------------------------------------------------------------
+
+void session::do_close() {
+  state_ = state::closing;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (ec)
+    return finish();
+  // Read until the client closes too (bounded in time and bytes): closing
+  // with unread data would send a reset that can destroy our last response.
+  drained_ = 0;
+  stream_.expires_after(core_.linger);
+  do_drain();
+}
+
+void session::do_drain() {
+  stream_.async_read_some(buffer_.prepare(16 * 1024),
+                          beast::bind_front_handler(&session::on_drain, shared_from_this()));
+}
+
+void session::on_drain(beast::error_code ec, std::size_t bytes) {
+  if (state_ != state::closing)
+    return;
+  drained_ += bytes;
+  if (ec || drained_ > max_drain_bytes)
+    return finish();
+  do_drain();
+}
+
+void session::finish() {
+  if (state_ == state::closed)
+    return;
+  state_ = state::closed;
+  lookup_pending_ = false;
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+  stream_.close();        // cancels any pending read or write and the stream's timer
+  lookup_timer_.cancel(); // releases the timer's hold on the session
+  // parser_, buffer_ and res_ stay: a cancelled operation may still use them.
+}
+
+} // namespace restcache::http::detail

@@ -1,0 +1,166 @@
+#include "persistence/pg/statements.hpp"
+
+#include <string>
+
+namespace restcache::pg {
+
+namespace {
+
+// -- statement names and texts ------------------------------------------------
+
+constexpr const char* fetch_deptemps_stmt = "restcache_fetch_deptemps";
+constexpr const char* fetch_deptemps_sql =
+  // One round trip: the department and its employees. LEFT JOIN so a
+  // department without employees still answers one row (emp columns NULL).
+  // to_char keeps hiredate 'YYYY-MM-DD' whatever DateStyle a session has.
+  "SELECT d.deptno, d.dname, d.loc,"
+  "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
+  "       e.sal, e.comm, e.deptno"
+  "  FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno"
+  " WHERE d.deptno = $1::int"
+  " ORDER BY e.empno";
+
+constexpr const char* fetch_deptemps_batch_stmt = "restcache_fetch_deptemps_batch";
+constexpr const char* fetch_deptemps_batch_sql =
+  // A page of departments by primary key, each with its employees, in the
+  // column layout of fetch_deptemps_sql.
+  "SELECT d.deptno, d.dname, d.loc,"
+  "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
+  "       e.sal, e.comm, e.deptno"
+  "  FROM (SELECT deptno, dname, loc FROM dept WHERE deptno > $1::int"
+  "         ORDER BY deptno LIMIT $2::int) d"
+  "  LEFT JOIN emp e ON e.deptno = d.deptno"
+  " ORDER BY d.deptno, e.empno";
+
+constexpr const char* count_depts_stmt = "restcache_count_depts";
+constexpr const char* count_depts_sql = "SELECT count(*) FROM dept";
+
+constexpr const char* dept_ids_page_stmt = "restcache_dept_ids_page";
+constexpr const char* dept_ids_page_sql =
+  // Keyset pagination over the primary key (an index-only scan): the ids of
+  // 10M departments come in pages, so neither libpq nor the server holds them
+  // all in one result.
+  "SELECT deptno FROM dept WHERE deptno > $1::bigint ORDER BY deptno LIMIT $2::int";
+
+constexpr int dept_ids_page_size = 100'000;
+
+// Column positions of fetch_deptemps_sql.
+enum col : int {
+  c_deptno, c_dname, c_loc,
+  c_empno, c_ename, c_job, c_mgr, c_hiredate, c_sal, c_comm, c_emp_deptno,
+};
+
+void ensure_prepared(connection& c, const char* name) {
+  if (!c.is_prepared(name))
+    prepare_statements(c);
+}
+
+} // namespace
+
+void prepare_statements(connection& c) {
+  // Session settings the codec relies on: ISO dates (also for any date or
+  // timestamp a caller selects as text), UTF-8 text, UTC timestamps.
+  c.exec("SET DateStyle = ISO, YMD;"
+         "SET IntervalStyle = iso_8601;"
+         "SET client_encoding = 'UTF8';"
+         "SET TimeZone = 'UTC'");
+  c.prepare(fetch_deptemps_stmt, fetch_deptemps_sql);
+  c.prepare(dept_ids_page_stmt, dept_ids_page_sql);
+  c.prepare(fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql);
+  c.prepare(count_depts_stmt, count_depts_sql);
+}
+
+const char* const fetch_deptemps_statement = fetch_deptemps_stmt;
+
+namespace {
+
+emp_row decode_emp(const result& r, int i) {
+  emp_row e;
+  e.empno = *r.opt_int32(i, c_empno);
+  e.ename = r.opt_text(i, c_ename);
+  e.job = r.opt_text(i, c_job);
+  e.mgr = r.opt_int32(i, c_mgr);
+  e.hiredate = r.opt_text(i, c_hiredate);
+  e.sal = r.opt_int32(i, c_sal);
+  e.comm = r.opt_int32(i, c_comm);
+  e.deptno = r.opt_int32(i, c_emp_deptno);
+  return e;
+}
+
+void check_columns(const result& r, const char* stmt) {
+  if (r.columns() != c_emp_deptno + 1)
+    throw error(std::string{stmt} + ": unexpected column count " + std::to_string(r.columns()));
+}
+
+} // namespace
+
+std::optional<dept_with_emps> decode_deptemps(const result& r) {
+  auto n = r.rows();
+  if (n == 0)
+    return std::nullopt;
+  check_columns(r, fetch_deptemps_stmt);
+  dept_with_emps out;
+  out.dept.deptno = static_cast<int32_t>(r.int64(0, c_deptno));
+  out.dept.dname = r.opt_text(0, c_dname);
+  out.dept.loc = r.opt_text(0, c_loc);
+  out.emps.reserve(static_cast<size_t>(n));
+  // A department without employees answers one row with NULL emp columns;
+  // empno is the primary key, so only that row has a NULL one.
+  for (int i = 0; i < n; ++i)
+    if (!r.is_null(i, c_empno))
+      out.emps.push_back(decode_emp(r, i));
+  return out;
+}
+
+std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit) {
+  ensure_prepared(c, fetch_deptemps_batch_stmt);
+  auto r = c.exec_prepared(fetch_deptemps_batch_stmt, {std::to_string(after), std::to_string(limit)});
+  std::vector<dept_with_emps> out;
+  auto n = r.rows();
+  if (n == 0)
+    return out;
+  check_columns(r, fetch_deptemps_batch_stmt);
+  for (int i = 0; i < n; ++i) {
+    auto deptno = static_cast<int32_t>(r.int64(i, c_deptno));
+    if (out.empty() || out.back().dept.deptno != deptno) {
+      out.emplace_back();
+      out.back().dept = dept_row{deptno, r.opt_text(i, c_dname), r.opt_text(i, c_loc)};
+    }
+    if (!r.is_null(i, c_empno))
+      out.back().emps.push_back(decode_emp(r, i));
+  }
+  return out;
+}
+
+int64_t count_depts(connection& c) {
+  ensure_prepared(c, count_depts_stmt);
+  auto r = c.exec_prepared(count_depts_stmt, {});
+  return r.int64(0, 0);
+}
+
+std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno) {
+  ensure_prepared(c, fetch_deptemps_stmt);
+  return decode_deptemps(c.exec_prepared(fetch_deptemps_stmt, {std::to_string(deptno)}));
+}
+
+std::vector<int32_t> fetch_dept_ids(connection& c) {
+  ensure_prepared(c, dept_ids_page_stmt);
+  std::vector<int32_t> ids;
+  // Pages are separate statements: without an enclosing transaction a
+  // department committed meanwhile may or may not be listed, which is as
+  // fresh as any list can be (later changes arrive as notifications).
+  int64_t after = int64_t{INT32_MIN} - 1;
+  const std::string limit = std::to_string(dept_ids_page_size);
+  for (;;) {
+    auto r = c.exec_prepared(dept_ids_page_stmt, {std::to_string(after), limit});
+    auto n = r.rows();
+    for (int i = 0; i < n; ++i)
+      ids.push_back(*r.opt_int32(i, 0));
+    if (n < dept_ids_page_size)
+      break;
+    after = ids.back();
+  }
+  return ids;
+}
+
+} // namespace restcache::pg

@@ -1,0 +1,743 @@
+#define CAF_SUITE http_server
+
+#include "http/server.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "messages/document_encoder.hpp"
+#include "test/fixtures/http_client.hpp"
+
+using namespace std::chrono_literals;
+using namespace restcache;
+using namespace restcache::http;
+using restcache::test::header_list;
+using restcache::test::http_client;
+using restcache::test::http_response;
+
+namespace {
+
+// Ids the fake gateway understands:
+//   1..99     a document, answered at once on the calling (asio) thread
+//   100..199  a document, answered from the gateway's own thread (like CAF)
+//   400/404/500/503/504/529  the matching rc_error (529: overloaded)
+//   900..999  never answered: the callback is parked (see release_parked)
+//   1000      success without a document (a broken gateway)
+//   anything else: not_found
+class fake_gateway : public cache_gateway {
+public:
+  fake_gateway() : worker_([this] { work(); }) {
+  }
+
+  ~fake_gateway() override {
+    {
+      std::lock_guard lk{mtx_};
+      done_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  static doc_ptr doc_for(int32_t id) {
+    std::string body = R"({"deptNumber":)" + std::to_string(id) +
+                       R"(,"deptName":"Dept \")" + std::to_string(id) +
+                       R"(\"","deptLocation":"Here","emps":[)";
+    for (int i = 0; i < 8; ++i) {
+      if (i > 0)
+        body += ',';
+      body += R"({"empNo":)" + std::to_string(id * 100 + i) + R"(,"empName":"E)" +
+              std::to_string(i) + R"(","job":"CLERK","sal":1000})";
+    }
+    body += "]}";
+    return make_doc(std::move(body));
+  }
+
+  void lookup(doc_key key, reply_callback cb) override {
+    lookups.fetch_add(1);
+    int32_t id = key.id;
+    if (id >= 1 && id <= 99) {
+      cb(lookup_result{rc_error::none, doc_for(id)});
+    } else if (id >= 100 && id <= 199) {
+      {
+        std::lock_guard lk{mtx_};
+        queue_.emplace_back([cb = std::move(cb), id] { cb(lookup_result{rc_error::none, doc_for(id)}); });
+      }
+      cv_.notify_one();
+    } else if (id >= 900 && id <= 999) {
+      std::lock_guard lk{mtx_};
+      parked_.emplace_back(id, std::move(cb));
+    } else if (id == 1000) {
+      cb(lookup_result{rc_error::none, nullptr});
+    } else {
+      rc_error e = rc_error::not_found;
+      switch (id) {
+        case 400: e = rc_error::bad_request; break;
+        case 500: e = rc_error::internal; break;
+        case 503: e = rc_error::db_unavailable; break;
+        case 504: e = rc_error::db_timeout; break;
+        case 529: e = rc_error::overloaded; break;
+      }
+      cb(lookup_result{e, nullptr});
+    }
+  }
+
+  std::optional<int32_t> random_dept_id() override {
+    int32_t id = random_id.load();
+    if (id == 0)
+      return std::nullopt;
+    return id;
+  }
+
+  bool ready() const override {
+    return is_ready.load();
+  }
+
+  std::string metrics_text() const override {
+    return "# TYPE fake_metric counter\nfake_metric 42\n";
+  }
+
+  size_t parked_count() {
+    std::lock_guard lk{mtx_};
+    return parked_.size();
+  }
+
+  /// Answers every parked lookup with its document, in the order they
+  /// came, from this thread.
+  size_t release_parked() {
+    std::vector<std::pair<int32_t, reply_callback>> cbs;
+    {
+      std::lock_guard lk{mtx_};
+      cbs.swap(parked_);
+    }
+    for (auto& [id, cb] : cbs)
+      cb(lookup_result{rc_error::none, doc_for(id)});
+    return cbs.size();
+  }
+
+  std::atomic<int32_t> random_id{0};
+  std::atomic<bool> is_ready{true};
+  std::atomic<uint64_t> lookups{0};
+
+private:
+  void work() {
+    std::unique_lock lk{mtx_};
+    for (;;) {
+      cv_.wait(lk, [this] { return done_ || !queue_.empty(); });
+      if (queue_.empty())
+        return; // done_
+      auto f = std::move(queue_.front());
+      queue_.pop_front();
+      lk.unlock();
+      f();
+      lk.lock();
+    }
+  }
+
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  std::vector<std::pair<int32_t, reply_callback>> parked_;
+  bool done_ = false;
+  std::thread worker_; // last: starts after the members above exist
+};
+
+// By value: caf-test's CHECK macros keep references to their arguments, so a
+// member of a temporary would dangle.
+std::string body_of(int32_t id) {
+  return fake_gateway::doc_for(id)->body;
+}
+
+std::string etag_of(int32_t id) {
+  return fake_gateway::doc_for(id)->etag;
+}
+
+server_options test_options() {
+  server_options o;
+  o.address = "127.0.0.1";
+  o.port = 0;
+  o.threads = 2;
+  o.body_limit = 1024;
+  o.read_timeout = 5s;
+  o.lookup_timeout = 300ms;
+  o.max_connections = 1000;
+  o.drain_timeout = 1s;
+  return o;
+}
+
+struct fixture {
+  fake_gateway gw; // outlives the server
+  std::unique_ptr<server> srv;
+  uint16_t port = 0;
+
+  fixture() {
+    start(test_options());
+  }
+
+  void start(server_options o) {
+    srv = std::make_unique<server>(std::move(o), gw);
+    srv->start();
+    srv->run_threads();
+    port = srv->bound_port();
+  }
+
+  void restart(server_options o) {
+    srv.reset();
+    start(std::move(o));
+  }
+
+  http_client client() {
+    return http_client{port, 5s};
+  }
+};
+
+bool contains(const std::string& haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+/// Checks the shape of a problem+json answer.
+void check_problem(const http_response& r, int status, std::string_view detail_part = {}) {
+  CAF_CHECK_EQUAL(r.status, status);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK(contains(r.body, R"({"type":"about:blank","title":")"));
+  CAF_CHECK(contains(r.body, R"("status":)" + std::to_string(status) + ","));
+  CAF_CHECK(contains(r.body, R"("detail":")"));
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), std::to_string(r.body.size()));
+  if (!detail_part.empty() && !contains(r.body, detail_part))
+    CAF_FAIL("detail lacks '" << std::string{detail_part} << "': " << r.body);
+  if (status == 503)
+    CAF_CHECK_EQUAL(r.header_or_empty("Retry-After"), "1");
+  else
+    CAF_CHECK(!r.has_header("Retry-After"));
+}
+
+long ms(std::chrono::steady_clock::duration d) {
+  return long(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+}
+
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds limit = 3s) {
+  auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (pred())
+      return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return pred();
+}
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(http_server_tests, fixture)
+
+CAF_TEST(a document answers 200 with the cached bytes and its headers) {
+  auto c = client();
+  auto expected = fake_gateway::doc_for(7);
+  auto r = c.get("/deptemps/7");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.error, "");
+  CAF_CHECK_EQUAL(r.body, expected->body);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
+  CAF_CHECK_EQUAL(r.header_or_empty("ETag"), expected->etag);
+  CAF_CHECK_EQUAL(r.header_or_empty("Cache-Control"), "no-cache");
+  CAF_CHECK_EQUAL(r.header_or_empty("Server"), "restcache");
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), std::to_string(expected->body.size()));
+  CAF_CHECK(contains(r.header_or_empty("Date"), " GMT"));
+  CAF_CHECK(!r.closes_connection());
+  // answered from another thread, as the cache shards do
+  r = c.get("/deptemps/150?ignored=1");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(150));
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+}
+
+CAF_TEST(if none match answers 304 without a body) {
+  auto c = client();
+  auto etag = etag_of(3);
+  auto r = c.get("/deptemps/3");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_REQUIRE_EQUAL(r.header_or_empty("ETag"), etag);
+  for (std::string inm : {etag, "W/" + etag, "\"nope\", " + etag, std::string{"*"},
+                          "\"a\",W/" + etag + ",\"b\""}) {
+    CAF_MESSAGE("If-None-Match: " << inm);
+    r = c.get("/deptemps/3", {{"If-None-Match", inm}});
+    CAF_CHECK_EQUAL(r.status, 304);
+    CAF_CHECK_EQUAL(r.body, "");
+    CAF_CHECK_EQUAL(r.header_or_empty("ETag"), etag);
+    CAF_CHECK_EQUAL(r.header_or_empty("Cache-Control"), "no-cache");
+  }
+  // async answer, HEAD, and a stale tag
+  r = c.get("/deptemps/103", {{"If-None-Match", etag_of(103)}});
+  CAF_CHECK_EQUAL(r.status, 304);
+  r = c.request("HEAD", "/deptemps/3", {{"If-None-Match", etag}});
+  CAF_CHECK_EQUAL(r.status, 304);
+  r = c.get("/deptemps/3", {{"If-None-Match", "\"stale\""}});
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(3));
+  // the tag of another document does not match
+  r = c.get("/deptemps/4", {{"If-None-Match", etag}});
+  CAF_CHECK_EQUAL(r.status, 200);
+  // an error has no representation: * does not turn a 404 into a 304
+  r = c.get("/deptemps/404", {{"If-None-Match", "*"}});
+  CAF_CHECK_EQUAL(r.status, 404);
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+  CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().not_modified.load(), 7u);
+}
+
+CAF_TEST(head answers the headers of get without the body) {
+  auto c = client();
+  auto doc = fake_gateway::doc_for(5);
+  auto r = c.request("HEAD", "/deptemps/5");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, "");
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), std::to_string(doc->body.size()));
+  CAF_CHECK_EQUAL(r.header_or_empty("ETag"), doc->etag);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
+  r = c.request("HEAD", "/health");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), "15");
+  r = c.request("HEAD", "/nowhere");
+  CAF_CHECK_EQUAL(r.status, 404);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK_NOT_EQUAL(r.header_or_empty("Content-Length"), "0");
+  // had the server sent any body bytes, this response would not parse
+  r = c.get("/deptemps/5");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.error, "");
+  CAF_CHECK_EQUAL(r.body, doc->body);
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+}
+
+CAF_TEST(routing errors are problem json) {
+  auto c = client();
+  check_problem(c.get("/nowhere"), 404, "no resource");
+  check_problem(c.get("/deptemps"), 404);
+  check_problem(c.get("/deptemps/abc"), 400, "decimal digits");
+  check_problem(c.get("/deptemps/-3"), 400, "sign");
+  check_problem(c.get("/deptemps/0"), 400, "positive");
+  check_problem(c.get("/deptemps/2147483648"), 400, "2147483647");
+  check_problem(c.get("/deptemps/%201"), 400);
+  auto r = c.request("DELETE", "/deptemps/1");
+  check_problem(r, 405);
+  CAF_CHECK_EQUAL(r.header_or_empty("Allow"), "GET, HEAD");
+  r = c.request("POST", "/health", {}, "{}");
+  check_problem(r, 405);
+  CAF_CHECK_EQUAL(r.header_or_empty("Allow"), "GET, HEAD");
+  r = c.request("PUT", "/nowhere", {}, "x");
+  check_problem(r, 404);
+  CAF_CHECK_EQUAL(c.connects(), 1u); // none of these closes the connection
+  CAF_CHECK_EQUAL(gw.lookups.load(), 0u);
+}
+
+CAF_TEST(gateway errors map through http_status_of) {
+  auto c = client();
+  check_problem(c.get("/deptemps/404"), 404, "department 404 does not exist");
+  check_problem(c.get("/deptemps/77777"), 404, "department 77777 does not exist");
+  check_problem(c.get("/deptemps/400"), 400);
+  check_problem(c.get("/deptemps/503"), 503, "database");
+  check_problem(c.get("/deptemps/529"), 503, "overloaded");
+  check_problem(c.get("/deptemps/504"), 504);
+  check_problem(c.get("/deptemps/500"), 500);
+  check_problem(c.get("/deptemps/1000"), 500);
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+}
+
+CAF_TEST(health ready and metrics) {
+  auto c = client();
+  auto r = c.get("/health");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ok"})");
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
+  r = c.get("/ready");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ready"})");
+  gw.is_ready = false;
+  check_problem(c.get("/ready"), 503, "database");
+  gw.is_ready = true;
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+  r = c.get("/metrics");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "text/plain; version=0.0.4");
+  CAF_CHECK_EQUAL(r.body, gw.metrics_text());
+}
+
+CAF_TEST(random department uses the deptemps lookup) {
+  auto c = client();
+  check_problem(c.get("/depts/random"), 503, "no department ids");
+  gw.random_id = 12;
+  auto r = c.get("/depts/random");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(12));
+  CAF_CHECK_EQUAL(r.header_or_empty("ETag"), etag_of(12));
+  gw.random_id = 120; // async
+  r = c.get("/depts/random", {{"If-None-Match", etag_of(120)}});
+  CAF_CHECK_EQUAL(r.status, 304);
+  gw.random_id = 404;
+  check_problem(c.get("/depts/random"), 404);
+}
+
+CAF_TEST(keep alive serves many requests on one connection) {
+  auto c = client();
+  for (int i = 0; i < 300; ++i) {
+    int id = 1 + i % 150; // both sync and async answers
+    auto r = i % 7 == 3 ? c.request("HEAD", "/deptemps/" + std::to_string(id))
+                        : c.get("/deptemps/" + std::to_string(id));
+    if (r.status != 200) {
+      CAF_FAIL("request " << i << " failed: " << r.status << " " << r.error);
+    }
+    if (i % 7 != 3 && r.body != body_of(id))
+      CAF_FAIL("request " << i << ": wrong body");
+  }
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+  CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().responses(2), 300u);
+  CAF_CHECK_EQUAL(srv->metrics().connections_accepted.load(), 1u);
+}
+
+CAF_TEST(pipelined requests are answered in order) {
+  auto c = client();
+  std::string reqs;
+  for (int id : {150, 1, 160, 2, 404})
+    reqs += "GET /deptemps/" + std::to_string(id) + " HTTP/1.1\r\nHost: x\r\n\r\n";
+  reqs += "HEAD /deptemps/3 HTTP/1.1\r\nHost: x\r\n\r\n";
+  reqs += "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+  CAF_REQUIRE(c.send_raw(reqs));
+  for (int id : {150, 1, 160, 2}) {
+    auto r = c.read_response();
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(r.body, body_of(id));
+  }
+  check_problem(c.read_response(), 404);
+  auto r = c.read_response(true);
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, "");
+  r = c.read_response();
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ok"})");
+}
+
+CAF_TEST(http 1.0 and connection close) {
+  {
+    auto c = client();
+    CAF_REQUIRE(c.send_raw("GET /deptemps/8 HTTP/1.0\r\n\r\n"));
+    auto r = c.read_response();
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(r.version_minor, 0);
+    CAF_CHECK_EQUAL(r.body, body_of(8));
+    CAF_CHECK(r.closes_connection());
+  }
+  {
+    auto c = client();
+    CAF_REQUIRE(c.send_raw("GET /deptemps/8 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+    auto r = c.read_response();
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(r.version_minor, 0);
+    CAF_CHECK_EQUAL(r.header_or_empty("Connection"), "keep-alive");
+    CAF_CHECK(!r.closes_connection());
+    CAF_REQUIRE(c.send_raw("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+    r = c.read_response();
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(c.connects(), 1u);
+  }
+  {
+    auto c = client();
+    auto r = c.get("/deptemps/9", {{"Connection", "close"}});
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(r.header_or_empty("Connection"), "close");
+    CAF_CHECK(!c.is_open()); // the client closed on Connection: close
+  }
+  {
+    // the server closes (gracefully) after Connection: close
+    auto c = client();
+    CAF_REQUIRE(c.send_raw("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    auto r = c.read_response();
+    CAF_CHECK_EQUAL(r.status, 200);
+    CAF_CHECK(r.closes_connection());
+  }
+}
+
+CAF_TEST(a body over the limit answers 413 and closes) {
+  auto c = client();
+  auto r = c.request("POST", "/deptemps/1", {}, std::string(4096, 'x'));
+  check_problem(r, 413, "1024 bytes");
+  CAF_CHECK(r.closes_connection());
+  // a body within the limit is read and the connection stays usable
+  auto c2 = client();
+  r = c2.request("POST", "/deptemps/1", {}, std::string(1000, 'x'));
+  check_problem(r, 405);
+  CAF_CHECK_EQUAL(c2.get("/deptemps/1").status, 200);
+  CAF_CHECK_EQUAL(c2.connects(), 1u);
+  // chunked bodies are limited too
+  auto c3 = client();
+  std::string chunked = "POST /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (int i = 0; i < 4; ++i)
+    chunked += "200\r\n" + std::string(512, 'y') + "\r\n";
+  chunked += "0\r\n\r\n";
+  CAF_REQUIRE(c3.send_raw(chunked));
+  check_problem(c3.read_response(), 413);
+}
+
+CAF_TEST(malformed requests answer 400 and close) {
+  {
+    auto c = client();
+    CAF_REQUIRE(c.send_raw("THIS IS NOT HTTP\r\n\r\n"));
+    auto r = c.read_response();
+    check_problem(r, 400, "malformed");
+    CAF_CHECK(r.closes_connection());
+  }
+  {
+    auto c = client();
+    CAF_REQUIRE(c.send_raw("GET /health HTTP/1.1\r\nBad Header\r\n\r\n"));
+    check_problem(c.read_response(), 400);
+  }
+  {
+    auto c = client();
+    auto r = c.get("/health", {{"X-Big", std::string(10000, 'h')}});
+    check_problem(r, 431);
+  }
+  CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().bad_requests.load(), 3u);
+}
+
+CAF_TEST(a lookup without answer gets 504 and the late reply is harmless) {
+  auto c = client();
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = c.get("/deptemps/901");
+  auto took = std::chrono::steady_clock::now() - t0;
+  check_problem(r, 504, "300 ms");
+  CAF_CHECK_GREATER_OR_EQUAL(ms(took), 250);
+  CAF_CHECK_LESS(ms(took), 3000);
+  CAF_CHECK_EQUAL(srv->metrics().lookup_timeouts.load(), 1u);
+  CAF_CHECK_EQUAL(gw.parked_count(), 1u);
+  // the connection goes on; a late reply arriving now must not be taken as
+  // the answer to the next request
+  r = c.get("/deptemps/150");
+  CAF_CHECK_EQUAL(gw.release_parked(), 1u);
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(150));
+  // a late reply that arrives while the next lookup is pending must not be
+  // taken for its answer: 902 times out, 904 parks, then both are answered
+  // (902 first), and the response must be 904's document
+  check_problem(c.get("/deptemps/902"), 504);
+  std::thread replier([this] {
+    eventually([this] { return gw.parked_count() == 2; });
+    gw.release_parked();
+  });
+  r = c.get("/deptemps/904");
+  replier.join();
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(904));
+  r = c.get("/deptemps/2");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(2));
+  CAF_CHECK_EQUAL(c.connects(), 1u);
+}
+
+CAF_TEST(timeouts keep one timer per connection working) {
+  // many lookups on one connection, then one that times out: the lazily
+  // re-armed timer must still fire at the right time
+  auto c = client();
+  for (int i = 0; i < 50; ++i)
+    CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(100 + i)).status, 200);
+  std::this_thread::sleep_for(200ms); // the timer armed by the first lookup is due soon
+  auto t0 = std::chrono::steady_clock::now();
+  check_problem(c.get("/deptemps/903"), 504);
+  auto took = std::chrono::steady_clock::now() - t0;
+  CAF_CHECK_GREATER_OR_EQUAL(ms(took), 280);
+  CAF_CHECK_LESS(ms(took), 2000);
+  gw.release_parked();
+}
+
+CAF_TEST(an idle connection is closed after the read timeout) {
+  auto o = test_options();
+  o.read_timeout = 200ms;
+  restart(o);
+  auto c = client();
+  CAF_REQUIRE(c.connect());
+  auto t0 = std::chrono::steady_clock::now();
+  CAF_CHECK(c.wait_closed_by_peer(3s));
+  CAF_CHECK_LESS(ms(std::chrono::steady_clock::now() - t0), 2000);
+  // a slow request that never completes as well
+  auto c2 = client();
+  CAF_REQUIRE(c2.send_raw("GET /health HTTP/1.1\r\nHo"));
+  CAF_CHECK(c2.wait_closed_by_peer(3s));
+  CAF_CHECK(eventually([&] { return srv->metrics().connections_open.load() == 0; }));
+}
+
+CAF_TEST(connections over max_connections get 503 and are closed) {
+  auto o = test_options();
+  o.max_connections = 2;
+  restart(o);
+  auto c1 = client();
+  auto c2 = client();
+  CAF_REQUIRE_EQUAL(c1.get("/health").status, 200);
+  CAF_REQUIRE_EQUAL(c2.get("/health").status, 200);
+  {
+    auto c3 = client();
+    auto r = c3.get("/health");
+    check_problem(r, 503, "too many open connections");
+    CAF_CHECK(r.closes_connection());
+  }
+  {
+    // a client that sends nothing still gets the answer
+    auto c4 = client();
+    CAF_REQUIRE(c4.connect());
+    auto r = c4.read_response();
+    check_problem(r, 503);
+  }
+  CAF_CHECK_EQUAL(srv->metrics().connections_rejected.load(), 2u);
+  CAF_CHECK_EQUAL(srv->metrics().connections_open.load(), 2);
+  // the admitted ones still work; once one closes, a new one is admitted
+  CAF_CHECK_EQUAL(c1.get("/deptemps/1").status, 200);
+  c2.close();
+  CAF_CHECK(eventually([&] {
+    auto c5 = client();
+    return c5.get("/health").status == 200;
+  }));
+}
+
+CAF_TEST(stop while a lookup is pending neither hangs nor crashes) {
+  auto o = test_options();
+  o.lookup_timeout = 10s;
+  o.drain_timeout = 300ms;
+  restart(o);
+  http_response pending_answer;
+  auto c = client();
+  CAF_REQUIRE(c.connect());
+  auto idle = client();
+  CAF_REQUIRE_EQUAL(idle.get("/health").status, 200);
+  std::thread t([&] { pending_answer = c.get("/deptemps/950"); });
+  CAF_REQUIRE(eventually([&] { return gw.parked_count() == 1; }));
+  auto t0 = std::chrono::steady_clock::now();
+  srv->stop();
+  auto took = std::chrono::steady_clock::now() - t0;
+  t.join();
+  CAF_CHECK_LESS(ms(took), 3000);
+  CAF_CHECK_GREATER_OR_EQUAL(ms(took), 250); // it did wait for the response in flight
+  check_problem(pending_answer, 503, "shutting down");
+  CAF_CHECK(idle.wait_closed_by_peer(1s));
+  // the late reply arrives after stop(): harmless
+  CAF_CHECK_EQUAL(gw.release_parked(), 1u);
+  srv->stop(); // twice is fine
+  // new connections are refused now
+  auto late = client();
+  CAF_CHECK(!late.connect() || late.get("/health").status == 0);
+  // and after the server is gone
+  srv.reset();
+  CAF_CHECK_EQUAL(gw.release_parked(), 0u);
+}
+
+CAF_TEST(replies arriving after the server is destroyed are harmless) {
+  auto o = test_options();
+  o.lookup_timeout = 10s;
+  o.drain_timeout = 100ms;
+  restart(o);
+  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<http_client>> clients;
+  for (int i = 0; i < 4; ++i)
+    clients.push_back(std::make_unique<http_client>(port, 5s));
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] { clients[i]->get("/deptemps/" + std::to_string(960 + i)); });
+  CAF_REQUIRE(eventually([&] { return gw.parked_count() == 4; }));
+  srv.reset(); // ~server stops
+  for (auto& t : threads)
+    t.join();
+  CAF_CHECK_EQUAL(gw.release_parked(), 4u);
+}
+
+CAF_TEST(stop finishes a response in flight) {
+  auto o = test_options();
+  o.lookup_timeout = 10s;
+  o.drain_timeout = 3s;
+  restart(o);
+  http_response answer;
+  auto c = client();
+  std::thread t([&] { answer = c.get("/deptemps/970"); });
+  CAF_REQUIRE(eventually([&] { return gw.parked_count() == 1; }));
+  std::thread replier([this] {
+    std::this_thread::sleep_for(100ms);
+    gw.release_parked();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  srv->stop();
+  auto took = std::chrono::steady_clock::now() - t0;
+  t.join();
+  replier.join();
+  CAF_CHECK_EQUAL(answer.status, 200); // the reply came within drain_timeout
+  CAF_CHECK_EQUAL(answer.body, body_of(970));
+  CAF_CHECK_EQUAL(answer.header_or_empty("Connection"), "close");
+  CAF_CHECK_LESS(ms(took), 2000);
+}
+
+CAF_TEST(concurrent clients) {
+  constexpr int n_threads = 4;
+  constexpr int per_thread = 250;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < n_threads; ++t)
+    threads.emplace_back([&, t] {
+      http_client c{port, 5s};
+      for (int i = 0; i < per_thread; ++i) {
+        int id = 1 + (t * 37 + i) % 199;
+        auto r = c.get("/deptemps/" + std::to_string(id));
+        if (r.status != 200 || r.body != body_of(id))
+          failures.fetch_add(1);
+      }
+    });
+  for (auto& th : threads)
+    th.join();
+  CAF_CHECK_EQUAL(failures.load(), 0);
+  CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().responses(2), uint64_t(n_threads * per_thread));
+}
+
+CAF_TEST(metrics count responses by class) {
+  auto c = client();
+  c.get("/deptemps/1");
+  c.get("/deptemps/1", {{"If-None-Match", "*"}});
+  c.get("/nowhere");
+  c.get("/deptemps/503");
+  auto& m = srv->metrics();
+  CAF_CHECK_EQUAL(m.responses(2), 1u);
+  CAF_CHECK_EQUAL(m.responses(3), 1u);
+  CAF_CHECK_EQUAL(m.responses(4), 1u);
+  CAF_CHECK_EQUAL(m.responses(5), 1u);
+  CAF_CHECK_EQUAL(m.requests.load(), 4u);
+  CAF_CHECK_EQUAL(m.connections_open.load(), 1);
+  std::string text;
+  m.append_prometheus(text);
+  CAF_CHECK(contains(text, "restcache_http_responses_total{class=\"2xx\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_responses_total{class=\"5xx\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_requests_total 4\n"));
+  CAF_CHECK(contains(text, "restcache_http_connections_open 1\n"));
+}
+
+CAF_TEST(start reports a port in use clearly) {
+  auto o = test_options();
+  o.port = port; // taken by the fixture's server
+  server other{o, gw};
+  try {
+    other.start();
+    CAF_FAIL("start() on a used port did not throw");
+  } catch (const std::runtime_error& e) {
+    std::string what = e.what();
+    CAF_CHECK(contains(what, "bind"));
+    CAF_CHECK(contains(what, "127.0.0.1:" + std::to_string(port)));
+  }
+  o.port = 0;
+  o.address = "not an address";
+  server bad{o, gw};
+  try {
+    bad.start();
+    CAF_FAIL("start() with a bad address did not throw");
+  } catch (const std::runtime_error& e) {
+    CAF_CHECK(contains(e.what(), "not an address"));
+  }
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()

@@ -1,0 +1,427 @@
+#define CAF_SUITE pg_schema
+
+#include "persistence/pg/schema.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/statements.hpp"
+#include "test/fixtures/private_pg.hpp"
+
+using namespace std::chrono_literals;
+using namespace restcache;
+using restcache::test::receive_notifications;
+using restcache::test::shared_private_pg;
+
+namespace {
+
+using change = std::pair<std::string, int>; // (entity, id)
+
+/// A fresh database of the shared cluster (dropped afterwards), a connection
+/// to it, and helpers to read the change log.
+struct fixture {
+  std::string dsn;
+  pg::connection c;
+
+  fixture() : dsn(shared_private_pg().create_database("pg_schema")), c(dsn) {
+    // nop
+  }
+
+  ~fixture() {
+    // Close ours first; WITH (FORCE) ends any other session of the test.
+    auto name = dsn.substr(dsn.rfind('=') + 1);
+    c = pg::connection{shared_private_pg().dsn("postgres")};
+    try {
+      c.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    } catch (...) {
+      // best effort; the cluster goes away at exit anyway
+    }
+  }
+
+  /// Applies the schema and inserts departments 10, 20, 30 and five
+  /// employees, then empties the change log.
+  void seed() {
+    CAF_REQUIRE_EQUAL(pg::ensure_schema(c), pg::schema_version);
+    c.exec("INSERT INTO dept VALUES (10, 'ACCOUNTING', 'NEW YORK'), (20, 'RESEARCH', 'DALLAS'),"
+           "                        (30, 'SALES', 'CHICAGO');"
+           "INSERT INTO emp VALUES (7839, 'KING', 'PRESIDENT', NULL, '1981-11-17', 5000, NULL, 10),"
+           "  (7782, 'CLARK', 'MANAGER', 7839, '1981-06-09', 2450, NULL, 10),"
+           "  (7566, 'JONES', 'MANAGER', 7839, '1981-04-02', 2975, NULL, 20),"
+           "  (7499, 'ALLEN', 'SALESMAN', 7839, '1981-02-20', 1600, 300, 30),"
+           "  (7521, 'WARD', 'SALESMAN', 7499, '1981-02-22', 1250, 500, 30);"
+           "TRUNCATE change_log");
+  }
+
+  /// Every (entity, id) logged after `after_seq`, as a set.
+  std::multiset<change> changes_after(int64_t after_seq = 0) {
+    auto r = c.exec_params("SELECT entity, id FROM change_log WHERE seq > $1::bigint ORDER BY seq",
+                           {std::to_string(after_seq)});
+    std::multiset<change> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.emplace(std::string{r.text(i, 0)}, static_cast<int>(r.int64(i, 1)));
+    return out;
+  }
+
+  int64_t max_seq() {
+    return c.exec("SELECT coalesce(max(seq), 0) FROM change_log").int64(0, 0);
+  }
+
+  int64_t count(const std::string& sql) {
+    return c.exec(sql).int64(0, 0);
+  }
+};
+
+std::multiset<change> changes(std::initializer_list<change> xs) {
+  return std::multiset<change>(xs);
+}
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(pg_schema_tests, fixture)
+
+// -- schema -------------------------------------------------------------------
+
+CAF_TEST(installed version is 0 on an empty database) {
+  CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0);
+  // Also inside a transaction, which it must not abort.
+  c.exec("BEGIN");
+  CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0);
+  CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_INTRANS);
+  CAF_CHECK_EQUAL(c.exec("SELECT 41 + 1").int64(0, 0), 42);
+  c.exec("COMMIT");
+}
+
+CAF_TEST(schema applies twice and records version 1) {
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+  CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 1"), 1);
+  CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
+  // Exactly one trigger per table survives the second application.
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"
+                        " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)"),
+                  2);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_deptno_idx'"), 1);
+  // Applying over existing data keeps it.
+  c.exec("INSERT INTO dept VALUES (1, 'a', 'b')");
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), 1);
+}
+
+CAF_TEST(concurrent appliers do not collide) {
+  constexpr int n = 4;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(n);
+  std::vector<int> versions(n, -1);
+  for (int i = 0; i < n; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        pg::connection own{dsn};
+        versions[i] = pg::ensure_schema(own);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  for (int i = 0; i < n; ++i) {
+    CAF_CHECK_EQUAL(errors[i], "");
+    CAF_CHECK_EQUAL(versions[i], 1);
+  }
+}
+
+CAF_TEST(ensure_schema refuses to run inside a transaction) {
+  c.exec("BEGIN");
+  bool thrown = false;
+  try {
+    pg::ensure_schema(c);
+  } catch (const pg::error&) {
+    thrown = true;
+  }
+  CAF_CHECK(thrown);
+  c.exec("ROLLBACK");
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+}
+
+// -- change log and notifications ---------------------------------------------
+
+CAF_TEST(a dept update logs one change and notifies dept id seq) {
+  seed();
+  pg::connection listener{dsn};
+  listener.exec("LISTEN restcache_changes");
+  c.exec("UPDATE dept SET loc = 'BOSTON' WHERE deptno = 20");
+  auto r = c.exec("SELECT entity, id, seq FROM change_log");
+  CAF_REQUIRE_EQUAL(r.rows(), 1);
+  CAF_CHECK_EQUAL(r.text(0, 0), "dept");
+  CAF_CHECK_EQUAL(r.int64(0, 1), 20);
+  auto seq = r.int64(0, 2);
+  auto got = receive_notifications(listener, 1, 10s);
+  CAF_REQUIRE_EQUAL(got.size(), 1u);
+  CAF_CHECK_EQUAL(got[0], "dept:20:" + std::to_string(seq));
+  // Nothing else arrives.
+  CAF_CHECK_EQUAL(receive_notifications(listener, 1, 200ms).size(), 0u);
+}
+
+CAF_TEST(notifications carry every logged change and only committed ones) {
+  seed();
+  pg::connection listener{dsn};
+  listener.exec("LISTEN restcache_changes");
+  c.exec("BEGIN; UPDATE emp SET sal = sal + 1 WHERE deptno = 30; ROLLBACK");
+  CAF_CHECK_EQUAL(receive_notifications(listener, 1, 200ms).size(), 0u);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 0);
+  c.exec("UPDATE emp SET sal = sal + 1 WHERE deptno = 30");
+  auto r = c.exec("SELECT entity || ':' || id || ':' || seq FROM change_log ORDER BY seq");
+  CAF_REQUIRE_EQUAL(r.rows(), 4); // two emps, each: emp and its dept
+  auto got = receive_notifications(listener, 4, 10s);
+  CAF_REQUIRE_EQUAL(got.size(), 4u);
+  for (int i = 0; i < 4; ++i)
+    CAF_CHECK_EQUAL(got[static_cast<size_t>(i)], std::string{r.text(i, 0)});
+}
+
+CAF_TEST(dept insert delete and key change log old and new keys) {
+  seed();
+  c.exec("INSERT INTO dept VALUES (40, 'OPERATIONS', 'BOSTON')");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 40}}));
+  auto s = max_seq();
+  c.exec("UPDATE dept SET deptno = 50 WHERE deptno = 40");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"dept", 40}, {"dept", 50}}));
+  s = max_seq();
+  c.exec("DELETE FROM dept WHERE deptno = 50");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"dept", 50}}));
+}
+
+CAF_TEST(emp insert and update log the emp and its dept) {
+  seed();
+  c.exec("INSERT INTO emp (empno, ename, deptno) VALUES (8000, 'NEW', 20)");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"emp", 8000}, {"dept", 20}}));
+  auto s = max_seq();
+  c.exec("INSERT INTO emp (empno, ename) VALUES (8001, 'NODEPT')");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"emp", 8001}}));
+  s = max_seq();
+  c.exec("UPDATE emp SET sal = 100 WHERE empno = 8000");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"emp", 8000}, {"dept", 20}}));
+  s = max_seq();
+  c.exec("UPDATE emp SET empno = 8002 WHERE empno = 8000");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"emp", 8000}, {"emp", 8002}, {"dept", 20}}));
+  s = max_seq();
+  c.exec("UPDATE emp SET deptno = 10 WHERE empno = 8001"); // from NULL
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"emp", 8001}, {"dept", 10}}));
+}
+
+CAF_TEST(an emp moved from dept A to B logs emp A and B) {
+  seed();
+  c.exec("UPDATE emp SET deptno = 20 WHERE empno = 7499");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"emp", 7499}, {"dept", 30}, {"dept", 20}}));
+}
+
+CAF_TEST(an emp moved to no dept logs the old dept) {
+  seed();
+  c.exec("UPDATE emp SET deptno = NULL WHERE empno = 7521");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"emp", 7521}, {"dept", 30}}));
+}
+
+CAF_TEST(deleting a dept cascades and logs its emps) {
+  seed();
+  pg::connection listener{dsn};
+  listener.exec("LISTEN restcache_changes");
+  c.exec("DELETE FROM dept WHERE deptno = 30");
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM emp WHERE deptno = 30"), 0);
+  // The dept itself, and per employee its emp document and (again) the dept;
+  // WARD's mgr was ALLEN, but ALLEN is deleted with him, so no SET NULL update.
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 30},
+                                            {"emp", 7499},
+                                            {"dept", 30},
+                                            {"emp", 7521},
+                                            {"dept", 30}}));
+  CAF_CHECK_EQUAL(receive_notifications(listener, 5, 10s).size(), 5u);
+}
+
+CAF_TEST(deleting a manager logs the employees whose mgr is cleared) {
+  seed();
+  c.exec("DELETE FROM emp WHERE empno = 7499"); // WARD's manager
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM emp WHERE empno = 7521 AND mgr IS NULL"), 1);
+  CAF_CHECK_EQUAL(changes_after(),
+                  changes({{"emp", 7499}, {"dept", 30}, {"emp", 7521}, {"dept", 30}}));
+}
+
+CAF_TEST(change log xid is the writing transaction id) {
+  seed();
+  c.exec("BEGIN");
+  c.exec("UPDATE dept SET dname = 'R&D' WHERE deptno = 20");
+  c.exec("UPDATE emp SET sal = 3000 WHERE empno = 7566");
+  auto xid = std::string{c.exec("SELECT pg_current_xact_id()::text").text(0, 0)};
+  c.exec("COMMIT");
+  auto r = c.exec("SELECT DISTINCT xid::text FROM change_log");
+  CAF_REQUIRE_EQUAL(r.rows(), 1);
+  CAF_CHECK_EQUAL(std::string{r.text(0, 0)}, xid);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 3);
+  // Another transaction, another xid.
+  c.exec("UPDATE dept SET dname = 'X' WHERE deptno = 10");
+  CAF_CHECK_EQUAL(count("SELECT count(DISTINCT xid) FROM change_log"), 2);
+}
+
+// -- statements ---------------------------------------------------------------
+
+CAF_TEST(fetch_deptemps returns the dept and its emps ordered by empno) {
+  seed();
+  pg::prepare_statements(c);
+  c.exec("INSERT INTO emp (empno, deptno) VALUES (7000, 30)"); // all other columns NULL
+  auto d = pg::fetch_deptemps(c, 30);
+  CAF_REQUIRE(d.has_value());
+  CAF_CHECK_EQUAL(d->dept.deptno, 30);
+  CAF_CHECK_EQUAL(d->dept.dname, std::optional<std::string>{"SALES"});
+  CAF_CHECK_EQUAL(d->dept.loc, std::optional<std::string>{"CHICAGO"});
+  CAF_REQUIRE_EQUAL(d->emps.size(), 3u);
+  CAF_CHECK_EQUAL(d->emps[0].empno, 7000);
+  CAF_CHECK_EQUAL(d->emps[1].empno, 7499);
+  CAF_CHECK_EQUAL(d->emps[2].empno, 7521);
+  const auto& blank = d->emps[0];
+  CAF_CHECK(!blank.ename && !blank.job && !blank.mgr && !blank.hiredate && !blank.sal
+            && !blank.comm);
+  CAF_CHECK_EQUAL(blank.deptno, std::optional<int32_t>{30});
+  const auto& ward = d->emps[2];
+  CAF_CHECK_EQUAL(ward.ename, std::optional<std::string>{"WARD"});
+  CAF_CHECK_EQUAL(ward.job, std::optional<std::string>{"SALESMAN"});
+  CAF_CHECK_EQUAL(ward.mgr, std::optional<int32_t>{7499});
+  CAF_CHECK_EQUAL(ward.hiredate, std::optional<std::string>{"1981-02-22"});
+  CAF_CHECK_EQUAL(ward.sal, std::optional<int32_t>{1250});
+  CAF_CHECK_EQUAL(ward.comm, std::optional<int32_t>{500});
+  CAF_CHECK_EQUAL(ward.deptno, std::optional<int32_t>{30});
+  // KING has no mgr and no comm.
+  auto acc = pg::fetch_deptemps(c, 10);
+  CAF_REQUIRE(acc.has_value());
+  CAF_REQUIRE_EQUAL(acc->emps.size(), 2u);
+  CAF_CHECK_EQUAL(acc->emps[0].empno, 7782);
+  CAF_CHECK_EQUAL(acc->emps[1].empno, 7839);
+  CAF_CHECK(!acc->emps[1].mgr && !acc->emps[1].comm);
+}
+
+CAF_TEST(fetch_deptemps handles missing depts empty depts and null columns) {
+  seed();
+  CAF_CHECK(!pg::fetch_deptemps(c, 99).has_value()); // prepares lazily
+  c.exec("INSERT INTO dept (deptno) VALUES (60)");
+  auto d = pg::fetch_deptemps(c, 60);
+  CAF_REQUIRE(d.has_value());
+  CAF_CHECK_EQUAL(d->dept.deptno, 60);
+  CAF_CHECK(!d->dept.dname && !d->dept.loc);
+  CAF_CHECK(d->emps.empty());
+  // A session with another DateStyle still gets ISO dates.
+  c.exec("SET DateStyle = 'SQL, DMY'");
+  auto r = pg::fetch_deptemps(c, 20);
+  CAF_REQUIRE(r.has_value());
+  CAF_REQUIRE_EQUAL(r->emps.size(), 1u);
+  CAF_CHECK_EQUAL(r->emps[0].hiredate, std::optional<std::string>{"1981-04-02"});
+}
+
+CAF_TEST(fetch_deptemps is one round trip) {
+  seed();
+  pg::prepare_statements(c);
+  c.exec("SELECT pg_stat_statements_reset()");
+  for (int i = 0; i < 3; ++i)
+    CAF_CHECK(pg::fetch_deptemps(c, 30).has_value());
+  // Only this connection uses this database: three fetches, three statements.
+  auto r = c.exec("SELECT coalesce(sum(calls), 0),"
+                  "       coalesce(sum(calls) FILTER (WHERE query LIKE '%LEFT JOIN emp e%'), 0)"
+                  "  FROM pg_stat_statements"
+                  " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                  "   AND query NOT LIKE '%pg_stat_statements%'");
+  CAF_CHECK_EQUAL(r.int64(0, 0), 3);
+  CAF_CHECK_EQUAL(r.int64(0, 1), 3);
+}
+
+CAF_TEST(fetch_dept_ids lists every dept ascending across pages) {
+  seed();
+  // More than one page (100,000 ids per page), and a negative id.
+  c.exec("SET session_replication_role = replica;"
+         "INSERT INTO dept (deptno) SELECT g FROM generate_series(1000, 101099) g;"
+         "INSERT INTO dept (deptno) VALUES (-5);"
+         "RESET session_replication_role");
+  auto ids = pg::fetch_dept_ids(c);
+  CAF_CHECK_EQUAL(ids.size(), 100100u + 3u + 1u);
+  CAF_CHECK(std::is_sorted(ids.begin(), ids.end()));
+  CAF_CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+  CAF_REQUIRE(!ids.empty());
+  CAF_CHECK_EQUAL(ids.front(), -5);
+  CAF_CHECK_EQUAL(ids.back(), 101099);
+  CAF_CHECK(std::binary_search(ids.begin(), ids.end(), 10));
+  CAF_CHECK(std::binary_search(ids.begin(), ids.end(), 30));
+  // An empty table gives an empty list.
+  c.exec("TRUNCATE dept, emp");
+  CAF_CHECK(pg::fetch_dept_ids(c).empty());
+}
+
+// -- connection ---------------------------------------------------------------
+
+CAF_TEST(a failed statement reports its SQLSTATE and keeps the connection) {
+  seed();
+  bool thrown = false;
+  try {
+    c.exec("INSERT INTO dept VALUES (10, 'dup', 'dup')");
+  } catch (const pg::error& e) {
+    thrown = true;
+    CAF_CHECK_EQUAL(e.sqlstate(), "23505"); // unique_violation
+    CAF_CHECK(!e.connection_lost());
+    CAF_CHECK(std::string{e.what()}.find("duplicate key") != std::string::npos);
+  }
+  CAF_CHECK(thrown);
+  CAF_CHECK(c.ok());
+  CAF_CHECK_EQUAL(c.exec_params("SELECT $1::int + 1", {std::string{"41"}}).int64(0, 0), 42);
+  auto r = c.exec_params("SELECT $1::text IS NULL", {std::nullopt});
+  CAF_CHECK_EQUAL(r.text(0, 0), "t");
+  // prepare is idempotent for the same text and refuses another one.
+  c.prepare("p1", "SELECT 1");
+  c.prepare("p1", "SELECT 1");
+  CAF_CHECK(c.is_prepared("p1"));
+  thrown = false;
+  try {
+    c.prepare("p1", "SELECT 2");
+  } catch (const pg::error&) {
+    thrown = true;
+  }
+  CAF_CHECK(thrown);
+  CAF_CHECK_EQUAL(c.exec_prepared("p1", {}).int64(0, 0), 1);
+}
+
+CAF_TEST(a terminated backend is reported as a lost connection) {
+  auto pid = c.exec("SELECT pg_backend_pid()").int64(0, 0);
+  pg::connection other{dsn};
+  other.exec_params("SELECT pg_terminate_backend($1::int)", {std::to_string(pid)});
+  bool lost = false;
+  // The server closes the socket asynchronously; the first statement after
+  // that fails (libpq may need one attempt to notice).
+  for (int i = 0; i < 50 && !lost; ++i) {
+    try {
+      c.exec("SELECT 1");
+      std::this_thread::sleep_for(20ms);
+    } catch (const pg::error& e) {
+      lost = e.connection_lost();
+      CAF_CHECK(lost);
+    }
+  }
+  CAF_CHECK(lost);
+  CAF_CHECK(!c.ok());
+}
+
+CAF_TEST(connecting to nowhere throws a clear error) {
+  bool thrown = false;
+  try {
+    pg::connection bad{"host=127.0.0.1 port=1 connect_timeout=5"};
+  } catch (const pg::error& e) {
+    thrown = true;
+    CAF_CHECK(e.connection_lost());
+    CAF_CHECK(std::string{e.what()}.find("cannot connect to PostgreSQL") != std::string::npos);
+  }
+  CAF_CHECK(thrown);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()

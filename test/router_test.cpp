@@ -1,0 +1,175 @@
+#define CAF_SUITE router
+
+#include "http/router.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <string>
+
+using namespace restcache::http;
+
+namespace {
+
+std::string str(std::string_view s) {
+  return std::string{s};
+}
+
+route get(std::string_view target) {
+  return parse_route("GET", target);
+}
+
+} // namespace
+
+CAF_TEST(deptemps routes carry the id) {
+  auto r = get("/deptemps/42");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 42);
+  CAF_CHECK(!r.head);
+  CAF_CHECK(r.detail.empty());
+  r = get("/deptemps/1");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 1);
+  r = get("/deptemps/2147483647");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 2147483647);
+  r = get("/deptemps/007");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 7);
+  r = get("/deptemps/00000000000000000000000000000009");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 9);
+}
+
+CAF_TEST(the fixed routes) {
+  CAF_CHECK(get("/depts/random").kind == route_kind::random_dept);
+  CAF_CHECK(get("/health").kind == route_kind::health);
+  CAF_CHECK(get("/ready").kind == route_kind::ready);
+  CAF_CHECK(get("/metrics").kind == route_kind::metrics);
+}
+
+CAF_TEST(a query string is ignored) {
+  auto r = get("/deptemps/12?fields=all&x=%20");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 12);
+  CAF_CHECK(get("/health?probe=1").kind == route_kind::health);
+  CAF_CHECK(get("/depts/random?").kind == route_kind::random_dept);
+  CAF_CHECK(get("/metrics?name[]=x").kind == route_kind::metrics);
+  // an empty id followed by a query is still an empty id
+  CAF_CHECK(get("/deptemps/?id=3").kind == route_kind::bad_request);
+}
+
+CAF_TEST(absolute form targets are routed by their path) {
+  auto r = get("http://localhost:8080/deptemps/5?x");
+  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK_EQUAL(r.id, 5);
+  CAF_CHECK(get("HTTP://example.com/health").kind == route_kind::health);
+  CAF_CHECK(get("http://example.com").kind == route_kind::not_found);
+  CAF_CHECK(get("http://example.com?q").kind == route_kind::not_found);
+}
+
+CAF_TEST(head is allowed wherever get is) {
+  for (auto target : {"/deptemps/3", "/depts/random", "/health", "/ready", "/metrics"}) {
+    auto g = parse_route("GET", target);
+    auto h = parse_route("HEAD", target);
+    CAF_CHECK(g.kind == h.kind);
+    CAF_CHECK(h.head);
+    CAF_CHECK(!g.head);
+    CAF_CHECK_EQUAL(g.id, h.id);
+  }
+}
+
+CAF_TEST(other methods on known paths are 405 with the allow list) {
+  for (auto method : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "get", "head", "TRACE"}) {
+    for (auto target : {"/deptemps/3", "/depts/random", "/health", "/ready", "/metrics",
+                        "/deptemps/abc"}) {
+      auto r = parse_route(method, target);
+      CAF_CHECK(r.kind == route_kind::method_not_allowed);
+      CAF_CHECK_EQUAL(str(r.allow), "GET, HEAD");
+      CAF_CHECK(!r.detail.empty());
+    }
+  }
+}
+
+CAF_TEST(unknown paths are 404 whatever the method) {
+  for (auto target : {"/", "", "*", "/deptemps", "/deptemps/1/2", "/deptemps/1/", "/depts",
+                      "/depts/", "/depts/random/", "/depts/5", "/Health", "/health/", "/healthz",
+                      "/metrics/x", "//deptemps/1", "/deptempsX/1", "deptemps/1"}) {
+    auto r = get(target);
+    CAF_CHECK(r.kind == route_kind::not_found);
+    CAF_CHECK(!r.detail.empty());
+    CAF_CHECK(parse_route("DELETE", target).kind == route_kind::not_found);
+    CAF_CHECK(parse_route("HEAD", target).head); // a 404 to HEAD has no body either
+  }
+  CAF_CHECK(parse_route("HEAD", "/deptemps/x").head);
+  CAF_CHECK(parse_route("HEAD", "/deptemps/x").kind == route_kind::bad_request);
+}
+
+CAF_TEST(bad ids are 400 with a detail naming the problem) {
+  struct bad_case {
+    const char* target;
+    id_error err;
+  };
+  for (auto [target, err] : {
+         bad_case{"/deptemps/", id_error::empty},
+         bad_case{"/deptemps/-1", id_error::sign},
+         bad_case{"/deptemps/+1", id_error::sign},
+         bad_case{"/deptemps/-0", id_error::sign},
+         bad_case{"/deptemps/ 1", id_error::space},
+         bad_case{"/deptemps/1 ", id_error::space},
+         bad_case{"/deptemps/1\t", id_error::space},
+         bad_case{"/deptemps/%201", id_error::non_digit},
+         bad_case{"/deptemps/%31", id_error::non_digit},
+         bad_case{"/deptemps/abc", id_error::non_digit},
+         bad_case{"/deptemps/12a", id_error::non_digit},
+         bad_case{"/deptemps/1.0", id_error::non_digit},
+         bad_case{"/deptemps/1e3", id_error::non_digit},
+         bad_case{"/deptemps/0x10", id_error::non_digit},
+         bad_case{"/deptemps/\xd9\xa3", id_error::non_digit}, // ARABIC-INDIC DIGIT THREE
+         bad_case{"/deptemps/2147483648", id_error::overflow},
+         bad_case{"/deptemps/4294967297", id_error::overflow},
+         bad_case{"/deptemps/99999999999999999999999999", id_error::overflow},
+         bad_case{"/deptemps/0", id_error::zero},
+         bad_case{"/deptemps/0000", id_error::zero},
+       }) {
+    CAF_MESSAGE("target " << target);
+    auto r = get(target);
+    CAF_CHECK(r.kind == route_kind::bad_request);
+    CAF_CHECK(r.detail == to_detail(err));
+    CAF_CHECK(!r.detail.empty());
+    CAF_CHECK_EQUAL(r.id, 0);
+  }
+}
+
+CAF_TEST(each id problem has its own detail) {
+  auto all = {id_error::empty, id_error::sign, id_error::space, id_error::non_digit,
+              id_error::overflow, id_error::zero};
+  for (auto a : all)
+    for (auto b : all)
+      if (a != b)
+        CAF_CHECK(to_detail(a) != to_detail(b));
+  CAF_CHECK(to_detail(id_error::overflow).find("2147483647") != std::string_view::npos);
+  CAF_CHECK(to_detail(id_error::sign).find("sign") != std::string_view::npos);
+  CAF_CHECK(to_detail(id_error::space).find("space") != std::string_view::npos);
+  CAF_CHECK(to_detail(id_error::empty).find("empty") != std::string_view::npos);
+}
+
+CAF_TEST(parse_positive_id boundaries) {
+  CAF_CHECK_EQUAL(parse_positive_id("1").value, 1);
+  CAF_CHECK(parse_positive_id("1").error == id_error::none);
+  CAF_CHECK_EQUAL(parse_positive_id("2147483647").value, 2147483647);
+  CAF_CHECK(parse_positive_id("2147483648").error == id_error::overflow);
+  CAF_CHECK(parse_positive_id("-2147483648").error == id_error::sign);
+  CAF_CHECK(parse_positive_id("").error == id_error::empty);
+  CAF_CHECK(parse_positive_id("0").error == id_error::zero);
+  CAF_CHECK(parse_positive_id(std::string_view{"1\0", 2}).error == id_error::non_digit);
+}
+
+CAF_TEST(route details never point into the target) {
+  // The target buffer dies right after routing in the server; details must
+  // stay valid.
+  std::string target = "/deptemps/xyz";
+  auto r = get(target);
+  target.assign(target.size(), '#');
+  CAF_CHECK(r.kind == route_kind::bad_request);
+  CAF_CHECK_EQUAL(str(r.detail), str(to_detail(id_error::non_digit)));
+}
