@@ -16,7 +16,7 @@
 // cross a process boundary.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_key)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::reply_callback)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::fetch_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::dept_ids_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
@@ -37,7 +37,7 @@ using cache_shard_actor = caf::typed_actor<
   /// The uint64_t is the change-log sequence.
   caf::reacts_to<invalidate_atom, doc_key, uint64_t>,
   /// The outcome of fill number `uint64_t` for the key, from its db_query.
-  caf::reacts_to<filled_atom, doc_key, uint64_t, deptemps_outcome>,
+  caf::reacts_to<filled_atom, doc_key, uint64_t, fetch_outcome>,
   /// Fill number `uint64_t` took longer than cache.fill-timeout: answer its
   /// waiters with db_timeout and forget it.
   caf::reacts_to<fill_tmo_atom, doc_key, uint64_t>,
@@ -72,6 +72,6 @@ using cache_populator_actor = caf::typed_actor<
 /// connection back, reports to its shard, and quits.
 using db_query_actor = caf::typed_actor<
   /// The query's outcome, sent by the connection's thread.
-  caf::reacts_to<fetched_atom, deptemps_outcome>>;
+  caf::reacts_to<fetched_atom, fetch_outcome>>;
 
 } // namespace restcache

@@ -138,12 +138,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         st.fills.erase(f);
       }
     },
-    [self](filled_atom, const doc_key& key, uint64_t fill_id, deptemps_outcome& outcome) {
+    [self](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
       lookup_result result{outcome.error, nullptr};
       if (outcome.error == rc_error::none) {
-        if (outcome.data)
-          result.doc = make_doc(encode_deptemps(*outcome.data));
+        if (key.kind == doc_kind::deptemps && outcome.deptemps)
+          result.doc = make_doc(encode_deptemps(*outcome.deptemps));
+        else if (key.kind == doc_kind::emp && outcome.emp)
+          result.doc = make_doc(encode_emp(*outcome.emp));
         else
           result.error = rc_error::internal;
       } else if (outcome.error != rc_error::not_found) {

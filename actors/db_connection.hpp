@@ -12,14 +12,17 @@
 #include <optional>
 #include <vector>
 
+#include "messages/cache_types.hpp"
 #include "messages/errors.hpp"
 #include "messages/records.hpp"
 
 namespace restcache {
 
-struct deptemps_outcome {
-  rc_error error = rc_error::none; ///< not_found when the department does not exist
-  std::shared_ptr<const dept_with_emps> data;
+/// A document's rows: `deptemps` for doc_kind::deptemps, `emp` for doc_kind::emp.
+struct fetch_outcome {
+  rc_error error = rc_error::none; ///< not_found when the entity does not exist
+  std::shared_ptr<const dept_with_emps> deptemps;
+  std::shared_ptr<const emp_row> emp;
 };
 
 struct dept_ids_outcome {
@@ -44,9 +47,9 @@ public:
   /// True while the connection is established.
   virtual bool up() const noexcept = 0;
 
-  /// Runs the department-with-employees query; `done` is called once, on the
-  /// connection's own thread, and must only send messages.
-  virtual void fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) = 0;
+  /// Runs the query of the key's document (one round trip); `done` is called
+  /// once, on the connection's own thread, and must only send messages.
+  virtual void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) = 0;
 
   /// Up to `limit` department documents with deptno > `after`, ordered by
   /// deptno; with `count`, also counts all departments. `done` as above.

@@ -10,7 +10,7 @@ db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query
   // The connection's pending job holds a handle to this actor while this
   // actor holds the connection: the link ends both when the shard goes away.
   self->link_to(shard);
-  auto finish = [self, shard, key, fill_id](deptemps_outcome outcome) {
+  auto finish = [self, shard, key, fill_id](fetch_outcome outcome) {
     self->send(shard, filled_atom::value, key, fill_id, std::move(outcome));
     self->quit();
   };
@@ -20,18 +20,18 @@ db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query
     .then(
       [self, pool, key, finish](borrow_result& borrowed) {
         if (borrowed.error != rc_error::none) {
-          finish(deptemps_outcome{borrowed.error, nullptr});
+          finish(fetch_outcome{borrowed.error, nullptr, nullptr});
           return;
         }
         self->state.lease = std::move(borrowed.lease);
         auto me = caf::actor_cast<db_query_actor>(self);
-        self->state.lease->fetch_deptemps(key.id, [me](deptemps_outcome outcome) {
+        self->state.lease->fetch_document(key, [me](fetch_outcome outcome) {
           caf::anon_send(me, fetched_atom::value, std::move(outcome));
         });
       },
-      [finish](caf::error&) { finish(deptemps_outcome{rc_error::db_unavailable, nullptr}); });
+      [finish](caf::error&) { finish(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr}); });
   return {
-    [self, pool, finish](fetched_atom, deptemps_outcome& outcome) {
+    [self, pool, finish](fetched_atom, fetch_outcome& outcome) {
       if (self->state.lease)
         self->send(pool, release_atom::value, std::move(self->state.lease));
       finish(std::move(outcome));

@@ -58,22 +58,27 @@ rc_error pg_connection_worker::on_failure(const std::exception& e, pg::connectio
   return rc_error::internal;
 }
 
-void pg_connection_worker::fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) {
-  enqueue([this, deptno, done = std::move(done)](pg::connection* conn) {
+void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_outcome)> done) {
+  enqueue([this, key, done = std::move(done)](pg::connection* conn) {
     if (!conn) {
-      done(deptemps_outcome{rc_error::db_unavailable, nullptr});
+      done(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr});
       return;
     }
     bump(metrics_.queries);
     try {
-      auto d = pg::fetch_deptemps(*conn, deptno);
-      if (!d) {
-        done(deptemps_outcome{rc_error::not_found, nullptr});
-        return;
+      fetch_outcome out{rc_error::not_found, nullptr, nullptr};
+      if (key.kind == doc_kind::emp) {
+        if (auto e = pg::fetch_emp(*conn, key.id)) {
+          out.error = rc_error::none;
+          out.emp = std::make_shared<const emp_row>(std::move(*e));
+        }
+      } else if (auto d = pg::fetch_deptemps(*conn, key.id)) {
+        out.error = rc_error::none;
+        out.deptemps = std::make_shared<const dept_with_emps>(std::move(*d));
       }
-      done(deptemps_outcome{rc_error::none, std::make_shared<const dept_with_emps>(std::move(*d))});
+      done(std::move(out));
     } catch (const std::exception& e) {
-      done(deptemps_outcome{on_failure(e, conn), nullptr});
+      done(fetch_outcome{on_failure(e, conn), nullptr, nullptr});
     }
   });
 }

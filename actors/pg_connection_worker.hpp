@@ -39,7 +39,7 @@ public:
 
   size_t slot() const noexcept override { return slot_; }
   bool up() const noexcept override { return up_.load(std::memory_order_acquire); }
-  void fetch_deptemps(int32_t deptno, std::function<void(deptemps_outcome)> done) override;
+  void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) override;
   void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
                             std::function<void(deptemps_batch_outcome)> done) override;
   void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override;

@@ -75,7 +75,7 @@ run_result threads(const std::string& dsn, long queries, int conns, int depts) {
     while (issued < queries && issued - done < window) {
       auto& w = *workers[size_t(issued % conns)];
       lock.unlock();
-      w.fetch_deptemps(pick(rng), [&](deptemps_outcome o) {
+      w.fetch_document(doc_key{doc_kind::deptemps, pick(rng)}, [&](fetch_outcome o) {
         std::lock_guard g{mtx};
         ++done;
         ok += o.error == rc_error::none ? 1 : 0;
@@ -84,7 +84,7 @@ run_result threads(const std::string& dsn, long queries, int conns, int depts) {
       lock.lock();
       ++issued;
     }
-    cv.wait(lock, [&] { return done >= queries || issued - done < window; });
+    cv.wait(lock, [&] { return done >= queries || (issued < queries && issued - done < window); });
   }
   lock.unlock();
   run_result r{std::chrono::duration<double>(clock_type::now() - t0).count(), cpu_seconds() - c0, ok};

@@ -7,6 +7,7 @@ namespace restcache::http {
 namespace {
 
 constexpr std::string_view deptemps_prefix = "/deptemps/";
+constexpr std::string_view emp_prefix = "/depts/emps/";
 
 bool iequals_prefix(std::string_view s, std::string_view prefix) noexcept {
   if (s.size() < prefix.size())
@@ -40,7 +41,7 @@ std::string_view path_of(std::string_view target) noexcept {
   return target;
 }
 
-enum class path_kind : uint8_t { unknown, deptemps, random_dept, health, ready, metrics };
+enum class path_kind : uint8_t { unknown, deptemps, random_dept, emp, health, ready, metrics };
 
 } // namespace
 
@@ -88,6 +89,10 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     id_text = path.substr(deptemps_prefix.size());
     if (id_text.find('/') == std::string_view::npos)
       kind = path_kind::deptemps;
+  } else if (path.starts_with(emp_prefix)) {
+    id_text = path.substr(emp_prefix.size());
+    if (id_text.find('/') == std::string_view::npos)
+      kind = path_kind::emp;
   } else if (path == "/depts/random") {
     kind = path_kind::random_dept;
   } else if (path == "/health") {
@@ -112,13 +117,14 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     return r;
   }
   switch (kind) {
-    case path_kind::deptemps: {
+    case path_kind::deptemps:
+    case path_kind::emp: {
       auto [value, err] = parse_positive_id(id_text);
       if (err != id_error::none) {
         r.kind = route_kind::bad_request;
         r.detail = to_detail(err);
       } else {
-        r.kind = route_kind::deptemps;
+        r.kind = kind == path_kind::emp ? route_kind::emp : route_kind::deptemps;
         r.id = value;
       }
       return r;

@@ -11,6 +11,7 @@ namespace restcache::http {
 enum class route_kind : uint8_t {
   deptemps,           ///< GET|HEAD /deptemps/{id}: the department-with-employees document
   random_dept,        ///< GET|HEAD /depts/random: a random department's deptemps document
+  emp,                ///< GET|HEAD /depts/emps/{id}: the single-employee document
   health,             ///< GET|HEAD /health: liveness
   ready,              ///< GET|HEAD /ready: readiness (database reachable)
   metrics,            ///< GET|HEAD /metrics: Prometheus text exposition
@@ -25,7 +26,7 @@ inline constexpr std::string_view allowed_methods = "GET, HEAD";
 struct route {
   route_kind kind = route_kind::not_found;
   bool head = false;       ///< the method was HEAD: answer headers only (any kind)
-  int32_t id = 0;          ///< deptemps: the department number (> 0)
+  int32_t id = 0;          ///< deptemps: the department number, emp: the employee number (> 0)
   std::string_view detail; ///< problem detail for the error kinds (static text)
   std::string_view allow;  ///< method_not_allowed: the Allow header value
 };

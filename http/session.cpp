@@ -229,6 +229,8 @@ void session::handle_request() {
   switch (r.kind) {
     case route_kind::deptemps:
       return start_lookup(doc_key{doc_kind::deptemps, r.id});
+    case route_kind::emp:
+      return start_lookup(doc_key{doc_kind::emp, r.id});
     case route_kind::random_dept: {
       auto id = core_.gateway.random_dept_id();
       if (!id)
@@ -294,8 +296,9 @@ void session::on_lookup(uint64_t seq, lookup_result r) {
   if (r.error == rc_error::none && r.doc)
     return send_doc(std::move(r.doc));
   rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
-  if (e == rc_error::not_found && key_.kind == doc_kind::deptemps) {
-    std::string detail = "department " + std::to_string(key_.id) + " does not exist";
+  if (e == rc_error::not_found) {
+    std::string detail = (key_.kind == doc_kind::emp ? "employee " : "department ")
+                         + std::to_string(key_.id) + " does not exist";
     return send_problem(make_problem(e, detail));
   }
   send_problem(make_problem(e));

@@ -95,6 +95,23 @@ CAF_TEST(a miss runs one query and a second get is a hit that runs none) {
   CAF_CHECK_EQUAL(cm.entries.load(), 1);
 }
 
+CAF_TEST(an employee document is filled and cached under its own key) {
+  self->send(shard, get_atom::value, doc_key{doc_kind::emp, 7839},
+             reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
+  sched.run();
+  CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
+  CAF_CHECK(conn().pending[0].kind == doc_kind::emp);
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_REQUIRE(results[0].doc != nullptr);
+  CAF_CHECK(results[0].doc->body.rfind("{\"empNo\":7839,\"empName\":\"KING\"", 0) == 0);
+  // The department with the same number is a different document.
+  get(7839);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u);
+}
+
 CAF_TEST(a thousand waiters on one cold key produce one query) {
   for (int i = 0; i < 1000; ++i)
     get(42);

@@ -117,6 +117,21 @@ CAF_TEST(the document is the department with its employees as PostgreSQL has the
   CAF_CHECK(r.body.find("\"deptNumber\":42,\"deptName\":") == 1);
 }
 
+CAF_TEST(the employee document is the employee as PostgreSQL has it) {
+  http_client c{daemon->port()};
+  auto r = c.get("/depts/emps/425");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  pg::connection db{demo_dsn()};
+  auto expected = pg::fetch_emp(db, 425);
+  CAF_REQUIRE(expected.has_value());
+  CAF_CHECK_EQUAL(r.body, encode_emp(*expected));
+  CAF_CHECK_EQUAL(c.get("/depts/emps/425").body, r.body);
+  auto missing = c.get("/depts/emps/99999999");
+  CAF_CHECK_EQUAL(missing.status, 404);
+  CAF_CHECK(missing.body.find("employee 99999999 does not exist") != std::string::npos);
+  CAF_CHECK_EQUAL(c.get("/depts/emps/-1").status, 400);
+}
+
 CAF_TEST(unknown and malformed ids get problem json) {
   http_client c{daemon->port()};
   auto missing = c.get("/deptemps/999999");
@@ -188,6 +203,26 @@ CAF_TEST(cache mode none sends every GET to PostgreSQL) {
   CAF_CHECK_EQUAL(c.get("/deptemps/9").status, 200);
   CAF_CHECK_EQUAL(c.get("/deptemps/9").status, 200);
   CAF_CHECK_EQUAL(db_queries(), before + 2);
+}
+
+CAF_TEST(cache populate loads every department at start up) {
+  daemon->terminate();
+  start({"--cache.populate", "--cache.populate-page=64"});
+  wait_ready();
+  http_client c{daemon->port()};
+  int64_t entries = 0;
+  for (int i = 0; i < 250 && entries < demo_depts; ++i) {
+    auto text = c.get("/metrics").body;
+    entries = 0;
+    for (size_t at = 0; (at = text.find("\nrestcache_cache_entries{", at)) != std::string::npos; ++at)
+      entries += std::stoll(text.substr(text.find("} ", at) + 2));
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  }
+  CAF_CHECK_EQUAL(entries, demo_depts);
+  auto before = db_queries();
+  CAF_CHECK_EQUAL(c.get("/deptemps/250").status, 200);
+  CAF_CHECK_EQUAL(c.get("/deptemps/3").status, 200);
+  CAF_CHECK_EQUAL(db_queries(), before); // served from what populate loaded
 }
 
 CAF_TEST(a bad option stops start-up with a message naming it) {

@@ -339,6 +339,38 @@ CAF_TEST(fetch_deptemps is one round trip) {
   CAF_CHECK_EQUAL(r.int64(0, 1), 3);
 }
 
+CAF_TEST(fetch_emp returns one employee with nulls as empty optionals) {
+  seed();
+  auto king = pg::fetch_emp(c, 7839);
+  CAF_REQUIRE(king.has_value());
+  CAF_CHECK_EQUAL(king->ename, std::optional<std::string>{"KING"});
+  CAF_CHECK(!king->mgr && !king->comm);
+  CAF_CHECK_EQUAL(king->hiredate, std::optional<std::string>{"1981-11-17"});
+  CAF_CHECK_EQUAL(king->deptno, std::optional<int32_t>{10});
+  CAF_CHECK(!pg::fetch_emp(c, 1).has_value());
+}
+
+CAF_TEST(fetch_deptemps_batch pages departments with their employees) {
+  seed();
+  c.exec("INSERT INTO dept (deptno) VALUES (40)"); // no employees
+  CAF_CHECK_EQUAL(pg::count_depts(c), 4);
+  auto first = pg::fetch_deptemps_batch(c, 0, 2);
+  CAF_REQUIRE_EQUAL(first.size(), 2u);
+  CAF_CHECK_EQUAL(first[0].dept.deptno, 10);
+  CAF_CHECK_EQUAL(first[1].dept.deptno, 20);
+  CAF_REQUIRE_EQUAL(first[0].emps.size(), 2u);
+  CAF_CHECK_EQUAL(first[0].emps[0].empno, 7782); // ordered by empno
+  // Each page's documents equal the single-document query's.
+  for (auto& d : first)
+    CAF_CHECK_EQUAL(d.emps.size(), pg::fetch_deptemps(c, d.dept.deptno)->emps.size());
+  auto second = pg::fetch_deptemps_batch(c, 20, 2);
+  CAF_REQUIRE_EQUAL(second.size(), 2u);
+  CAF_CHECK_EQUAL(second[0].dept.deptno, 30);
+  CAF_CHECK_EQUAL(second[1].dept.deptno, 40);
+  CAF_CHECK(second[1].emps.empty());
+  CAF_CHECK(pg::fetch_deptemps_batch(c, 40, 2).empty());
+}
+
 CAF_TEST(fetch_dept_ids lists every dept ascending across pages) {
   seed();
   // More than one page (100,000 ids per page), and a negative id.

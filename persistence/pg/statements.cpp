@@ -32,6 +32,11 @@ constexpr const char* fetch_deptemps_batch_sql =
   "  LEFT JOIN emp e ON e.deptno = d.deptno"
   " ORDER BY d.deptno, e.empno";
 
+constexpr const char* fetch_emp_stmt = "restcache_fetch_emp";
+constexpr const char* fetch_emp_sql =
+  "SELECT empno, ename, job, mgr, to_char(hiredate, 'YYYY-MM-DD'), sal, comm, deptno"
+  "  FROM emp WHERE empno = $1::int";
+
 constexpr const char* count_depts_stmt = "restcache_count_depts";
 constexpr const char* count_depts_sql = "SELECT count(*) FROM dept";
 
@@ -68,6 +73,7 @@ void prepare_statements(connection& c) {
   c.prepare(dept_ids_page_stmt, dept_ids_page_sql);
   c.prepare(fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql);
   c.prepare(count_depts_stmt, count_depts_sql);
+  c.prepare(fetch_emp_stmt, fetch_emp_sql);
 }
 
 const char* const fetch_deptemps_statement = fetch_deptemps_stmt;
@@ -130,6 +136,23 @@ std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, i
       out.back().emps.push_back(decode_emp(r, i));
   }
   return out;
+}
+
+std::optional<emp_row> fetch_emp(connection& c, int32_t empno) {
+  ensure_prepared(c, fetch_emp_stmt);
+  auto r = c.exec_prepared(fetch_emp_stmt, {std::to_string(empno)});
+  if (r.rows() == 0)
+    return std::nullopt;
+  emp_row e;
+  e.empno = *r.opt_int32(0, 0);
+  e.ename = r.opt_text(0, 1);
+  e.job = r.opt_text(0, 2);
+  e.mgr = r.opt_int32(0, 3);
+  e.hiredate = r.opt_text(0, 4);
+  e.sal = r.opt_int32(0, 5);
+  e.comm = r.opt_int32(0, 6);
+  e.deptno = r.opt_int32(0, 7);
+  return e;
 }
 
 int64_t count_depts(connection& c) {

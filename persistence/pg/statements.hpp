@@ -19,6 +19,9 @@ void prepare_statements(connection& c);
 /// nullopt when the department does not exist. Throws pg::error.
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno);
 
+/// One employee; nullopt when it does not exist. Throws pg::error.
+std::optional<emp_row> fetch_emp(connection& c, int32_t empno);
+
 /// The name of the prepared document statement (one parameter: deptno), for
 /// callers that run it asynchronously.
 extern const char* const fetch_deptemps_statement;
