@@ -5,6 +5,8 @@
 
 #include <random>
 
+#include "http/prometheus.hpp"
+
 namespace restcache {
 
 cache_front::cache_front(std::vector<cache_shard_actor> shards, std::vector<cache_metrics>& cache,
@@ -51,71 +53,49 @@ void cache_front::add_metrics_source(std::function<std::string()> source) {
   metrics_sources_.push_back(std::move(source));
 }
 
-namespace {
-
-void counter(std::string& out, const char* name, const char* help, const char* type,
-             const std::string& samples) {
-  out += "# HELP ";
-  out += name;
-  out += ' ';
-  out += help;
-  out += "\n# TYPE ";
-  out += name;
-  out += ' ';
-  out += type;
-  out += '\n';
-  out += samples;
-}
-
-template <class Get>
-std::string per_shard(const char* name, const std::vector<cache_metrics>& shards, Get get) {
-  std::string s;
-  for (size_t i = 0; i < shards.size(); ++i)
-    s += std::string{name} + "{shard=\"" + std::to_string(i) + "\"} " + std::to_string(get(shards[i])) + '\n';
-  return s;
-}
-
-std::string single(const char* name, int64_t v) {
-  return std::string{name} + ' ' + std::to_string(v) + '\n';
-}
-
-} // namespace
-
 std::string cache_front::metrics_text() const {
+  using http::append_metric;
+  using http::append_metric_header;
+  using http::append_sample;
   std::string out;
-  auto& cm = cache_metrics_;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-#define RC_SHARD_METRIC(field, type, help)                                                         \
-  counter(out, "restcache_cache_" #field, help, type,                                               \
-          per_shard("restcache_cache_" #field, cm, [&](const cache_metrics& m) { return rd(m.field); }))
-  RC_SHARD_METRIC(hits, "counter", "Lookups answered from the memory tier.");
-  RC_SHARD_METRIC(misses, "counter", "Lookups not answered from the memory tier.");
-  RC_SHARD_METRIC(coalesced, "counter", "Misses that joined a fill already in flight.");
-  RC_SHARD_METRIC(fills, "counter", "Fills started (one database query each).");
-  RC_SHARD_METRIC(fill_errors, "counter", "Fills that failed or timed out.");
-  RC_SHARD_METRIC(fills_discarded, "counter", "Fills overtaken by an invalidation, not cached.");
-  RC_SHARD_METRIC(evictions, "counter", "Entries evicted to stay within the byte budget.");
-  RC_SHARD_METRIC(invalidations, "counter", "Invalidations applied.");
-  RC_SHARD_METRIC(entries, "gauge", "Documents held in memory.");
-  RC_SHARD_METRIC(bytes, "gauge", "Bytes charged against the memory budget.");
-#undef RC_SHARD_METRIC
+  auto per_shard = [&](const char* name, const char* type, const char* help, auto field) {
+    append_metric_header(out, name, help, type);
+    for (size_t i = 0; i < cache_metrics_.size(); ++i)
+      append_sample(out, name, "{shard=\"" + std::to_string(i) + "\"}", rd(cache_metrics_[i].*field));
+  };
+  using cm = cache_metrics;
+  per_shard("restcache_cache_hits", "counter", "Lookups answered from the memory tier.", &cm::hits);
+  per_shard("restcache_cache_misses", "counter", "Lookups not answered from the memory tier.", &cm::misses);
+  per_shard("restcache_cache_coalesced", "counter", "Misses that joined a fill already in flight.",
+            &cm::coalesced);
+  per_shard("restcache_cache_fills", "counter", "Fills started (one database query each).", &cm::fills);
+  per_shard("restcache_cache_fill_errors", "counter", "Fills that failed or timed out.", &cm::fill_errors);
+  per_shard("restcache_cache_fills_discarded", "counter",
+            "Fills overtaken by an invalidation, not cached.", &cm::fills_discarded);
+  per_shard("restcache_cache_evictions", "counter", "Entries evicted to stay within the byte budget.",
+            &cm::evictions);
+  per_shard("restcache_cache_invalidations", "counter", "Invalidations applied.", &cm::invalidations);
+  per_shard("restcache_cache_populated", "counter", "Entries stored by cache.populate.", &cm::populated);
+  per_shard("restcache_cache_entries", "gauge", "Documents held in memory.", &cm::entries);
+  per_shard("restcache_cache_bytes", "gauge", "Bytes charged against the memory budget.", &cm::bytes);
   auto& db = db_metrics_;
-  counter(out, "restcache_db_queries_total", "Statements run on pooled connections.", "counter",
-          single("restcache_db_queries_total", rd(db.queries)));
-  counter(out, "restcache_db_query_errors_total", "Statements that failed.", "counter",
-          single("restcache_db_query_errors_total", rd(db.query_errors)));
-  counter(out, "restcache_db_query_timeouts_total", "Statements cancelled by the query timeout.",
-          "counter", single("restcache_db_query_timeouts_total", rd(db.query_timeouts)));
-  counter(out, "restcache_db_connects_total", "Successful (re)connections.", "counter",
-          single("restcache_db_connects_total", rd(db.reconnects)));
-  counter(out, "restcache_db_connections_up", "Pooled connections established.", "gauge",
-          single("restcache_db_connections_up", rd(db.connections_up)));
-  counter(out, "restcache_db_borrow_waiting", "Fills waiting for a connection.", "gauge",
-          single("restcache_db_borrow_waiting", rd(db.borrow_waiting)));
-  counter(out, "restcache_db_borrow_rejected_total", "Fills refused because the wait queue was full.",
-          "counter", single("restcache_db_borrow_rejected_total", rd(db.borrow_rejected)));
-  counter(out, "restcache_dept_ids", "Department ids /depts/random picks from.", "gauge",
-          single("restcache_dept_ids", static_cast<int64_t>(dept_id_count())));
+  append_metric(out, "restcache_db_queries_total", "Statements run on pooled connections.", "counter",
+                rd(db.queries));
+  append_metric(out, "restcache_db_query_errors_total", "Statements that failed.", "counter",
+                rd(db.query_errors));
+  append_metric(out, "restcache_db_query_timeouts_total", "Statements cancelled by the query timeout.",
+                "counter", rd(db.query_timeouts));
+  append_metric(out, "restcache_db_connects_total", "Successful (re)connections.", "counter",
+                rd(db.reconnects));
+  append_metric(out, "restcache_db_connections_up", "Pooled connections established.", "gauge",
+                rd(db.connections_up));
+  append_metric(out, "restcache_db_borrow_waiting", "Fills waiting for a connection.", "gauge",
+                rd(db.borrow_waiting));
+  append_metric(out, "restcache_db_borrow_rejected_total",
+                "Fills refused because the wait queue was full.", "counter", rd(db.borrow_rejected));
+  append_metric(out, "restcache_dept_ids", "Department ids /depts/random picks from.", "gauge",
+                static_cast<int64_t>(dept_id_count()));
   for (auto& source : metrics_sources_)
     out += source();
   return out;

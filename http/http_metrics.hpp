@@ -41,47 +41,7 @@ struct http_metrics {
 
   /// Appends the counters in Prometheus text format (version 0.0.4), metric
   /// names prefixed with restcache_http_.
-  void append_prometheus(std::string& out) const {
-    auto line = [&out](const char* name, const char* labels, uint64_t v) {
-      out += name;
-      out += labels;
-      out += ' ';
-      out += std::to_string(v);
-      out += '\n';
-    };
-    out += "# HELP restcache_http_responses_total HTTP responses sent, by status class.\n"
-           "# TYPE restcache_http_responses_total counter\n";
-    static const char* const classes[6] = {"", "{class=\"1xx\"}", "{class=\"2xx\"}",
-                                           "{class=\"3xx\"}", "{class=\"4xx\"}", "{class=\"5xx\"}"};
-    for (unsigned c = 1; c <= 5; ++c)
-      line("restcache_http_responses_total", classes[c], responses(c));
-    auto counter = [&](const char* name, const char* help, uint64_t v) {
-      out += "# HELP ";
-      out += name;
-      out += ' ';
-      out += help;
-      out += "\n# TYPE ";
-      out += name;
-      out += " counter\n";
-      line(name, "", v);
-    };
-    counter("restcache_http_requests_total", "HTTP requests parsed and routed.",
-            requests.load(std::memory_order_relaxed));
-    counter("restcache_http_bad_requests_total", "Requests rejected by the parser (400, 413, 431).",
-            bad_requests.load(std::memory_order_relaxed));
-    counter("restcache_http_lookup_timeouts_total", "Lookups answered 504 after lookup_timeout.",
-            lookup_timeouts.load(std::memory_order_relaxed));
-    counter("restcache_http_not_modified_total", "304 answers to If-None-Match.",
-            not_modified.load(std::memory_order_relaxed));
-    counter("restcache_http_connections_accepted_total", "Connections accepted.",
-            connections_accepted.load(std::memory_order_relaxed));
-    counter("restcache_http_connections_rejected_total", "Connections over max_connections, answered 503.",
-            connections_rejected.load(std::memory_order_relaxed));
-    out += "# HELP restcache_http_connections_open Connections currently open.\n"
-           "# TYPE restcache_http_connections_open gauge\n";
-    auto open = connections_open.load(std::memory_order_relaxed);
-    line("restcache_http_connections_open", "", open < 0 ? 0 : uint64_t(open));
-  }
+  void append_prometheus(std::string& out) const;
 };
 
 } // namespace restcache::http

@@ -1,29 +1,21 @@
 #define CAF_SUITE cache_populator
 #include "actors/cache_populator.hpp"
 
-#include <caf/test/dsl.hpp>
-
 #include "actors/cache_shard.hpp"
-#include "actors/db_pool.hpp"
 #include "messages/document_encoder.hpp"
-#include "test/fixtures/fake_db.hpp"
+#include "test/fixtures/fake_pool_fixture.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
 
 namespace {
 
-struct fixture : test_coordinator_fixture<> {
-  using conn_list = std::vector<std::shared_ptr<fake_connection>>;
-  std::shared_ptr<conn_list> conns = std::make_shared<conn_list>();
-  db_metrics dbm;
+struct fixture : fake_pool_fixture {
   std::vector<cache_metrics> cms{3};
-  db_pool_actor pool;
   std::vector<cache_shard_actor> shards;
 
   fixture() {
-    pool = sys.spawn(db_pool, db_pool_config{1, 100}, fake_factory(conns), &dbm);
-    sched.run();
+    spawn_pool(1, 100);
     for (int i = 1; i <= 50; ++i)
       conns->at(0)->ids.push_back(i);
     for (auto& m : cms)
@@ -36,8 +28,6 @@ struct fixture : test_coordinator_fixture<> {
   ~fixture() {
     for (auto& s : shards)
       anon_send_exit(s, caf::exit_reason::user_shutdown);
-    anon_send_exit(pool, caf::exit_reason::user_shutdown);
-    sched.run();
   }
 
   uint64_t populated() const {

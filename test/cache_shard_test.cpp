@@ -1,23 +1,16 @@
 #define CAF_SUITE cache_shard
 #include "actors/cache_shard.hpp"
 
-#include <caf/test/dsl.hpp>
-
-#include "actors/db_pool.hpp"
 #include "messages/document_encoder.hpp"
-#include "test/fixtures/fake_db.hpp"
+#include "test/fixtures/fake_pool_fixture.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
 
 namespace {
 
-struct fixture : test_coordinator_fixture<> {
-  using conn_list = std::vector<std::shared_ptr<fake_connection>>;
-  std::shared_ptr<conn_list> conns = std::make_shared<conn_list>();
-  db_metrics dbm;
+struct fixture : fake_pool_fixture {
   cache_metrics cm;
-  db_pool_actor pool;
   cache_shard_actor shard;
   // Shared with the callbacks: a fill still pending when a test ends is
   // answered while the fixture is torn down.
@@ -26,15 +19,13 @@ struct fixture : test_coordinator_fixture<> {
   std::vector<lookup_result>& results = *answers;
 
   void spawn_shard(cache_shard_config cfg) {
-    pool = sys.spawn(db_pool, db_pool_config{1, 10'000}, fake_factory(conns), &dbm);
+    spawn_pool(1, 10'000);
     shard = sys.spawn(cache_shard, cfg, pool, &cm);
     sched.run();
   }
 
   ~fixture() {
     anon_send_exit(shard, caf::exit_reason::user_shutdown);
-    anon_send_exit(pool, caf::exit_reason::user_shutdown);
-    sched.run();
   }
 
   fixture() {
@@ -48,10 +39,6 @@ struct fixture : test_coordinator_fixture<> {
   void get(int32_t id) {
     self->send(shard, get_atom::value, key(id),
                reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
-  }
-
-  fake_connection& conn() {
-    return *conns->at(0);
   }
 
   /// Asks for `id`, lets the fill run and completes it.

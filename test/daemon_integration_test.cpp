@@ -24,8 +24,7 @@ constexpr int64_t demo_depts = 300;
 const std::string& demo_dsn() {
   static const std::string dsn = [] {
     auto& cluster = shared_private_pg();
-    auto name = cluster.create_database("daemon");
-    auto dsn = cluster.dsn(name);
+    auto dsn = cluster.create_database("daemon");
     pg::connection c{dsn};
     pg::ensure_schema(c);
     pg::load_options opts;

@@ -33,13 +33,8 @@ struct fixture {
   }
 
   ~fixture() {
-    auto name = dsn.substr(dsn.rfind('=') + 1);
-    c = pg::connection{shared_private_pg().dsn("postgres")};
-    try {
-      c.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    } catch (...) {
-      // best effort
-    }
+    c = pg::connection{shared_private_pg().dsn("postgres")}; // close ours first
+    shared_private_pg().drop_database(dsn);
   }
 
   int64_t count(const std::string& sql) {

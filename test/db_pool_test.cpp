@@ -1,31 +1,15 @@
 #define CAF_SUITE db_pool
 #include "actors/db_pool.hpp"
 
-#include <caf/test/dsl.hpp>
-
-#include "test/fixtures/fake_db.hpp"
+#include "test/fixtures/fake_pool_fixture.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
 
 namespace {
 
-struct fixture : test_coordinator_fixture<> {
-  using conn_list = std::vector<std::shared_ptr<fake_connection>>;
-  std::shared_ptr<conn_list> conns = std::make_shared<conn_list>();
-  db_metrics dbm;
-  db_pool_actor pool;
+struct fixture : fake_pool_fixture {
   std::vector<borrow_result> answers;
-
-  void spawn_pool(size_t size, size_t max_waiters) {
-    pool = sys.spawn(db_pool, db_pool_config{size, max_waiters}, fake_factory(conns), &dbm);
-    sched.run();
-  }
-
-  ~fixture() {
-    anon_send_exit(pool, caf::exit_reason::user_shutdown);
-    sched.run();
-  }
 
   /// A borrower whose answer lands in `answers`.
   void borrow() {

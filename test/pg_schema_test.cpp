@@ -38,13 +38,8 @@ struct fixture {
 
   ~fixture() {
     // Close ours first; WITH (FORCE) ends any other session of the test.
-    auto name = dsn.substr(dsn.rfind('=') + 1);
     c = pg::connection{shared_private_pg().dsn("postgres")};
-    try {
-      c.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    } catch (...) {
-      // best effort; the cluster goes away at exit anyway
-    }
+    shared_private_pg().drop_database(dsn);
   }
 
   /// Applies the schema and inserts departments 10, 20, 30 and five

@@ -1,0 +1,26 @@
+#include "http/prometheus.hpp"
+
+namespace restcache::http {
+
+void append_metric_header(std::string& out, std::string_view name, std::string_view help,
+                          std::string_view type) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
+
+void append_sample(std::string& out, std::string_view name, std::string_view labels, int64_t value) {
+  out += name;
+  out += labels;
+  out += ' ';
+  out += std::to_string(value);
+  out += '\n';
+}
+
+} // namespace restcache::http

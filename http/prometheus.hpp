@@ -1,0 +1,27 @@
+#pragma once
+
+// Writing the Prometheus text exposition format (version 0.0.4): one
+// HELP/TYPE header per metric, then its samples. Shared by every /metrics
+// source so the format is written in one place.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace restcache::http {
+
+/// "# HELP name help\n# TYPE name type\n"; type is "counter" or "gauge".
+void append_metric_header(std::string& out, std::string_view name, std::string_view help,
+                          std::string_view type);
+
+/// "name{labels} value\n"; `labels` is empty or already braced ("{shard=\"0\"}").
+void append_sample(std::string& out, std::string_view name, std::string_view labels, int64_t value);
+
+/// A metric with a single unlabelled sample: header and sample.
+inline void append_metric(std::string& out, std::string_view name, std::string_view help,
+                          std::string_view type, int64_t value) {
+  append_metric_header(out, name, help, type);
+  append_sample(out, name, {}, value);
+}
+
+} // namespace restcache::http
