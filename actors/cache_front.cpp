@@ -104,7 +104,10 @@ std::string cache_front::metrics_text() const {
 caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front) {
   using ids_atom = caf::atom_constant<caf::atom("ids")>;
   using retry_atom = caf::atom_constant<caf::atom("retry")>;
-  return sys.spawn([pool, &front](caf::event_based_actor* self) -> caf::behavior {
+  // The pool is passed as a spawn argument, not captured: CAF 0.17 binds a
+  // null std::tuple<> reference when a function actor takes no arguments,
+  // which UBSan rightly reports.
+  return sys.spawn([&front](caf::event_based_actor* self, db_pool_actor pool) -> caf::behavior {
     auto lease = std::make_shared<db_lease>();
     auto attempt = [self, pool, lease] {
       self->request(pool, caf::infinite, borrow_atom::value)
@@ -137,7 +140,7 @@ caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cach
       },
       [attempt](retry_atom) { attempt(); },
     };
-  });
+  }, std::move(pool));
 }
 
 } // namespace restcache

@@ -13,10 +13,14 @@ struct fixture : fake_pool_fixture {
 
   /// A borrower whose answer lands in `answers`.
   void borrow() {
-    sys.spawn([this](caf::event_based_actor* client) {
-      client->request(pool, caf::infinite, borrow_atom::value)
-        .then([this](borrow_result& r) { answers.push_back(std::move(r)); });
-    });
+    // The pool as a spawn argument: CAF 0.17 trips UBSan on argument-less
+    // function actors (see spawn_dept_id_loader).
+    sys.spawn(
+      [this](caf::event_based_actor* client, db_pool_actor target) {
+        client->request(target, caf::infinite, borrow_atom::value)
+          .then([this](borrow_result& r) { answers.push_back(std::move(r)); });
+      },
+      pool);
     sched.run();
   }
 
