@@ -18,6 +18,7 @@
 #include "actors/cache_populator.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/db_pool.hpp"
+#include "actors/pg_async_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
 #include "config/options.hpp"
 #include "http/server.hpp"
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   // hold callbacks that own HTTP sessions until the system is gone.
   std::vector<cache_metrics> shard_metrics(static_cast<size_t>(o.cache_shards));
   db_metrics pool_metrics;
+  std::unique_ptr<pg_async_driver> async_driver; // db.driver=async
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
   int exit_code = 0;
@@ -110,15 +112,21 @@ int main(int argc, char** argv) {
     caf::actor_system system{cfg};
 
     pg_worker_config worker_cfg{o.db_dsn, std::chrono::milliseconds{o.db_query_timeout_ms}};
-    auto factory = [&](uint64_t slot, std::function<void(uint64_t)> on_up,
-                       std::function<void(uint64_t)> on_down) -> db_lease {
-      return std::make_shared<pg_connection_worker>(slot, worker_cfg, pool_metrics,
-                                                    std::move(on_up), std::move(on_down));
-    };
+    connection_factory factory;
+    if (o.db_driver == "async") {
+      async_driver = std::make_unique<pg_async_driver>(worker_cfg, pool_metrics);
+      factory = async_driver->factory();
+    } else {
+      factory = [&](uint64_t slot, std::function<void(uint64_t)> on_up,
+                    std::function<void(uint64_t)> on_down) -> db_lease {
+        return std::make_shared<pg_connection_worker>(slot, worker_cfg, pool_metrics,
+                                                      std::move(on_up), std::move(on_down));
+      };
+    }
     auto pool = system.spawn(db_pool,
                              db_pool_config{static_cast<size_t>(o.db_pool_size),
                                             static_cast<size_t>(o.db_queue_size)},
-                             connection_factory{factory}, &pool_metrics);
+                             factory, &pool_metrics);
 
     cache_shard_config shard_cfg{cfg.resolved_cache_mode(), o.cache_memory_bytes / o.cache_shards,
                                  std::chrono::milliseconds{o.cache_fill_timeout_ms}};
@@ -152,9 +160,9 @@ int main(int argc, char** argv) {
       server->start();
       server->run_threads();
       spdlog::info("restcached listening on http://{}:{}/ ({} http threads, {} shards, cache.mode={}, "
-                   "memory budget {} MiB, db pool {})",
+                   "memory budget {} MiB, db pool {} ({}))",
                    o.http_address, server->bound_port(), o.http_threads, o.cache_shards,
-                   o.cache_mode, o.cache_memory_bytes >> 20, o.db_pool_size);
+                   o.cache_mode, o.cache_memory_bytes >> 20, o.db_pool_size, o.db_driver);
       // A line scripts and tests can wait for.
       std::printf("restcached: listening on %s:%u\n", o.http_address.c_str(), server->bound_port());
       std::fflush(stdout);

@@ -2,9 +2,14 @@
 // dedicated thread, jobs handed over through a queue, as pg_connection_worker
 // does) against the alternative (one thread driving all connections with
 // libpq's asynchronous API on their sockets, poll()-based, optionally
-// several queries in flight per connection in pipeline mode).
+// several queries in flight per connection in pipeline mode), and that
+// alternative packaged behind db_connection (actors/pg_async_pool: one
+// driver thread, jobs handed over through an eventfd-woken inbox).
 //
-//   restcache-bench-dbhop DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000]
+//   restcache-bench-dbhop DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000] [ONLY]
+//
+// ONLY (optional) runs one variant: threads, async, pipeline, pool, threads1
+// or pool1 (the last two: 1 job per connection instead of 2).
 //
 // Prints queries/s and CPU microseconds per query (this process only) for
 // each variant; every query is the real document statement and every result
@@ -18,11 +23,14 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "actors/pg_async_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
@@ -50,17 +58,14 @@ void print(const char* name, long queries, const run_result& r) {
               r.cpu / double(queries) * 1e6, r.ok, queries);
 }
 
-// The chosen design: jobs queued to dedicated connection threads; each
-// connection keeps `window` jobs queued so it never idles waiting for us.
-run_result threads(const std::string& dsn, long queries, int conns, int depts) {
-  db_metrics metrics;
-  std::atomic<int> up{0};
-  std::vector<std::unique_ptr<pg_connection_worker>> workers;
-  for (int i = 0; i < conns; ++i)
-    workers.push_back(std::make_unique<pg_connection_worker>(
-      i, pg_worker_config{dsn}, metrics, [&](uint64_t) { ++up; }, [](uint64_t) {}));
-  while (up.load() < conns)
-    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+// Keeps `per_conn` jobs per connection submitted through db_connection (2:
+// no connection idles waiting for us; 1: as the pool lends a connection to
+// one borrower at a time); the same loop for every implementation. Jobs go
+// round-robin, so with per_conn 1 a connection may briefly hold two while
+// another holds none.
+run_result drive(const std::vector<db_connection*>& conns_in, long queries, int depts,
+                 long per_conn) {
+  const auto conns = static_cast<long>(conns_in.size());
   std::mutex mtx;
   std::condition_variable cv;
   long done = 0, ok = 0;
@@ -69,11 +74,11 @@ run_result threads(const std::string& dsn, long queries, int conns, int depts) {
   auto t0 = clock_type::now();
   auto c0 = cpu_seconds();
   long issued = 0;
-  const long window = 2L * conns;
+  const long window = per_conn * conns;
   std::unique_lock lock{mtx};
   while (done < queries) {
     while (issued < queries && issued - done < window) {
-      auto& w = *workers[size_t(issued % conns)];
+      auto& w = *conns_in[size_t(issued % conns)];
       lock.unlock();
       w.fetch_document(doc_key{doc_kind::deptemps, pick(rng)}, [&](fetch_outcome o) {
         std::lock_guard g{mtx};
@@ -87,9 +92,44 @@ run_result threads(const std::string& dsn, long queries, int conns, int depts) {
     cv.wait(lock, [&] { return done >= queries || (issued < queries && issued - done < window); });
   }
   lock.unlock();
-  run_result r{std::chrono::duration<double>(clock_type::now() - t0).count(), cpu_seconds() - c0, ok};
+  return run_result{std::chrono::duration<double>(clock_type::now() - t0).count(),
+                    cpu_seconds() - c0, ok};
+}
+
+// The chosen design: jobs queued to dedicated connection threads.
+run_result threads(const std::string& dsn, long queries, int conns, int depts, long per_conn = 2) {
+  db_metrics metrics;
+  std::atomic<int> up{0};
+  std::vector<std::unique_ptr<pg_connection_worker>> workers;
+  std::vector<db_connection*> raw;
+  for (int i = 0; i < conns; ++i) {
+    workers.push_back(std::make_unique<pg_connection_worker>(
+      i, pg_worker_config{dsn}, metrics, [&](uint64_t) { ++up; }, [](uint64_t) {}));
+    raw.push_back(workers.back().get());
+  }
+  while (up.load() < conns)
+    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+  auto r = drive(raw, queries, depts, per_conn);
   workers.clear();
   return r;
+}
+
+// The alternative behind the same interface: one driver thread owns every
+// connection (actors/pg_async_pool), jobs reach it through its inbox.
+run_result async_pool(const std::string& dsn, long queries, int conns, int depts,
+                      long per_conn = 2) {
+  db_metrics metrics;
+  std::atomic<int> up{0};
+  pg_async_driver driver{pg_worker_config{dsn}, metrics};
+  std::vector<db_lease> leases;
+  std::vector<db_connection*> raw;
+  for (int i = 0; i < conns; ++i) {
+    leases.push_back(driver.make_connection(i, [&](uint64_t) { ++up; }, [](uint64_t) {}));
+    raw.push_back(leases.back().get());
+  }
+  while (up.load() < conns)
+    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+  return drive(raw, queries, depts, per_conn);
 }
 
 // The alternative: one thread, non-blocking libpq on every socket.
@@ -172,18 +212,35 @@ run_result async_poll(const std::string& dsn, long queries, int conns, int depts
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000] "
+                 "[ONLY=threads|async|pipeline|pool|threads1|pool1]\n",
+                 argv[0]);
     return 2;
   }
   std::string dsn = argv[1];
   long queries = argc > 2 ? std::atol(argv[2]) : 20000;
   int conns = argc > 3 ? std::atoi(argv[3]) : 4;
   int depts = argc > 4 ? std::atoi(argv[4]) : 10000;
+  std::string only = argc > 5 ? argv[5] : "";
+  auto want = [&](const char* v) { return only.empty() || only == v; };
   std::printf("%ld document queries over %d connections, ids uniform in 1..%d\n", queries, conns, depts);
   threads(dsn, queries / 10, conns, depts); // warm the server's caches
-  print("dedicated threads (restcache's choice)", queries, threads(dsn, queries, conns, depts));
-  print("async, one thread, 1 in flight/connection", queries, async_poll(dsn, queries, conns, depts, 1));
-  print("async, one thread, pipeline 8/connection", queries, async_poll(dsn, queries, conns, depts, 8));
-  print("dedicated threads again", queries, threads(dsn, queries, conns, depts));
+  if (want("threads"))
+    print("dedicated threads (restcache's choice)", queries, threads(dsn, queries, conns, depts));
+  if (want("async"))
+    print("async, one thread, 1 in flight/connection", queries, async_poll(dsn, queries, conns, depts, 1));
+  if (want("pipeline"))
+    print("async, one thread, pipeline 8/connection", queries, async_poll(dsn, queries, conns, depts, 8));
+  if (want("pool"))
+    print("pg_async_pool via db_connection (2/conn)", queries, async_pool(dsn, queries, conns, depts));
+  if (want("threads1"))
+    print("dedicated threads, 1 job/connection", queries, threads(dsn, queries, conns, depts, 1));
+  if (want("pool1"))
+    print("pg_async_pool, 1 job/connection", queries, async_pool(dsn, queries, conns, depts, 1));
+  if (only.empty()) {
+    print("dedicated threads again", queries, threads(dsn, queries, conns, depts));
+    print("pg_async_pool again", queries, async_pool(dsn, queries, conns, depts));
+  }
   return 0;
 }

@@ -20,6 +20,11 @@ inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults a
 inline constexpr int64_t db_pool_size = 4;
 inline constexpr int64_t db_queue_size = 10'000;    ///< borrowers waiting for a connection
 inline constexpr int64_t db_query_timeout_ms = 5'000;
+/// threads: one libpq connection per dedicated thread (pg_connection_worker);
+/// async: one thread drives every connection's socket (pg_async_pool).
+/// bench/db_hop_bench.cpp compares them; threads kept more throughput under
+/// CPU contention on 2 cores, async costs ~25% less CPU per query.
+inline constexpr const char* db_driver = "threads";
 
 // cache.*
 inline constexpr int64_t cache_shards = 0;          ///< 0: one per core

@@ -28,7 +28,7 @@ restcache_config::restcache_config() {
     defaults::http_address,      defaults::http_port,           defaults::http_threads,
     defaults::http_body_limit,   defaults::http_max_connections, defaults::http_read_timeout_ms,
     defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
-    defaults::db_query_timeout_ms, defaults::cache_shards,      defaults::cache_mode,
+    defaults::db_query_timeout_ms, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
     defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
     defaults::cache_populate_page, defaults::log_level,
   };
@@ -46,7 +46,9 @@ restcache_config::restcache_config() {
     .add(opts.db_pool_size, "pool-size", "pooled PostgreSQL connections (default 4)")
     .add(opts.db_queue_size, "queue-size",
          "fills that may wait for a connection before 503 (default 10000)")
-    .add(opts.db_query_timeout_ms, "query-timeout-ms", "statement timeout in ms (default 5000)");
+    .add(opts.db_query_timeout_ms, "query-timeout-ms", "statement timeout in ms (default 5000)")
+    .add(opts.db_driver, "driver",
+         "threads (a thread per connection) | async (one thread drives all) (default threads)");
   opt_group{custom_options_, "cache"}
     .add(opts.cache_shards, "shards", "cache shard actors, 0 = one per core (default 0)")
     .add(opts.cache_mode, "mode", "memory | none (default memory)")
@@ -86,6 +88,8 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return "db.queue-size must be positive";
   if (!positive(o.db_query_timeout_ms))
     return "db.query-timeout-ms must be positive";
+  if (o.db_driver != "threads" && o.db_driver != "async")
+    return "db.driver must be threads or async, got '" + o.db_driver + "'";
   if (o.cache_shards < 0 || o.cache_shards > 4096)
     return "cache.shards must be 0..4096, got " + std::to_string(o.cache_shards);
   if (o.cache_mode != "memory" && o.cache_mode != "none")

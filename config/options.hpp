@@ -25,6 +25,7 @@ struct daemon_options {
   int64_t db_pool_size;
   int64_t db_queue_size;
   int64_t db_query_timeout_ms;
+  std::string db_driver;
   int64_t cache_shards;
   std::string cache_mode;
   int64_t cache_memory_bytes;

@@ -187,6 +187,35 @@ CAF_TEST(two hundred concurrent GETs of one cold id run one query) {
   CAF_CHECK_EQUAL(db_queries(), before + 1);
 }
 
+CAF_TEST(connections killed by the server are replaced and serving goes on) {
+  http_client c{daemon->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/60").status, 200);
+  auto connects_before = metric(c.get("/metrics").body, "restcache_db_connects_total");
+  {
+    pg::connection admin{demo_dsn()};
+    auto killed = admin.exec("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                             "   AND backend_type = 'client backend'");
+    CAF_CHECK_GREATER_OR_EQUAL(killed.int64(0, 0), 2); // the pool's two connections
+  }
+  // Cold ids: each needs the database. A fill on a dead connection answers
+  // 503 at worst; within a bounded number of tries the pool has reconnected.
+  int ok = 0;
+  for (int id = 61; id < 161 && ok < 5; ++id) {
+    auto r = c.get("/deptemps/" + std::to_string(id));
+    CAF_CHECK(r.status == 200 || r.status == 503);
+    ok += r.status == 200 ? 1 : 0;
+    if (r.status != 200)
+      std::this_thread::sleep_for(std::chrono::milliseconds{50});
+  }
+  CAF_CHECK_EQUAL(ok, 5);
+  // A connection notices its loss when it next runs a statement: at least
+  // the one that served the retries has reconnected.
+  CAF_CHECK_GREATER(metric(c.get("/metrics").body, "restcache_db_connects_total"), connects_before);
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+  CAF_CHECK_EQUAL(c.get("/deptemps/60").status, 200); // the cached entry never needed it
+}
+
 CAF_TEST(a termination signal stops the daemon cleanly) {
   http_client c{daemon->port()};
   CAF_REQUIRE_EQUAL(c.get("/deptemps/5").status, 200);
@@ -222,6 +251,21 @@ CAF_TEST(cache populate loads every department at start up) {
   CAF_CHECK_EQUAL(c.get("/deptemps/250").status, 200);
   CAF_CHECK_EQUAL(c.get("/deptemps/3").status, 200);
   CAF_CHECK_EQUAL(db_queries(), before); // served from what populate loaded
+}
+
+CAF_TEST(the async driver serves the same documents) {
+  daemon->terminate();
+  start({"--db.driver=async"});
+  wait_ready();
+  http_client c{daemon->port()};
+  auto before = db_queries();
+  auto r = c.get("/deptemps/77");
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  pg::connection db{demo_dsn()};
+  CAF_CHECK_EQUAL(r.body, encode_deptemps(*pg::fetch_deptemps(db, 77)));
+  CAF_CHECK_EQUAL(c.get("/depts/emps/771").status, 200);
+  CAF_CHECK_EQUAL(c.get("/deptemps/99999").status, 404);
+  CAF_CHECK_EQUAL(db_queries(), before + 3);
 }
 
 CAF_TEST(a bad option stops start-up with a message naming it) {

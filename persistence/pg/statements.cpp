@@ -47,8 +47,6 @@ constexpr const char* dept_ids_page_sql =
   // all in one result.
   "SELECT deptno FROM dept WHERE deptno > $1::bigint ORDER BY deptno LIMIT $2::int";
 
-constexpr int dept_ids_page_size = 100'000;
-
 // Column positions of fetch_deptemps_sql.
 enum col : int {
   c_deptno, c_dname, c_loc,
@@ -62,25 +60,38 @@ void ensure_prepared(connection& c, const char* name) {
 
 } // namespace
 
+// Session settings the codec relies on: ISO dates (also for any date or
+// timestamp a caller selects as text), UTF-8 text, UTC timestamps.
+const char* const session_settings_sql = "SET DateStyle = ISO, YMD;"
+                                         "SET IntervalStyle = iso_8601;"
+                                         "SET client_encoding = 'UTF8';"
+                                         "SET TimeZone = 'UTC'";
+
+std::vector<std::pair<const char*, const char*>> statement_texts() {
+  return {
+    {fetch_deptemps_stmt, fetch_deptemps_sql},
+    {dept_ids_page_stmt, dept_ids_page_sql},
+    {fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql},
+    {count_depts_stmt, count_depts_sql},
+    {fetch_emp_stmt, fetch_emp_sql},
+  };
+}
+
 void prepare_statements(connection& c) {
-  // Session settings the codec relies on: ISO dates (also for any date or
-  // timestamp a caller selects as text), UTF-8 text, UTC timestamps.
-  c.exec("SET DateStyle = ISO, YMD;"
-         "SET IntervalStyle = iso_8601;"
-         "SET client_encoding = 'UTF8';"
-         "SET TimeZone = 'UTC'");
-  c.prepare(fetch_deptemps_stmt, fetch_deptemps_sql);
-  c.prepare(dept_ids_page_stmt, dept_ids_page_sql);
-  c.prepare(fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql);
-  c.prepare(count_depts_stmt, count_depts_sql);
-  c.prepare(fetch_emp_stmt, fetch_emp_sql);
+  c.exec(session_settings_sql);
+  for (const auto& [name, sql] : statement_texts())
+    c.prepare(name, sql);
 }
 
 const char* const fetch_deptemps_statement = fetch_deptemps_stmt;
+const char* const fetch_emp_statement = fetch_emp_stmt;
+const char* const fetch_deptemps_batch_statement = fetch_deptemps_batch_stmt;
+const char* const count_depts_statement = count_depts_stmt;
+const char* const dept_ids_page_statement = dept_ids_page_stmt;
 
 namespace {
 
-emp_row decode_emp(const result& r, int i) {
+emp_row decode_emp_row(const result& r, int i) {
   emp_row e;
   e.empno = *r.opt_int32(i, c_empno);
   e.ename = r.opt_text(i, c_ename);
@@ -114,13 +125,17 @@ std::optional<dept_with_emps> decode_deptemps(const result& r) {
   // empno is the primary key, so only that row has a NULL one.
   for (int i = 0; i < n; ++i)
     if (!r.is_null(i, c_empno))
-      out.emps.push_back(decode_emp(r, i));
+      out.emps.push_back(decode_emp_row(r, i));
   return out;
 }
 
 std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit) {
   ensure_prepared(c, fetch_deptemps_batch_stmt);
-  auto r = c.exec_prepared(fetch_deptemps_batch_stmt, {std::to_string(after), std::to_string(limit)});
+  return decode_deptemps_batch(
+    c.exec_prepared(fetch_deptemps_batch_stmt, {std::to_string(after), std::to_string(limit)}));
+}
+
+std::vector<dept_with_emps> decode_deptemps_batch(const result& r) {
   std::vector<dept_with_emps> out;
   auto n = r.rows();
   if (n == 0)
@@ -133,16 +148,22 @@ std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, i
       out.back().dept = dept_row{deptno, r.opt_text(i, c_dname), r.opt_text(i, c_loc)};
     }
     if (!r.is_null(i, c_empno))
-      out.back().emps.push_back(decode_emp(r, i));
+      out.back().emps.push_back(decode_emp_row(r, i));
   }
   return out;
 }
 
 std::optional<emp_row> fetch_emp(connection& c, int32_t empno) {
   ensure_prepared(c, fetch_emp_stmt);
-  auto r = c.exec_prepared(fetch_emp_stmt, {std::to_string(empno)});
+  return decode_emp(c.exec_prepared(fetch_emp_stmt, {std::to_string(empno)}));
+}
+
+std::optional<emp_row> decode_emp(const result& r) {
   if (r.rows() == 0)
     return std::nullopt;
+  if (r.columns() != 8)
+    throw error(std::string{fetch_emp_stmt} + ": unexpected column count "
+                + std::to_string(r.columns()));
   emp_row e;
   e.empno = *r.opt_int32(0, 0);
   e.ename = r.opt_text(0, 1);

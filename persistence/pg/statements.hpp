@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "messages/records.hpp"
@@ -15,12 +16,33 @@ namespace restcache::pg {
 /// session settings the codec relies on, e.g. DateStyle ISO).
 void prepare_statements(connection& c);
 
+/// The session settings prepare_statements applies first (several SET
+/// statements in one text, for PQexec or PQsendQuery).
+extern const char* const session_settings_sql;
+
+/// (name, SQL) of every statement prepare_statements prepares, in its order;
+/// for callers that prepare asynchronously (PQsendPrepare).
+std::vector<std::pair<const char*, const char*>> statement_texts();
+
+/// Names of the prepared statements, for callers that run them
+/// asynchronously (PQsendQueryPrepared); parameters as noted.
+extern const char* const fetch_emp_statement;            ///< $1 empno
+extern const char* const fetch_deptemps_batch_statement; ///< $1 after, $2 limit
+extern const char* const count_depts_statement;          ///< none
+extern const char* const dept_ids_page_statement;        ///< $1 after (bigint), $2 limit
+
+/// Rows per page of dept_ids_page_statement as fetch_dept_ids runs it.
+inline constexpr int dept_ids_page_size = 100'000;
+
 /// The department and its employees (ordered by empno) in one round trip;
 /// nullopt when the department does not exist. Throws pg::error.
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno);
 
 /// One employee; nullopt when it does not exist. Throws pg::error.
 std::optional<emp_row> fetch_emp(connection& c, int32_t empno);
+
+/// Decodes a result of fetch_emp_statement; nullopt when no rows.
+std::optional<emp_row> decode_emp(const result& r);
 
 /// The name of the prepared document statement (one parameter: deptno), for
 /// callers that run it asynchronously.
@@ -32,6 +54,9 @@ std::optional<dept_with_emps> decode_deptemps(const result& r);
 /// Up to `limit` department documents with deptno > `after`, ordered by
 /// deptno, employees by empno; one round trip (cache.populate). Throws pg::error.
 std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit);
+
+/// Decodes a result of fetch_deptemps_batch_statement.
+std::vector<dept_with_emps> decode_deptemps_batch(const result& r);
 
 /// The number of departments. Throws pg::error.
 int64_t count_depts(connection& c);

@@ -1,0 +1,66 @@
+#pragma once
+
+// The alternative to pg_connection_worker: ONE driver thread owns every
+// pooled libpq connection in non-blocking mode and drives them with poll()
+// over their sockets, plus an eventfd that wakes it for new jobs and for stop.
+//
+// Each connection made by make_connection is a db_connection whose jobs are
+// handed to the driver for that connection's slot; one statement is in flight
+// per connection, further jobs queue behind it. Connecting (PQconnectStart /
+// PQconnectPoll), the session settings, statement_timeout and the prepared
+// statements all happen asynchronously on the same loop, as do reconnects
+// with exponential backoff (timers are the poll timeout). Results are decoded
+// on the driver thread; every `done`, `on_up` and `on_down` runs there (or,
+// once the driver is stopped, on the submitting thread) and must only send
+// messages.
+//
+// Failures: SQLSTATE 57014 (statement_timeout) -> db_timeout; a broken
+// connection -> db_unavailable for the job in flight and every queued one,
+// up() turns false before those callbacks run, then on_down(slot) and a
+// reconnect; other errors -> internal. Jobs for a connection that is not up
+// fail fast with db_unavailable.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "actors/db_connection.hpp"
+#include "actors/metrics.hpp"
+#include "actors/pg_connection_worker.hpp" // pg_worker_config
+
+namespace restcache {
+
+class pg_async_driver {
+public:
+  /// Starts the driver thread (no connections yet).
+  pg_async_driver(pg_worker_config cfg, db_metrics& metrics);
+
+  /// Stops the thread: jobs not yet answered get db_unavailable, every
+  /// connection is closed (no on_down). Connections still leased keep
+  /// working as objects: up() is false and jobs fail fast with
+  /// db_unavailable on the calling thread.
+  ~pg_async_driver();
+
+  pg_async_driver(const pg_async_driver&) = delete;
+  pg_async_driver& operator=(const pg_async_driver&) = delete;
+
+  /// Adds a connection; the driver starts connecting at once and calls
+  /// `on_up(slot)` when it is ready, `on_down(slot)` when it breaks after
+  /// having been up. Dropping the last reference closes it. Compatible with
+  /// connection_factory (actors/db_pool.hpp); thread-safe.
+  db_lease make_connection(uint64_t slot, std::function<void(uint64_t)> on_up,
+                           std::function<void(uint64_t)> on_down);
+
+  /// A connection_factory bound to this driver (which must outlive its use).
+  std::function<db_lease(uint64_t, std::function<void(uint64_t)>, std::function<void(uint64_t)>)>
+  factory();
+
+  struct impl; ///< shared with the connections; defined in the .cpp
+
+private:
+  std::shared_ptr<impl> impl_;
+  std::thread thread_;
+};
+
+} // namespace restcache
