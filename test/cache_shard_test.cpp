@@ -188,6 +188,31 @@ CAF_TEST(an invalidation drops a cached entry) {
   CAF_CHECK_EQUAL(conn().queries, 2u);
 }
 
+CAF_TEST(fills beyond the wait queue of the pool are answered overloaded at once) {
+  anon_send_exit(shard, caf::exit_reason::user_shutdown);
+  anon_send_exit(pool, caf::exit_reason::user_shutdown);
+  sched.run();
+  conns->clear();
+  // One connection, one place in the wait queue.
+  spawn_pool(1, 1);
+  shard = sys.spawn(cache_shard, cache_shard_config{cache_mode::memory, 1 << 20, std::chrono::seconds{10}},
+                    pool, &cm);
+  sched.run();
+  get(1); // runs
+  get(2); // waits for the connection
+  get(3); // no room: overloaded (503 with Retry-After at the edge)
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::overloaded);
+  CAF_CHECK_EQUAL(dbm.borrow_rejected.load(), 1u);
+  conn().complete_oldest();
+  sched.run();
+  conn().complete_oldest();
+  sched.run();
+  CAF_CHECK_EQUAL(results.size(), 3u);
+  CAF_CHECK_EQUAL(cm.entries.load(), 2);
+}
+
 CAF_TEST(a stuck fill answers its waiters with a timeout) {
   get(11);
   get(11);
