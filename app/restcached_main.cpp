@@ -65,13 +65,32 @@ void check_schema(const std::string& dsn) {
   }
 }
 
+// CAF reports a bad value as parser_error(...) without saying which option
+// was meant in words: find the first argument that fails on its own.
+std::string describe_parse_error(int argc, char** argv, const caf::error& err) {
+  for (int i = 1; i < argc; ++i) {
+    restcache_config probe;
+    if (probe.parse(caf::actor_system_config::string_list{argv[i]}))
+      return std::string{"invalid option or value '"} + argv[i] + "'";
+  }
+  return caf::to_string(err);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+  // CAF's --help lists only its global options; the long help lists ours.
+  std::vector<char*> args{argv, argv + argc};
+  static char long_help[] = "--long-help";
+  for (auto& a : args)
+    if (std::string_view{a} == "--help" || std::string_view{a} == "-h" || std::string_view{a} == "-?")
+      a = long_help;
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   restcache_config cfg;
   if (auto err = cfg.parse(argc, argv)) {
-    std::fprintf(stderr, "restcached: cannot parse options: %s\n(see restcached --help)\n",
-                 caf::to_string(err).c_str());
+    std::fprintf(stderr, "restcached: %s (see restcached --help)\n",
+                 describe_parse_error(argc, argv, err).c_str());
     return 2;
   }
   if (cfg.cli_helptext_printed)

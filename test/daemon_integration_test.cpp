@@ -278,6 +278,14 @@ CAF_TEST(a bad option stops start-up with a message naming it) {
     CAF_CHECK(std::string{e.what()}.find("cache.mode") != std::string::npos);
   }
   CAF_CHECK(failed);
+  failed = false;
+  try {
+    daemon_process bad{{"--db.dsn=" + demo_dsn(), "--db.pool-size=two"}};
+  } catch (const std::runtime_error& e) {
+    failed = true;
+    CAF_CHECK(std::string{e.what()}.find("'--db.pool-size=two'") != std::string::npos);
+  }
+  CAF_CHECK(failed);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()
