@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "actors/db_connection.hpp"
+#include "actors/record_store.hpp"
 #include "messages/atoms.hpp"
 #include "messages/cache_types.hpp"
 
@@ -67,6 +68,23 @@ using cache_populator_actor = caf::typed_actor<
   caf::reacts_to<page_atom, deptemps_batch_outcome>,
   /// Try the next page again after a failure.
   caf::reacts_to<retry_atom>>;
+
+/// Gathers records for the LMDB tier and writes them in large transactions
+/// (lmdb.batch-size records, or every lmdb.flush-interval, and at shutdown);
+/// deletes invalidated keys promptly in small ones. Runs detached: LMDB
+/// writes block only its own thread.
+using batch_writer_actor = caf::typed_actor<
+  /// A record from a fill. Queued (the newest per key wins); dropped and
+  /// counted when the queue is full: the tier is a cache.
+  caf::reacts_to<put_atom, doc_key, doc_ptr, uint64_t>,
+  /// Discards any queued record for the key and deletes it from the tier;
+  /// answers the change sequence once the delete has committed, so the shard
+  /// can stop shielding the key from tier reads.
+  caf::replies_to<invalidate_atom, doc_key, uint64_t>::with<uint64_t>,
+  /// Writes the queued records now (timer, or batch size reached).
+  caf::reacts_to<flush_atom, uint64_t>,
+  /// Writes the pending deletes now.
+  caf::reacts_to<flush_del_atom>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

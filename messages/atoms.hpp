@@ -19,5 +19,7 @@ using conn_up_atom = caf::atom_constant<caf::atom("conn_up")>;
 using conn_down_atom = caf::atom_constant<caf::atom("conn_down")>;
 using page_atom = caf::atom_constant<caf::atom("page")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using flush_del_atom = caf::atom_constant<caf::atom("flush_del")>;
 
 } // namespace restcache

@@ -1,0 +1,124 @@
+#include "actors/batch_writer.hpp"
+
+#include <caf/all.hpp>
+#include <spdlog/spdlog.h>
+
+namespace restcache {
+
+void batch_writer_state::flush_records() {
+  timer_armed = false;
+  ++timer_generation;
+  if (queue.empty())
+    return;
+  std::vector<tier_record> batch;
+  batch.reserve(queue.size());
+  for (auto& [key, rec] : queue)
+    batch.push_back(std::move(rec));
+  queue.clear();
+  metrics->queued.store(0, std::memory_order_relaxed);
+  auto started = std::chrono::steady_clock::now();
+  try {
+    store->write(batch, deletes);
+    confirm_deletes();
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
+                                                                    - started);
+    bump(metrics->flushes);
+    bump(metrics->records_written, batch.size());
+    metrics->last_flush_us.store(static_cast<uint64_t>(us.count()), std::memory_order_relaxed);
+  } catch (const std::exception& e) {
+    bump(metrics->write_errors);
+    bump(metrics->records_dropped, batch.size());
+    spdlog::error("batch writer: writing {} records failed, dropped: {}", batch.size(), e.what());
+  }
+}
+
+bool batch_writer_state::flush_deletes() {
+  delete_flush_scheduled = false;
+  if (deletes.empty())
+    return true;
+  try {
+    store->write({}, deletes);
+  } catch (const std::exception& e) {
+    bump(metrics->write_errors);
+    spdlog::error("batch writer: deleting {} keys failed, retrying: {}", deletes.size(), e.what());
+    return false;
+  }
+  confirm_deletes();
+  return true;
+}
+
+void batch_writer_state::confirm_deletes() {
+  bump(metrics->deletes_written, deletes.size());
+  deletes.clear();
+  for (auto& d : delete_promises)
+    d.promise.deliver(d.seq);
+  delete_promises.clear();
+}
+
+batch_writer_actor::behavior_type
+batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batch_writer_config cfg,
+             std::shared_ptr<record_store> store, batch_metrics* metrics) {
+  auto& st = self->state;
+  st.cfg = cfg;
+  st.store = std::move(store);
+  st.metrics = metrics;
+  // Shutdown: whatever is queued still reaches the tier.
+  self->set_exit_handler([self](caf::exit_msg& msg) {
+    self->state.flush_deletes();
+    self->state.flush_records();
+    self->quit(msg.reason);
+  });
+  return {
+    [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t seq) {
+      auto& st = self->state;
+      auto i = st.queue.find(key);
+      if (i == st.queue.end() && st.queue.size() >= st.cfg.max_queue) {
+        bump(st.metrics->records_dropped);
+        return;
+      }
+      if (i == st.queue.end())
+        st.queue.emplace(key, tier_record{key, std::move(doc), seq});
+      else
+        i->second = tier_record{key, std::move(doc), seq}; // the newer fill wins
+      st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
+      if (st.queue.size() >= st.cfg.batch_size) {
+        st.flush_records();
+      } else if (!st.timer_armed) {
+        st.timer_armed = true;
+        self->delayed_send(self, st.cfg.flush_interval, flush_atom::value, st.timer_generation);
+      }
+    },
+    [self](invalidate_atom, const doc_key& key, uint64_t seq) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      if (st.queue.erase(key) > 0) {
+        bump(st.metrics->records_discarded);
+        st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
+      }
+      st.deletes.push_back(key);
+      auto rp = self->make_response_promise<uint64_t>();
+      st.delete_promises.push_back({seq, rp});
+      if (!st.delete_flush_scheduled) {
+        st.delete_flush_scheduled = true;
+        self->delayed_send(self, st.cfg.delete_delay, flush_del_atom::value);
+      }
+      return rp;
+    },
+    [self](flush_atom, uint64_t generation) {
+      if (generation == self->state.timer_generation)
+        self->state.flush_records();
+    },
+    [self](flush_del_atom) {
+      if (!self->state.flush_deletes()) {
+        self->state.delete_flush_scheduled = true;
+        self->delayed_send(self, self->state.cfg.retry_delay, flush_del_atom::value);
+      }
+    },
+  };
+}
+
+batch_writer_actor spawn_batch_writer(caf::actor_system& sys, batch_writer_config cfg,
+                                      std::shared_ptr<record_store> store, batch_metrics* metrics) {
+  return sys.spawn<caf::detached>(batch_writer, cfg, std::move(store), metrics);
+}
+
+} // namespace restcache

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+struct batch_writer_config {
+  size_t batch_size = 10'000;                       ///< lmdb.batch-size
+  std::chrono::milliseconds flush_interval{1'000};  ///< lmdb.flush-interval
+  size_t max_queue = 100'000;                       ///< beyond this, records are dropped
+  std::chrono::milliseconds delete_delay{2};        ///< invalidations gathered per delete transaction
+  std::chrono::milliseconds retry_delay{100};       ///< after a failed delete transaction
+};
+
+struct batch_metrics {
+  std::atomic<uint64_t> flushes{0};          ///< record transactions committed
+  std::atomic<uint64_t> records_written{0};
+  std::atomic<uint64_t> records_dropped{0};  ///< queue full, or a failed record transaction
+  std::atomic<uint64_t> records_discarded{0}; ///< queued, then invalidated before writing
+  std::atomic<uint64_t> deletes_written{0};
+  std::atomic<uint64_t> write_errors{0};
+  std::atomic<int64_t> queued{0};
+  std::atomic<uint64_t> last_flush_us{0};    ///< duration of the last record transaction
+};
+
+struct batch_writer_state {
+  static inline const char* name = "batch_writer";
+
+  struct pending_delete {
+    uint64_t seq;
+    caf::typed_response_promise<uint64_t> promise;
+  };
+
+  batch_writer_config cfg;
+  std::shared_ptr<record_store> store;
+  batch_metrics* metrics = nullptr;
+  std::unordered_map<doc_key, tier_record, doc_key_hash> queue;
+  std::vector<pending_delete> delete_promises;
+  std::vector<doc_key> deletes;
+  bool delete_flush_scheduled = false;
+  uint64_t timer_generation = 0; ///< a flush timer fires only for its own round
+  bool timer_armed = false;
+
+  /// Writes every queued record in one transaction, after the pending
+  /// deletes in the same one: a record queued after an invalidation of its
+  /// key is newer than it and must survive the delete. On failure the
+  /// records are dropped and counted (the tier is a cache); the deletes stay
+  /// pending.
+  void flush_records();
+  /// Writes the pending deletes in one transaction and answers their
+  /// promises. On failure nothing is answered and false is returned: the
+  /// caller retries, because an old record must not stay behind.
+  bool flush_deletes();
+  /// The deletes have committed: answer their promises.
+  void confirm_deletes();
+};
+
+batch_writer_actor::behavior_type
+batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batch_writer_config cfg,
+             std::shared_ptr<record_store> store, batch_metrics* metrics);
+
+/// Spawns the writer detached (its own thread: LMDB writes block only it).
+batch_writer_actor spawn_batch_writer(caf::actor_system& sys, batch_writer_config cfg,
+                                      std::shared_ptr<record_store> store, batch_metrics* metrics);
+
+} // namespace restcache

@@ -1,0 +1,213 @@
+#define CAF_SUITE batch_writer
+#include "actors/batch_writer.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <stdexcept>
+
+#include "messages/document_encoder.hpp"
+
+using namespace restcache;
+
+namespace {
+
+/// Records every write; can be told to fail the next ones.
+struct fake_store final : record_store {
+  struct call {
+    std::vector<tier_record> puts;
+    std::vector<doc_key> deletes;
+  };
+  std::vector<call> calls;
+  int fail_next = 0;
+
+  void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) override {
+    if (fail_next > 0) {
+      --fail_next;
+      throw std::runtime_error("disk on fire");
+    }
+    calls.push_back({puts, deletes});
+  }
+};
+
+doc_key key(int32_t id) {
+  return doc_key{doc_kind::deptemps, id};
+}
+
+struct fixture : test_coordinator_fixture<> {
+  std::shared_ptr<fake_store> store = std::make_shared<fake_store>();
+  batch_metrics metrics;
+  batch_writer_actor writer;
+  std::shared_ptr<std::vector<uint64_t>> confirmed = std::make_shared<std::vector<uint64_t>>();
+
+  void spawn_writer(batch_writer_config cfg) {
+    writer = sys.spawn(batch_writer, cfg, store, &metrics);
+    sched.run();
+  }
+
+  fixture() {
+    spawn_writer(batch_writer_config{});
+  }
+
+  ~fixture() {
+    anon_send_exit(writer, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  void put(int32_t id, const std::string& body = "{}", uint64_t seq = 1) {
+    self->send(writer, put_atom::value, key(id), make_doc(body), seq);
+  }
+
+  /// Sends invalidate as a request; the confirmed sequence lands in `confirmed`.
+  void invalidate(int32_t id, uint64_t seq) {
+    sys.spawn(
+      [confirmed = confirmed, id, seq](caf::event_based_actor* client, batch_writer_actor target) {
+        client->request(target, caf::infinite, invalidate_atom::value, key(id), seq)
+          .then([confirmed](uint64_t s) { confirmed->push_back(s); });
+      },
+      writer);
+  }
+
+  size_t records_written() const {
+    size_t n = 0;
+    for (auto& c : store->calls)
+      n += c.puts.size();
+    return n;
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(batch_writer_tests, fixture)
+
+CAF_TEST(ten thousand records flush in one transaction) {
+  for (int32_t id = 1; id < 10'000; ++id)
+    put(id);
+  sched.run();
+  CAF_CHECK(store->calls.empty());
+  CAF_CHECK_EQUAL(metrics.queued.load(), 9'999);
+  put(10'000);
+  sched.run();
+  CAF_REQUIRE_EQUAL(store->calls.size(), 1u);
+  CAF_CHECK_EQUAL(store->calls[0].puts.size(), 10'000u);
+  CAF_CHECK_EQUAL(metrics.flushes.load(), 1u);
+  CAF_CHECK_EQUAL(metrics.queued.load(), 0);
+}
+
+CAF_TEST(a few records flush when the interval passes) {
+  put(1);
+  put(2);
+  put(3);
+  sched.run();
+  CAF_CHECK(store->calls.empty());
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_REQUIRE_EQUAL(store->calls.size(), 1u);
+  CAF_CHECK_EQUAL(store->calls[0].puts.size(), 3u);
+}
+
+CAF_TEST(queued records flush at shutdown) {
+  put(1);
+  put(2);
+  sched.run();
+  anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  sched.run();
+  CAF_CHECK_EQUAL(records_written(), 2u);
+}
+
+CAF_TEST(the newest record per key wins in the queue) {
+  put(7, "{\"v\":1}", 1);
+  put(7, "{\"v\":2}", 2);
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_REQUIRE_EQUAL(records_written(), 1u);
+  CAF_CHECK_EQUAL(store->calls[0].puts[0].doc->body, "{\"v\":2}");
+  CAF_CHECK_EQUAL(store->calls[0].puts[0].seq, 2u);
+}
+
+CAF_TEST(an invalidation discards an older queued record and deletes the key promptly) {
+  put(5, "{\"old\":true}");
+  put(6);
+  invalidate(5, 42);
+  sched.run();
+  CAF_CHECK_EQUAL(metrics.records_discarded.load(), 1u);
+  CAF_CHECK(confirmed->empty()); // not before the delete committed
+  // The delete timer (milliseconds) fires before the flush interval (a second).
+  sched.trigger_timeout();
+  sched.run();
+  CAF_REQUIRE_EQUAL(store->calls.size(), 1u);
+  CAF_CHECK(store->calls[0].puts.empty());
+  CAF_REQUIRE_EQUAL(store->calls[0].deletes.size(), 1u);
+  CAF_CHECK(store->calls[0].deletes[0] == key(5));
+  CAF_REQUIRE_EQUAL(confirmed->size(), 1u);
+  CAF_CHECK_EQUAL(confirmed->at(0), 42u);
+  // The old record never reaches the tier.
+  sched.trigger_timeouts();
+  sched.run();
+  for (auto& c : store->calls)
+    for (auto& r : c.puts)
+      CAF_CHECK(!(r.key == key(5)));
+  CAF_CHECK_EQUAL(records_written(), 1u); // key 6 only
+}
+
+CAF_TEST(a record queued after an invalidation is written after the delete) {
+  anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  sched.run();
+  store->calls.clear();
+  spawn_writer(batch_writer_config{1, std::chrono::seconds{1}, 100});
+  invalidate(8, 9);
+  sched.run();
+  put(8, "{\"new\":true}", 10); // batch size 1: flushes at once, with the delete
+  sched.run();
+  CAF_REQUIRE_EQUAL(store->calls.size(), 1u);
+  CAF_CHECK_EQUAL(store->calls[0].deletes.size(), 1u);
+  CAF_REQUIRE_EQUAL(store->calls[0].puts.size(), 1u); // the store applies deletes first
+  CAF_CHECK_EQUAL(store->calls[0].puts[0].doc->body, "{\"new\":true}");
+  CAF_CHECK_EQUAL(confirmed->size(), 1u);
+}
+
+CAF_TEST(a full queue drops records and counts them) {
+  anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  sched.run();
+  spawn_writer(batch_writer_config{100, std::chrono::seconds{1}, 10});
+  for (int32_t id = 1; id <= 15; ++id)
+    put(id);
+  put(3); // a key already queued is replaced, not dropped
+  sched.run();
+  CAF_CHECK_EQUAL(metrics.records_dropped.load(), 5u);
+  CAF_CHECK_EQUAL(metrics.queued.load(), 10);
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(records_written(), 10u);
+}
+
+CAF_TEST(a failed delete is retried and confirmed only once it commits) {
+  store->fail_next = 1;
+  invalidate(4, 3);
+  sched.run();
+  sched.trigger_timeout(); // the delete transaction fails
+  sched.run();
+  CAF_CHECK(confirmed->empty());
+  CAF_CHECK_EQUAL(metrics.write_errors.load(), 1u);
+  sched.trigger_timeout(); // the retry commits
+  sched.run();
+  CAF_REQUIRE_EQUAL(confirmed->size(), 1u);
+  CAF_CHECK_EQUAL(store->calls.size(), 1u);
+}
+
+CAF_TEST(a failed record transaction drops its records and the writer goes on) {
+  put(1);
+  put(2);
+  store->fail_next = 1;
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(metrics.records_dropped.load(), 2u);
+  put(3);
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(records_written(), 1u);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
