@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "actors/db_connection.hpp"
-#include "actors/record_store.hpp"
+#include "persistence/record_store.hpp"
 #include "messages/atoms.hpp"
 #include "messages/cache_types.hpp"
 

@@ -1,0 +1,295 @@
+#include "persistence/lmdb/store.hpp"
+
+#include <algorithm>
+#include <memory>
+
+namespace restcache::lmdb {
+
+namespace {
+
+std::string_view view(const key_bytes& k) {
+  return {k.data(), k.size()};
+}
+
+// Cursor RAII, local to this file.
+struct cursor {
+  MDB_cursor* c = nullptr;
+  cursor(MDB_txn* txn, MDB_dbi dbi) { check(mdb_cursor_open(txn, dbi, &c), "mdb_cursor_open"); }
+  ~cursor() { mdb_cursor_close(c); }
+  cursor(const cursor&) = delete;
+  cursor& operator=(const cursor&) = delete;
+};
+
+std::optional<uint64_t> get_meta_u64(MDB_txn* txn, MDB_dbi meta, std::string_view key) {
+  MDB_val k = to_val(key), v;
+  int rc = mdb_get(txn, meta, &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return std::nullopt;
+  check(rc, "mdb_get(meta)");
+  return decode_u64(to_view(v));
+}
+
+void put_meta_u64(MDB_txn* txn, MDB_dbi meta, std::string_view key, uint64_t value) {
+  auto b = encode_u64(value);
+  MDB_val k = to_val(key), v = to_val({b.data(), b.size()});
+  check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(meta)");
+}
+
+uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
+  MDB_stat st;
+  check(mdb_stat(txn, dbi, &st), "mdb_stat");
+  return st.ms_branch_pages + st.ms_leaf_pages + st.ms_overflow_pages;
+}
+
+} // namespace
+
+store::store(const env_options& opts) : env_(opts) {}
+
+std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
+  auto kb = encode_key(key);
+  MDB_val k = to_val(view(kb)), v;
+  int rc = mdb_get(txn.handle(), env_.records(), &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return std::nullopt;
+  check(rc, "mdb_get(records)");
+  value_view val;
+  if (decode_value(to_view(v), val) != decode_error::none) {
+    garbled_.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
+  // Copy out: the map's bytes are only valid while the snapshot lives.
+  auto doc = std::make_shared<const cached_doc>(cached_doc{std::string(val.body), std::string(val.etag)});
+  return stored_record{std::move(doc), val.seq};
+}
+
+void store::remove_key(MDB_txn* txn, const key_bytes& kb) {
+  MDB_val k = to_val(view(kb)), v;
+  int rc = mdb_get(txn, env_.records(), &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return;
+  check(rc, "mdb_get(records)");
+  // A garbled value has no readable write_seq: its write_order entry stays an
+  // orphan that eviction recognises (the record no longer points back) and drops.
+  if (auto val = decode_value(to_view(v))) {
+    auto ws = encode_u64(val->write_seq);
+    MDB_val wk = to_val({ws.data(), ws.size()});
+    rc = mdb_del(txn, env_.write_order(), &wk, nullptr);
+    if (rc != MDB_NOTFOUND)
+      check(rc, "mdb_del(write_order)");
+  }
+  check(mdb_del(txn, env_.records(), &k, nullptr), "mdb_del(records)");
+}
+
+void store::apply(MDB_txn* txn, const std::vector<record>& records,
+                  const std::vector<doc_key>& deletes, std::optional<uint64_t> watermark) {
+  for (const auto& key : deletes)
+    remove_key(txn, encode_key(key));
+  if (!records.empty()) {
+    // The next write sequence: from meta, but never at or below the last
+    // write_order key (MDB_APPEND below relies on increasing keys).
+    uint64_t next = get_meta_u64(txn, env_.meta(), meta_key::next_write_seq).value_or(1);
+    {
+      cursor c(txn, env_.write_order());
+      MDB_val k, v;
+      int rc = mdb_cursor_get(c.c, &k, &v, MDB_LAST);
+      if (rc == MDB_SUCCESS)
+        next = std::max(next, decode_u64(to_view(k)).value_or(0) + 1);
+      else if (rc != MDB_NOTFOUND)
+        check(rc, "mdb_cursor_get(write_order last)");
+    }
+    for (const auto& r : records) {
+      if (!r.doc)
+        continue;
+      auto kb = encode_key(r.key);
+      remove_key(txn, kb); // a replace drops the old write_order entry
+      uint64_t wseq = next++;
+      MDB_val k = to_val(view(kb));
+      MDB_val v{encoded_value_size(r.doc->etag, r.doc->body), nullptr};
+      // MDB_RESERVE: encode straight into the page, no temporary string.
+      check(mdb_put(txn, env_.records(), &k, &v, MDB_RESERVE), "mdb_put(records)");
+      encode_value_to(static_cast<char*>(v.mv_data), r.seq, wseq, r.doc->etag, r.doc->body);
+      auto ws = encode_u64(wseq);
+      MDB_val wk = to_val({ws.data(), ws.size()}), wv = to_val(view(kb));
+      // Sequences only grow: appending fills write_order's pages completely.
+      check(mdb_put(txn, env_.write_order(), &wk, &wv, MDB_APPEND), "mdb_put(write_order)");
+    }
+    put_meta_u64(txn, env_.meta(), meta_key::next_write_seq, next);
+  }
+  if (watermark)
+    put_meta_u64(txn, env_.meta(), meta_key::watermark, *watermark);
+}
+
+uint64_t store::used_pages(MDB_txn* txn) const {
+  // The write txn's own view (its uncommitted changes included). The main DB
+  // holds the three named roots; + 2 meta pages. Free pages are not counted:
+  // they are reused, and the 10% above high_water is their headroom.
+  return pages_of(txn, env_.records()) + pages_of(txn, env_.write_order())
+         + pages_of(txn, env_.meta()) + pages_of(txn, env_.main_db()) + 2;
+}
+
+uint64_t store::target_pages() const {
+  uint64_t map_pages = env_.map_size() / env_.page_size();
+  uint64_t high = uint64_t(double(map_pages) * high_water);
+  uint64_t keep_free = reserve_pages_ + batch_pages_;
+  // Keep at least a quarter of the map usable for data whatever the reserve.
+  return std::max(high > keep_free ? high - keep_free : 0, map_pages / 4);
+}
+
+void store::evict_to(MDB_txn* txn, uint64_t target) {
+  if (used_pages(txn) <= target)
+    return;
+  eviction_passes_.fetch_add(1, std::memory_order_relaxed);
+  cursor c(txn, env_.write_order());
+  uint64_t n = 0;
+  // Oldest-written first. LMDB frees a page only when it empties or merges, so
+  // the page count is re-checked after every record.
+  while (used_pages(txn) > target) {
+    MDB_val k, v;
+    int rc = mdb_cursor_get(c.c, &k, &v, MDB_FIRST);
+    if (rc == MDB_NOTFOUND)
+      break;
+    check(rc, "mdb_cursor_get(write_order first)");
+    auto wseq = decode_u64(to_view(k));
+    key_bytes kb{};
+    bool key_ok = v.mv_size == key_size;
+    if (key_ok)
+      std::copy_n(static_cast<const char*>(v.mv_data), key_size, kb.begin());
+    check(mdb_cursor_del(c.c, 0), "mdb_cursor_del(write_order)");
+    if (!key_ok)
+      continue;
+    MDB_val rk = to_val(view(kb)), rv;
+    rc = mdb_get(txn, env_.records(), &rk, &rv);
+    if (rc == MDB_NOTFOUND)
+      continue;
+    check(rc, "mdb_get(records)");
+    auto val = decode_value(to_view(rv));
+    // Only the record this entry wrote (a newer write of the key has its own
+    // entry); a garbled record goes too, it can never be served.
+    if (!val || (wseq && val->write_seq == *wseq)) {
+      check(mdb_del(txn, env_.records(), &rk, nullptr), "mdb_del(records)");
+      ++n;
+    }
+  }
+  evicted_.fetch_add(n, std::memory_order_relaxed);
+}
+
+void store::evict_in_own_txn() {
+  write_txn txn(env_);
+  evict_to(txn.handle(), target_pages());
+  txn.commit();
+}
+
+void store::tick() {
+  // LMDB reuses a page freed by transaction N only from transaction N + 2 on
+  // (the previous snapshot stays intact), so after an evicting commit one more
+  // small commit is needed before the freed pages can take a batch.
+  write_txn txn(env_);
+  auto n = get_meta_u64(txn.handle(), env_.meta(), meta_key::tick).value_or(0);
+  put_meta_u64(txn.handle(), env_.meta(), meta_key::tick, n + 1);
+  txn.commit();
+}
+
+uint64_t store::estimate_pages(const std::vector<record>& records) const {
+  // New leaf pages a batch dirties: LMDB keeps at most two values of ~1.5 KB in
+  // a 4 KB page and sequential inserts leave it half full, so a value above a
+  // third of a page counts as a page of its own (or its overflow pages).
+  const uint64_t psize = env_.page_size();
+  uint64_t small_bytes = 0, pages = 0;
+  for (const auto& r : records) {
+    if (!r.doc)
+      continue;
+    uint64_t size = encoded_value_size(r.doc->etag, r.doc->body) + key_size + 8;
+    if (size > psize / 3)
+      pages += (size + psize - 1) / psize;
+    else
+      small_bytes += size;
+  }
+  // write_order: ~25 bytes an entry, appended; branch pages and meta: a few.
+  return pages + 2 * small_bytes / psize + records.size() * 25 / psize + 8;
+}
+
+void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                      std::optional<uint64_t> watermark) {
+  // This commit and the previous one both need fresh pages (see tick()), so
+  // evict down to the high-water mark less twice this batch's pages.
+  batch_pages_ = 2 * estimate_pages(records);
+  auto attempt = [&](const std::vector<record>& recs) {
+    try {
+      write_txn txn(env_);
+      apply(txn.handle(), recs, deletes, watermark);
+      evict_to(txn.handle(), target_pages());
+      txn.commit();
+      return true;
+    } catch (const error& e) {
+      if (e.code() != MDB_MAP_FULL)
+        throw;
+      map_full_retries_.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+  };
+  if (attempt(records))
+    return;
+  // Full: evict in a transaction of its own, let its pages become reusable,
+  // retry; and from now on keep more room free.
+  reserve_pages_ = std::max(reserve_pages_, batch_pages_);
+  try {
+    evict_in_own_txn();
+    tick();
+    if (attempt(records))
+      return;
+  } catch (const error& e) {
+    if (e.code() != MDB_MAP_FULL)
+      throw;
+  }
+  // Still full: a cache may forget everything, but must apply the deletes and
+  // the watermark.
+  clear();
+  tick();
+  if (attempt(records))
+    return;
+  dropped_puts_.fetch_add(records.size(), std::memory_order_relaxed);
+  if (!attempt({}))
+    throw error("put_batch (deletes after clear)", MDB_MAP_FULL);
+}
+
+void store::erase(const std::vector<doc_key>& keys) {
+  write_txn txn(env_);
+  for (const auto& key : keys)
+    remove_key(txn.handle(), encode_key(key));
+  txn.commit();
+}
+
+void store::clear(std::optional<uint64_t> watermark) {
+  write_txn txn(env_);
+  // del = 0 empties the database and frees its pages, keeps the handle.
+  check(mdb_drop(txn.handle(), env_.records(), 0), "mdb_drop(records)");
+  check(mdb_drop(txn.handle(), env_.write_order(), 0), "mdb_drop(write_order)");
+  if (watermark)
+    put_meta_u64(txn.handle(), env_.meta(), meta_key::watermark, *watermark);
+  txn.commit();
+  cleared_.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint64_t store::watermark() const {
+  read_txn txn(env_);
+  return get_meta_u64(txn.handle(), env_.meta(), meta_key::watermark).value_or(0);
+}
+
+size_t store::count() const {
+  read_txn txn(env_);
+  MDB_stat st;
+  check(mdb_stat(txn.handle(), env_.records(), &st), "mdb_stat(records)");
+  return st.ms_entries;
+}
+
+uint64_t store::bytes() const {
+  read_txn txn(env_);
+  return used_pages(txn.handle()) * env_.page_size();
+}
+
+store_counters store::counters() const {
+  return {evicted_.load(), eviction_passes_.load(), map_full_retries_.load(),
+          cleared_.load(),  dropped_puts_.load(),    garbled_.load()};
+}
+
+} // namespace restcache::lmdb

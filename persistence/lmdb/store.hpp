@@ -1,0 +1,109 @@
+#pragma once
+
+// The LMDB tier's operations, all synchronous. Writes come from one thread at a
+// time (the batch writer); reads from any thread, each with its own read_txn.
+// Plain C++ (no CAF, no Beast).
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "persistence/record_store.hpp" // plain C++: the batch writer's interface
+#include "messages/cache_types.hpp"
+#include "persistence/lmdb/env.hpp"
+#include "persistence/lmdb/record_codec.hpp"
+#include "persistence/lmdb/txn.hpp"
+
+namespace restcache::lmdb {
+
+/// One document to store: key, the shared immutable doc the shard built (no
+/// copy until it is written; a null doc is skipped) and its change/fill seq.
+using record = tier_record;
+
+/// A document read back: bytes copied out of the map into a fresh cached_doc.
+struct stored_record {
+  doc_ptr doc;
+  uint64_t seq = 0;
+};
+
+struct store_counters {
+  uint64_t evicted = 0;          ///< records evicted to stay under the budget
+  uint64_t eviction_passes = 0;  ///< transactions that had to evict
+  uint64_t map_full_retries = 0; ///< MDB_MAP_FULL caught and recovered from
+  uint64_t cleared = 0;          ///< times the records were dropped wholesale
+  uint64_t dropped_puts = 0;     ///< puts skipped: a batch larger than the whole map
+  uint64_t garbled = 0;          ///< values that failed to decode (answered as a miss)
+};
+
+/// Implements the batch writer's record_store, so the writer can use it as is.
+class store : public record_store {
+public:
+  /// Evict once pages in use pass this share of the budget.
+  static constexpr double high_water = 0.9;
+
+  explicit store(const env_options& opts);
+
+  lmdb::env& environment() noexcept { return env_; }
+
+  /// A snapshot for get(); keep it, reset() it after use, renew() before the next.
+  read_txn begin_read() const { return read_txn(env_); }
+
+  /// nullopt when absent or garbled (a garbled value counts in counters().garbled
+  /// and is never served). The txn must be active.
+  std::optional<stored_record> get(read_txn& txn, doc_key key) const;
+
+  /// One write transaction: deletes first (with their write_order entries), then
+  /// puts (a replaced key loses its old write_order entry), then the watermark,
+  /// then eviction of the oldest-written records until the pages in use are under
+  /// high_water of the budget less twice the batch's pages (copy-on-write room
+  /// for this commit and the previous one). Never fails for lack of space: on
+  /// MDB_MAP_FULL it evicts more in a fresh transaction and retries, then clears
+  /// the records and retries, and finally skips the puts (never the deletes or
+  /// the watermark). Other LMDB errors throw lmdb::error, and so does MAP_FULL
+  /// if even the clear cannot commit (only when a read_txn is held active for
+  /// long, pinning freed pages: readers must reset() promptly).
+  void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                 std::optional<uint64_t> watermark = std::nullopt);
+
+  /// record_store: put_batch without a watermark.
+  void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) override {
+    put_batch(puts, deletes, std::nullopt);
+  }
+
+  /// Deletes in a small transaction of its own.
+  void erase(const std::vector<doc_key>& keys);
+
+  /// Drops every record (e.g. when the change log no longer reaches back to the
+  /// watermark); sets the watermark when given.
+  void clear(std::optional<uint64_t> watermark = std::nullopt);
+
+  /// The replay watermark of the last commit that carried one; 0 if none yet.
+  uint64_t watermark() const;
+  size_t count() const;
+  /// Pages in use by all databases times the page size.
+  uint64_t bytes() const;
+  store_counters counters() const;
+
+private:
+  void apply(MDB_txn* txn, const std::vector<record>& records, const std::vector<doc_key>& deletes,
+             std::optional<uint64_t> watermark);
+  void remove_key(MDB_txn* txn, const key_bytes& k);
+  uint64_t used_pages(MDB_txn* txn) const;
+  uint64_t target_pages() const;
+  void evict_to(MDB_txn* txn, uint64_t target);
+  void evict_in_own_txn();
+  void tick();
+  uint64_t estimate_pages(const std::vector<record>& records) const;
+
+  lmdb::env env_;
+  /// Pages kept free below the high-water mark: twice the batch in flight, plus
+  /// what a MAP_FULL taught about the copy-on-write space batches need.
+  uint64_t batch_pages_ = 0;
+  uint64_t reserve_pages_ = 0;
+  std::atomic<uint64_t> evicted_{0}, eviction_passes_{0}, map_full_retries_{0}, cleared_{0},
+    dropped_puts_{0};
+  mutable std::atomic<uint64_t> garbled_{0};
+};
+
+} // namespace restcache::lmdb
