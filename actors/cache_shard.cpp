@@ -101,7 +101,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   return {
     [self, start_fill](get_atom, const doc_key& key, reply_callback& cb) {
       auto& st = self->state;
-      if (st.cfg.mode == cache_mode::memory) {
+      if (st.cfg.mode != cache_mode::none) {
         if (auto i = st.entries.find(key); i != st.entries.end()) {
           bump(st.metrics->hits);
           i->second.referenced = true;
@@ -114,6 +114,17 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
           f->second.waiters.push_back(std::move(cb));
           return;
         }
+        // The second tier: a read of microseconds, never a write lock. A key
+        // whose delete is not yet confirmed is not read: it may be old there.
+        if (st.cfg.uses_tier() && st.shielded.count(key) == 0) {
+          if (auto doc = st.cfg.tier->get(key)) {
+            bump(st.metrics->tier_hits);
+            if (st.cfg.uses_memory())
+              st.store(key, doc); // promoted
+            cb(lookup_result{rc_error::none, std::move(doc)});
+            return;
+          }
+        }
         auto id = start_fill(key);
         auto& f = st.fills[key];
         f.id = id;
@@ -125,9 +136,21 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       auto id = start_fill(key);
       st.uncached_fills[id].push_back(std::move(cb));
     },
-    [self](invalidate_atom, const doc_key& key, uint64_t) {
+    [self](invalidate_atom, const doc_key& key, uint64_t seq) {
       auto& st = self->state;
       bump(st.metrics->invalidations);
+      if (st.cfg.writer) {
+        // Through this shard, so the writer sees records and invalidations of
+        // a key in the order decided here.
+        auto& shield = st.shielded[key];
+        shield = std::max(shield, seq);
+        self->request(st.cfg.writer, caf::infinite, invalidate_atom::value, key, seq)
+          .then([self, key](uint64_t confirmed) {
+            auto& shielded = self->state.shielded;
+            if (auto i = shielded.find(key); i != shielded.end() && i->second <= confirmed)
+              shielded.erase(i);
+          });
+      }
       ++st.epoch;
       st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
       st.drop(key);
@@ -152,8 +175,10 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         bump(st.metrics->fill_errors);
       }
       if (auto f = st.fills.find(key); f != st.fills.end() && f->second.id == fill_id) {
-        if (result.doc)
+        if (result.doc && st.cfg.uses_memory())
           st.store(key, result.doc);
+        if (result.doc && st.cfg.uses_tier() && st.cfg.writer)
+          self->send(st.cfg.writer, put_atom::value, key, result.doc, uint64_t{0});
         auto waiters = std::move(f->second.waiters);
         st.fills.erase(f);
         answer_all(waiters, result);
@@ -166,7 +191,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (st.cfg.mode != cache_mode::memory || epoch != st.epoch || st.entries.count(key) > 0
+      if (!st.cfg.uses_memory() || epoch != st.epoch || st.entries.count(key) > 0
           || st.fills.count(key) > 0)
         return;
       bump(st.metrics->populated);

@@ -16,12 +16,23 @@ namespace restcache {
 enum class cache_mode : uint8_t {
   memory, ///< keep documents in the shard
   none,   ///< every GET goes to PostgreSQL (the original service's pass mode)
+  tiered, ///< memory, then the LMDB tier, then PostgreSQL
+  lmdb,   ///< the LMDB tier, then PostgreSQL (memory tier off)
 };
 
 struct cache_shard_config {
   cache_mode mode = cache_mode::memory;
   int64_t memory_bytes = 256 << 20;  ///< this shard's byte budget
   std::chrono::milliseconds fill_timeout{10'000};
+  /// tiered and lmdb modes: this shard's reader of the second tier, and the
+  /// writer that fills it.
+  std::shared_ptr<tier_reader> tier{};
+  batch_writer_actor writer{};
+
+  bool uses_memory() const noexcept { return mode == cache_mode::memory || mode == cache_mode::tiered; }
+  bool uses_tier() const noexcept {
+    return tier != nullptr && (mode == cache_mode::tiered || mode == cache_mode::lmdb);
+  }
 };
 
 struct cache_shard_state {
@@ -63,6 +74,9 @@ struct cache_shard_state {
   uint64_t next_fill_id = 1;
   /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
   uint64_t epoch = 0;
+  /// Keys invalidated whose delete the batch writer has not confirmed yet,
+  /// with the newest change sequence: a tier read must not bring them back.
+  std::unordered_map<doc_key, uint64_t, doc_key_hash> shielded;
 
   /// Stores a document, evicting under the budget.
   void store(const doc_key& key, doc_ptr doc);

@@ -10,6 +10,7 @@ namespace restcache {
 
 struct cache_metrics {
   std::atomic<uint64_t> hits{0};
+  std::atomic<uint64_t> tier_hits{0};    ///< misses answered from the LMDB tier
   std::atomic<uint64_t> misses{0};       ///< lookups not answered from memory
   std::atomic<uint64_t> coalesced{0};    ///< misses that joined a fill in flight
   std::atomic<uint64_t> fills{0};        ///< fills started

@@ -27,4 +27,15 @@ public:
   virtual void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) = 0;
 };
 
+/// How a cache shard reads the second tier: one reader per shard (it keeps a
+/// reusable read snapshot), called from that shard only. A read never takes
+/// a write lock.
+class tier_reader {
+public:
+  virtual ~tier_reader() = default;
+
+  /// The stored document for the key, or nullptr when absent (or garbled).
+  virtual doc_ptr get(const doc_key& key) = 0;
+};
+
 } // namespace restcache

@@ -3,38 +3,20 @@
 
 #include <caf/test/dsl.hpp>
 
-#include <stdexcept>
-
 #include "messages/document_encoder.hpp"
+#include "test/fixtures/fake_db.hpp"
 
 using namespace restcache;
+using restcache::test::fake_tier;
 
 namespace {
-
-/// Records every write; can be told to fail the next ones.
-struct fake_store final : record_store {
-  struct call {
-    std::vector<tier_record> puts;
-    std::vector<doc_key> deletes;
-  };
-  std::vector<call> calls;
-  int fail_next = 0;
-
-  void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) override {
-    if (fail_next > 0) {
-      --fail_next;
-      throw std::runtime_error("disk on fire");
-    }
-    calls.push_back({puts, deletes});
-  }
-};
 
 doc_key key(int32_t id) {
   return doc_key{doc_kind::deptemps, id};
 }
 
 struct fixture : test_coordinator_fixture<> {
-  std::shared_ptr<fake_store> store = std::make_shared<fake_store>();
+  std::shared_ptr<fake_tier> store = std::make_shared<fake_tier>();
   batch_metrics metrics;
   batch_writer_actor writer;
   std::shared_ptr<std::vector<uint64_t>> confirmed = std::make_shared<std::vector<uint64_t>>();

@@ -1,6 +1,7 @@
 #define CAF_SUITE cache_shard
 #include "actors/cache_shard.hpp"
 
+#include "actors/batch_writer.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
 
@@ -313,6 +314,115 @@ CAF_TEST(the byte budget holds and hot keys survive eviction) {
   get(1);
   sched.run();
   CAF_CHECK_EQUAL(conn().queries, queries); // still cached
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
+
+namespace {
+
+/// A shard in front of a second tier: the fake tier serves reads, and a real
+/// batch_writer writes to the same fake.
+struct tier_fixture : fixture {
+  std::shared_ptr<fake_tier> tier = std::make_shared<fake_tier>();
+  batch_metrics bm;
+  batch_writer_actor writer;
+
+  void spawn_tiered(cache_mode mode) {
+    anon_send_exit(shard, caf::exit_reason::user_shutdown);
+    sched.run();
+    writer = sys.spawn(batch_writer, batch_writer_config{}, tier, &bm);
+    cache_shard_config cfg{mode, 1 << 20, std::chrono::seconds{10}};
+    cfg.tier = tier;
+    cfg.writer = writer;
+    shard = sys.spawn(cache_shard, cfg, pool, &cm);
+    sched.run();
+  }
+
+  tier_fixture() {
+    spawn_tiered(cache_mode::tiered);
+  }
+
+  ~tier_fixture() {
+    anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  }
+
+  size_t tier_puts() const {
+    size_t n = 0;
+    for (auto& c : tier->calls)
+      n += c.puts.size();
+    return n;
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(cache_shard_tier_tests, tier_fixture)
+
+CAF_TEST(a memory miss found in the tier runs no query and is promoted) {
+  auto doc = make_doc("{\"deptNumber\":12}");
+  tier->docs[key(12)] = doc;
+  get(12);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].doc, doc);
+  CAF_CHECK_EQUAL(conn().queries, 0u);
+  CAF_CHECK_EQUAL(cm.tier_hits.load(), 1u);
+  get(12);
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 1u); // the second get was a memory hit
+  CAF_CHECK_EQUAL(cm.hits.load(), 1u);
+}
+
+CAF_TEST(a filled document goes to memory and to the batch writer) {
+  fill(13);
+  CAF_CHECK_EQUAL(cm.entries.load(), 1);
+  CAF_CHECK_EQUAL(bm.queued.load(), 1);
+  sched.trigger_timeouts(); // the flush interval
+  sched.run();
+  CAF_REQUIRE_EQUAL(tier_puts(), 1u);
+  CAF_CHECK(tier->calls.back().puts[0].key == key(13));
+}
+
+CAF_TEST(an invalidated key is not read from the tier until its delete is confirmed) {
+  tier->docs[key(14)] = make_doc("{\"old\":true}");
+  self->send(shard, invalidate_atom::value, key(14), uint64_t{3});
+  sched.run(); // the writer holds the delete for a few milliseconds
+  get(14);
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 0u); // shielded: straight to PostgreSQL
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_NOT_EQUAL(results[0].doc->body, "{\"old\":true}");
+  // The delete commits (before the fill's record, in the same or an earlier
+  // transaction) and is confirmed: the key is readable from the tier again.
+  sched.trigger_timeouts();
+  sched.run();
+  bool deleted = false;
+  for (auto& c : tier->calls)
+    for (auto& k : c.deletes)
+      deleted = deleted || k == key(14);
+  CAF_CHECK(deleted);
+  self->send(shard, invalidate_atom::value, key(14), uint64_t{4}); // drop the memory copy too
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  get(14);
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 1u);
+}
+
+CAF_TEST(lmdb mode keeps nothing in memory and reads the tier) {
+  spawn_tiered(cache_mode::lmdb);
+  fill(15);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+  CAF_CHECK_EQUAL(bm.queued.load(), 1);
+  tier->docs[key(15)] = results[0].doc;
+  get(15);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 1u); // answered by the tier
+  CAF_CHECK_EQUAL(cm.tier_hits.load(), 1u);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

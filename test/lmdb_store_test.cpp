@@ -1,5 +1,6 @@
 #define CAF_SUITE lmdb_store
 #include "persistence/lmdb/store.hpp"
+#include "persistence/lmdb/store_reader.hpp"
 
 #include <caf/test/dsl.hpp>
 
@@ -117,6 +118,19 @@ CAF_TEST(records of both kinds round trip with body etag and seq) {
   CAF_CHECK(!s.get(txn, {doc_kind::emp, 11}));
   CAF_CHECK_EQUAL(s.count(), 2u);
   CAF_CHECK_EQUAL(s.counters().garbled, 0u);
+}
+
+CAF_TEST(a shard reader sees each commit on its next read) {
+  store s(opts());
+  store_reader reader{s};
+  CAF_CHECK(reader.get({doc_kind::deptemps, 1}) == nullptr);
+  auto d = make_record(doc_kind::deptemps, 1, 5);
+  s.put_batch({d}, {});
+  auto got = reader.get({doc_kind::deptemps, 1}); // a fresh snapshot per read
+  CAF_REQUIRE(got != nullptr);
+  CAF_CHECK_EQUAL(got->body, d.doc->body);
+  s.erase({{doc_kind::deptemps, 1}});
+  CAF_CHECK(reader.get({doc_kind::deptemps, 1}) == nullptr);
 }
 
 CAF_TEST(a batch of 10000 records of 1.5 KB commits in one transaction and reads back) {
