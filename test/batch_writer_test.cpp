@@ -48,13 +48,6 @@ struct fixture : test_coordinator_fixture<> {
       },
       writer);
   }
-
-  size_t records_written() const {
-    size_t n = 0;
-    for (auto& c : store->calls)
-      n += c.puts.size();
-    return n;
-  }
 };
 
 } // namespace
@@ -93,7 +86,7 @@ CAF_TEST(queued records flush at shutdown) {
   sched.run();
   anon_send_exit(writer, caf::exit_reason::user_shutdown);
   sched.run();
-  CAF_CHECK_EQUAL(records_written(), 2u);
+  CAF_CHECK_EQUAL(store->records_written(), 2u);
 }
 
 CAF_TEST(the newest record per key wins in the queue) {
@@ -102,7 +95,7 @@ CAF_TEST(the newest record per key wins in the queue) {
   sched.run();
   sched.trigger_timeouts();
   sched.run();
-  CAF_REQUIRE_EQUAL(records_written(), 1u);
+  CAF_REQUIRE_EQUAL(store->records_written(), 1u);
   CAF_CHECK_EQUAL(store->calls[0].puts[0].doc->body, "{\"v\":2}");
   CAF_CHECK_EQUAL(store->calls[0].puts[0].seq, 2u);
 }
@@ -129,7 +122,7 @@ CAF_TEST(an invalidation discards an older queued record and deletes the key pro
   for (auto& c : store->calls)
     for (auto& r : c.puts)
       CAF_CHECK(!(r.key == key(5)));
-  CAF_CHECK_EQUAL(records_written(), 1u); // key 6 only
+  CAF_CHECK_EQUAL(store->records_written(), 1u); // key 6 only
 }
 
 CAF_TEST(a record queued after an invalidation is written after the delete) {
@@ -160,7 +153,7 @@ CAF_TEST(a full queue drops records and counts them) {
   CAF_CHECK_EQUAL(metrics.queued.load(), 10);
   sched.trigger_timeouts();
   sched.run();
-  CAF_CHECK_EQUAL(records_written(), 10u);
+  CAF_CHECK_EQUAL(store->records_written(), 10u);
 }
 
 CAF_TEST(a failed delete is retried and confirmed only once it commits) {
@@ -189,7 +182,7 @@ CAF_TEST(a failed record transaction drops its records and the writer goes on) {
   sched.run();
   sched.trigger_timeouts();
   sched.run();
-  CAF_CHECK_EQUAL(records_written(), 1u);
+  CAF_CHECK_EQUAL(store->records_written(), 1u);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -345,13 +345,6 @@ struct tier_fixture : fixture {
   ~tier_fixture() {
     anon_send_exit(writer, caf::exit_reason::user_shutdown);
   }
-
-  size_t tier_puts() const {
-    size_t n = 0;
-    for (auto& c : tier->calls)
-      n += c.puts.size();
-    return n;
-  }
 };
 
 } // namespace
@@ -379,7 +372,7 @@ CAF_TEST(a filled document goes to memory and to the batch writer) {
   CAF_CHECK_EQUAL(bm.queued.load(), 1);
   sched.trigger_timeouts(); // the flush interval
   sched.run();
-  CAF_REQUIRE_EQUAL(tier_puts(), 1u);
+  CAF_REQUIRE_EQUAL(tier->records_written(), 1u);
   CAF_CHECK(tier->calls.back().puts[0].key == key(13));
 }
 
