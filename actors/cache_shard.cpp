@@ -80,6 +80,21 @@ void cache_shard_state::evict_until_within_budget() {
   }
 }
 
+std::optional<std::vector<reply_callback>>
+cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current) {
+  std::optional<std::vector<reply_callback>> waiters;
+  current = false;
+  if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id) {
+    current = true;
+    waiters = std::move(f->second.waiters);
+    fills.erase(f);
+  } else if (auto u = uncached_fills.find(fill_id); u != uncached_fills.end()) {
+    waiters = std::move(u->second);
+    uncached_fills.erase(u);
+  }
+  return waiters;
+}
+
 cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
@@ -163,6 +178,12 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
+      if (outcome.error != rc_error::none && outcome.error != rc_error::not_found)
+        bump(st.metrics->fill_errors);
+      bool current = false;
+      auto waiters = st.take_fill(key, fill_id, current);
+      if (!waiters)
+        return; // the fill timed out and its waiters were answered already
       lookup_result result{outcome.error, nullptr};
       if (outcome.error == rc_error::none) {
         if (key.kind == doc_kind::deptemps && outcome.deptemps)
@@ -171,23 +192,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
           result.doc = make_doc(encode_emp(*outcome.emp));
         else
           result.error = rc_error::internal;
-      } else if (outcome.error != rc_error::not_found) {
-        bump(st.metrics->fill_errors);
       }
-      if (auto f = st.fills.find(key); f != st.fills.end() && f->second.id == fill_id) {
-        if (result.doc && st.cfg.uses_memory())
+      if (current && result.doc) {
+        if (st.cfg.uses_memory())
           st.store(key, result.doc);
-        if (result.doc && st.cfg.uses_tier() && st.cfg.writer)
+        if (st.cfg.uses_tier() && st.cfg.writer)
           self->send(st.cfg.writer, put_atom::value, key, result.doc, uint64_t{0});
-        auto waiters = std::move(f->second.waiters);
-        st.fills.erase(f);
-        answer_all(waiters, result);
-      } else if (auto u = st.uncached_fills.find(fill_id); u != st.uncached_fills.end()) {
-        auto waiters = std::move(u->second);
-        st.uncached_fills.erase(u);
-        answer_all(waiters, result);
       }
-      // else: the fill timed out and its waiters were answered already.
+      answer_all(*waiters, result);
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
@@ -199,17 +211,10 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;
-      const lookup_result timeout{rc_error::db_timeout, nullptr};
-      if (auto f = st.fills.find(key); f != st.fills.end() && f->second.id == fill_id) {
+      bool current = false;
+      if (auto waiters = st.take_fill(key, fill_id, current)) {
         bump(st.metrics->fill_errors);
-        auto waiters = std::move(f->second.waiters);
-        st.fills.erase(f);
-        answer_all(waiters, timeout);
-      } else if (auto u = st.uncached_fills.find(fill_id); u != st.uncached_fills.end()) {
-        bump(st.metrics->fill_errors);
-        auto waiters = std::move(u->second);
-        st.uncached_fills.erase(u);
-        answer_all(waiters, timeout);
+        answer_all(*waiters, lookup_result{rc_error::db_timeout, nullptr});
       }
     },
   };

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -83,6 +84,11 @@ struct cache_shard_state {
   /// Drops the key's entry if present.
   void drop(const doc_key& key);
   void evict_until_within_budget();
+  /// Removes fill `fill_id` of `key` and returns its waiters; `current` says
+  /// whether it was the key's current fill (only then may its result be
+  /// kept). nullopt when it is gone already (answered by its timeout).
+  std::optional<std::vector<reply_callback>> take_fill(const doc_key& key, uint64_t fill_id,
+                                                       bool& current);
 };
 
 /// Bytes a cached document costs: its body and ETag plus a fixed overhead

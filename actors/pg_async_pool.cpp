@@ -312,6 +312,8 @@ struct pg_async_driver::impl {
   void flush(slot_rec& s);
   void mark_up(slot_rec& s);
   void connect_failed(slot_rec& s, const std::string& why);
+  /// Closes the slot's libpq session and forgets everything about it.
+  void drop_session(slot_rec& s);
   void lose(slot_rec& s, const std::string& why);
   void close_slot(slot_rec& s);
   void fail_queued(slot_rec& s, rc_error e);
@@ -722,7 +724,7 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     }
     bump(metrics.query_errors);
     const char* st = err.get() != nullptr ? PQresultErrorField(err.get(), PG_DIAG_SQLSTATE) : nullptr;
-    if (st != nullptr && std::string_view{st} == "57014") { // query_canceled: statement_timeout
+    if (st != nullptr && std::string_view{st} == pg::sqlstate_query_canceled) {
       bump(metrics.query_timeouts);
       spdlog::warn("db connection {}: query timed out", s.slot);
       s.current->fail(rc_error::db_timeout);
@@ -814,6 +816,13 @@ void pg_async_driver::impl::mark_up(slot_rec& s) {
 void pg_async_driver::impl::connect_failed(slot_rec& s, const std::string& why) {
   spdlog::warn("db connection {}: connect failed, retrying in {} ms: {}", s.slot,
                s.backoff.count(), why);
+  drop_session(s);
+  s.ph = slot_rec::phase::waiting;
+  s.retry_at = clock_type::now() + s.backoff;
+  s.backoff = std::min(s.backoff * 2, std::max(cfg.max_backoff, initial_backoff));
+}
+
+void pg_async_driver::impl::drop_session(slot_rec& s) {
   if (s.conn != nullptr)
     PQfinish(s.conn);
   s.conn = nullptr;
@@ -822,9 +831,6 @@ void pg_async_driver::impl::connect_failed(slot_rec& s, const std::string& why) 
   s.first_error = pg::result{};
   s.last_ok = pg::result{};
   s.deadline.reset();
-  s.ph = slot_rec::phase::waiting;
-  s.retry_at = clock_type::now() + s.backoff;
-  s.backoff = std::min(s.backoff * 2, std::max(cfg.max_backoff, initial_backoff));
 }
 
 void pg_async_driver::impl::fail_queued(slot_rec& s, rc_error e) {
@@ -844,14 +850,7 @@ void pg_async_driver::impl::lose(slot_rec& s, const std::string& why) {
   const bool was_up = s.ph == slot_rec::phase::ready;
   if (s.current)
     bump(metrics.query_errors);
-  if (s.conn != nullptr)
-    PQfinish(s.conn);
-  s.conn = nullptr;
-  s.in_statement = false;
-  s.want_write = false;
-  s.first_error = pg::result{};
-  s.last_ok = pg::result{};
-  s.deadline.reset();
+  drop_session(s);
   // Reconnect at once; failed attempts then back off.
   s.ph = slot_rec::phase::waiting;
   s.retry_at = clock_type::now();
@@ -869,13 +868,7 @@ void pg_async_driver::impl::close_slot(slot_rec& s) {
     return;
   const bool was_up = s.ph == slot_rec::phase::ready;
   s.up.store(false, std::memory_order_release);
-  if (s.conn != nullptr)
-    PQfinish(s.conn);
-  s.conn = nullptr;
-  s.in_statement = false;
-  s.first_error = pg::result{};
-  s.last_ok = pg::result{};
-  s.deadline.reset();
+  drop_session(s);
   s.ph = slot_rec::phase::closed;
   if (was_up)
     metrics.connections_up.fetch_sub(1, std::memory_order_relaxed);

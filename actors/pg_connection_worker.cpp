@@ -41,7 +41,7 @@ void pg_connection_worker::enqueue(job j) {
 rc_error pg_connection_worker::on_failure(const std::exception& e, pg::connection*& conn) {
   bump(metrics_.query_errors);
   auto* pge = dynamic_cast<const pg::error*>(&e);
-  if (pge && pge->sqlstate() == "57014") { // query_canceled: statement_timeout
+  if (pge && pge->sqlstate() == pg::sqlstate_query_canceled) {
     bump(metrics_.query_timeouts);
     spdlog::warn("db connection {}: query timed out", slot_);
     return rc_error::db_timeout;

@@ -16,6 +16,9 @@
 
 namespace restcache::pg {
 
+/// SQLSTATE query_canceled: what statement_timeout ends a statement with.
+inline constexpr std::string_view sqlstate_query_canceled = "57014";
+
 /// Thrown for connection failures and failed statements. what() holds the
 /// libpq message (for the log; never sent to a client). sqlstate() is the
 /// five-character SQLSTATE when the server sent one, else empty.
