@@ -84,7 +84,12 @@ using batch_writer_actor = caf::typed_actor<
   /// Writes the queued records now (timer, or batch size reached).
   caf::reacts_to<flush_atom, uint64_t>,
   /// Writes the pending deletes now.
-  caf::reacts_to<flush_del_atom>>;
+  caf::reacts_to<flush_del_atom>,
+  /// Shutdown, once the shards are gone: writes everything queued and answers
+  /// the records written in total. A normal-priority message, so it comes
+  /// after every record already in the mailbox (an exit_msg would overtake
+  /// them in CAF 0.17).
+  caf::replies_to<drain_atom>::with<uint64_t>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

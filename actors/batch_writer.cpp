@@ -3,6 +3,8 @@
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
 
+#include <thread>
+
 namespace restcache {
 
 void batch_writer_state::flush_records() {
@@ -106,6 +108,13 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
     [self](flush_atom, uint64_t generation) {
       if (generation == self->state.timer_generation)
         self->state.flush_records();
+    },
+    [self](drain_atom) -> uint64_t {
+      auto& st = self->state;
+      while (!st.flush_deletes())
+        std::this_thread::sleep_for(st.cfg.retry_delay); // detached: blocks only this thread
+      st.flush_records();
+      return st.metrics->records_written.load(std::memory_order_relaxed);
     },
     [self](flush_del_atom) {
       if (!self->state.flush_deletes()) {

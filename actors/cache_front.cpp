@@ -67,6 +67,8 @@ std::string cache_front::metrics_text() const {
   using cm = cache_metrics;
   per_shard("restcache_cache_hits", "counter", "Lookups answered from the memory tier.", &cm::hits);
   per_shard("restcache_cache_misses", "counter", "Lookups not answered from the memory tier.", &cm::misses);
+  per_shard("restcache_cache_tier_hits", "counter", "Memory misses answered from the LMDB tier.",
+            &cm::tier_hits);
   per_shard("restcache_cache_coalesced", "counter", "Misses that joined a fill already in flight.",
             &cm::coalesced);
   per_shard("restcache_cache_fills", "counter", "Fills started (one database query each).", &cm::fills);

@@ -81,11 +81,12 @@ void cache_shard_state::evict_until_within_budget() {
 }
 
 std::optional<std::vector<reply_callback>>
-cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current) {
+cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current, uint64_t& seq) {
   std::optional<std::vector<reply_callback>> waiters;
   current = false;
   if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id) {
     current = true;
+    seq = f->second.seq;
     waiters = std::move(f->second.waiters);
     fills.erase(f);
   } else if (auto u = uncached_fills.find(fill_id); u != uncached_fills.end()) {
@@ -93,6 +94,12 @@ cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current
     uncached_fills.erase(u);
   }
   return waiters;
+}
+
+void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc_key& key,
+                                      const doc_ptr& doc, uint64_t seq) {
+  if (cfg.uses_tier() && cfg.writer)
+    self->send(cfg.writer, put_atom::value, key, doc, seq);
 }
 
 cache_shard_actor::behavior_type
@@ -143,6 +150,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         auto id = start_fill(key);
         auto& f = st.fills[key];
         f.id = id;
+        f.seq = st.applied_seq;
         f.waiters.push_back(std::move(cb));
         return;
       }
@@ -154,6 +162,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](invalidate_atom, const doc_key& key, uint64_t seq) {
       auto& st = self->state;
       bump(st.metrics->invalidations);
+      st.applied_seq = std::max(st.applied_seq, seq);
       if (st.cfg.writer) {
         // Through this shard, so the writer sees records and invalidations of
         // a key in the order decided here.
@@ -181,7 +190,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (outcome.error != rc_error::none && outcome.error != rc_error::not_found)
         bump(st.metrics->fill_errors);
       bool current = false;
-      auto waiters = st.take_fill(key, fill_id, current);
+      uint64_t seq = 0;
+      auto waiters = st.take_fill(key, fill_id, current, seq);
       if (!waiters)
         return; // the fill timed out and its waiters were answered already
       lookup_result result{outcome.error, nullptr};
@@ -196,23 +206,25 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (current && result.doc) {
         if (st.cfg.uses_memory())
           st.store(key, result.doc);
-        if (st.cfg.uses_tier() && st.cfg.writer)
-          self->send(st.cfg.writer, put_atom::value, key, result.doc, uint64_t{0});
+        st.write_through(self, key, result.doc, seq);
       }
       answer_all(*waiters, result);
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (!st.cfg.uses_memory() || epoch != st.epoch || st.entries.count(key) > 0
+      if (st.cfg.mode == cache_mode::none || epoch != st.epoch || st.entries.count(key) > 0
           || st.fills.count(key) > 0)
         return;
       bump(st.metrics->populated);
-      st.store(key, std::move(doc));
+      st.write_through(self, key, doc, st.applied_seq);
+      if (st.cfg.uses_memory())
+        st.store(key, std::move(doc));
     },
     [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;
       bool current = false;
-      if (auto waiters = st.take_fill(key, fill_id, current)) {
+      uint64_t seq = 0;
+      if (auto waiters = st.take_fill(key, fill_id, current, seq)) {
         bump(st.metrics->fill_errors);
         answer_all(*waiters, lookup_result{rc_error::db_timeout, nullptr});
       }

@@ -51,6 +51,8 @@ struct cache_shard_state {
   };
   struct fill {
     uint64_t id = 0;
+    /// applied_seq when the fill started: its document is at least that new.
+    uint64_t seq = 0;
     std::vector<reply_callback> waiters;
   };
 
@@ -75,6 +77,10 @@ struct cache_shard_state {
   uint64_t next_fill_id = 1;
   /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
   uint64_t epoch = 0;
+  /// The highest change sequence of the invalidations applied so far. Records
+  /// for the second tier carry it, so a restart can tell a record from
+  /// before a change it has replayed (issue 5) from one after.
+  uint64_t applied_seq = 0;
   /// Keys invalidated whose delete the batch writer has not confirmed yet,
   /// with the newest change sequence: a tier read must not bring them back.
   std::unordered_map<doc_key, uint64_t, doc_key_hash> shielded;
@@ -88,7 +94,10 @@ struct cache_shard_state {
   /// whether it was the key's current fill (only then may its result be
   /// kept). nullopt when it is gone already (answered by its timeout).
   std::optional<std::vector<reply_callback>> take_fill(const doc_key& key, uint64_t fill_id,
-                                                       bool& current);
+                                                       bool& current, uint64_t& seq);
+  /// Hands a document that is current to the batch writer (tier modes).
+  void write_through(cache_shard_actor::pointer self, const doc_key& key, const doc_ptr& doc,
+                     uint64_t seq);
 };
 
 /// Bytes a cached document costs: its body and ETag plus a fixed overhead

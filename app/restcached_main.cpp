@@ -11,17 +11,22 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <vector>
 
 #include "actors/cache_front.hpp"
 #include "actors/cache_populator.hpp"
+#include "actors/batch_writer.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/db_pool.hpp"
 #include "actors/pg_async_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
 #include "config/options.hpp"
+#include "http/prometheus.hpp"
 #include "http/server.hpp"
+#include "persistence/lmdb/store.hpp"
+#include "persistence/lmdb/store_reader.hpp"
 #include "persistence/pg/schema.hpp"
 
 using namespace restcache;
@@ -76,6 +81,69 @@ std::string describe_parse_error(int argc, char** argv, const caf::error& err) {
   return caf::to_string(err);
 }
 
+lmdb::sync_mode parse_sync_mode(const std::string& s) {
+  if (s == "no-sync")
+    return lmdb::sync_mode::no_sync;
+  if (s == "no-meta-sync")
+    return lmdb::sync_mode::no_meta_sync;
+  return lmdb::sync_mode::durable;
+}
+
+std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) {
+  using http::append_metric;
+  std::string out;
+  auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
+  auto c = store.counters();
+  append_metric(out, "restcache_lmdb_bytes", "Bytes of pages in use in the LMDB file.", "gauge",
+                static_cast<int64_t>(store.bytes()));
+  append_metric(out, "restcache_lmdb_records", "Documents held in the LMDB tier.", "gauge",
+                static_cast<int64_t>(store.count()));
+  append_metric(out, "restcache_lmdb_evicted_total", "Records evicted to stay within lmdb.max-bytes.",
+                "counter", static_cast<int64_t>(c.evicted));
+  append_metric(out, "restcache_lmdb_garbled_total", "Stored values that failed to decode (not served).",
+                "counter", static_cast<int64_t>(c.garbled));
+  append_metric(out, "restcache_batch_flushes_total", "Record transactions committed by the batch writer.",
+                "counter", rd(m.flushes));
+  append_metric(out, "restcache_batch_records_written_total", "Records written to the LMDB tier.",
+                "counter", rd(m.records_written));
+  append_metric(out, "restcache_batch_records_dropped_total",
+                "Records not written: queue full or a failed transaction.", "counter",
+                rd(m.records_dropped));
+  append_metric(out, "restcache_batch_records_discarded_total",
+                "Queued records discarded by an invalidation of their key.", "counter",
+                rd(m.records_discarded));
+  append_metric(out, "restcache_batch_deletes_total", "Invalidated keys deleted from the LMDB tier.",
+                "counter", rd(m.deletes_written));
+  append_metric(out, "restcache_batch_write_errors_total", "Failed LMDB write transactions.", "counter",
+                rd(m.write_errors));
+  append_metric(out, "restcache_batch_queued", "Records waiting for the next write transaction.", "gauge",
+                rd(m.queued));
+  append_metric(out, "restcache_batch_last_flush_seconds", "Duration of the last record transaction.",
+                "gauge", double(m.last_flush_us.load(std::memory_order_relaxed)) / 1e6);
+  return out;
+}
+
+/// Stops the shards, waits until they are gone, then lets the batch writer
+/// write what they sent it before it exits.
+void stop_cache(caf::actor_system& system, std::vector<cache_shard_actor>& shards,
+                const batch_writer_actor& writer) {
+  caf::scoped_actor self{system};
+  for (auto& s : shards) {
+    self->monitor(s);
+    self->send_exit(s, caf::exit_reason::user_shutdown);
+  }
+  size_t down = 0;
+  self->receive_for(down, shards.size())([](caf::down_msg&) {});
+  if (!writer)
+    return;
+  self->request(writer, std::chrono::seconds{60}, drain_atom::value)
+    .receive([](uint64_t written) { spdlog::info("batch writer drained: {} records written in all", written); },
+             [](caf::error& err) {
+               spdlog::error("batch writer did not drain: {}", caf::to_string(err));
+             });
+  self->send_exit(writer, caf::exit_reason::user_shutdown);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -123,6 +191,25 @@ int main(int argc, char** argv) {
   // hold callbacks that own HTTP sessions until the system is gone.
   std::vector<cache_metrics> shard_metrics(static_cast<size_t>(o.cache_shards));
   db_metrics pool_metrics;
+  batch_metrics writer_metrics;
+  std::shared_ptr<lmdb::store> tier_store; // tiered and lmdb modes
+  if (cfg.uses_lmdb()) {
+    try {
+      lmdb::env_options lmdb_opts;
+      lmdb_opts.path = o.lmdb_path;
+      lmdb_opts.max_bytes = static_cast<uint64_t>(o.lmdb_max_bytes);
+      lmdb_opts.sync = parse_sync_mode(o.lmdb_sync);
+      // Every shard and the writer hold a reader slot; leave room.
+      lmdb_opts.max_readers = static_cast<unsigned>(o.cache_shards) + 126;
+      tier_store = std::make_shared<lmdb::store>(lmdb_opts);
+    } catch (const std::exception& e) {
+      spdlog::critical("cannot open the LMDB tier at '{}' (lmdb.path): {}", o.lmdb_path, e.what());
+      spdlog::shutdown();
+      return 1;
+    }
+    spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={})", o.lmdb_path,
+                 tier_store->count(), tier_store->bytes() >> 20, o.lmdb_max_bytes >> 20, o.lmdb_sync);
+  }
   std::unique_ptr<pg_async_driver> async_driver; // db.driver=async
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
@@ -147,19 +234,36 @@ int main(int argc, char** argv) {
                                             static_cast<size_t>(o.db_queue_size)},
                              factory, &pool_metrics);
 
+    batch_writer_actor writer;
+    if (tier_store) {
+      batch_writer_config writer_cfg;
+      writer_cfg.batch_size = static_cast<size_t>(o.lmdb_batch_size);
+      writer_cfg.flush_interval = std::chrono::milliseconds{o.lmdb_flush_interval_ms};
+      writer_cfg.max_queue = static_cast<size_t>(o.lmdb_max_queue);
+      writer = spawn_batch_writer(system, writer_cfg, tier_store, &writer_metrics);
+    }
     cache_shard_config shard_cfg{cfg.resolved_cache_mode(), o.cache_memory_bytes / o.cache_shards,
                                  std::chrono::milliseconds{o.cache_fill_timeout_ms}};
+    shard_cfg.writer = writer;
     std::vector<cache_shard_actor> shards;
-    for (auto& m : shard_metrics)
+    for (auto& m : shard_metrics) {
+      if (tier_store)
+        shard_cfg.tier = std::make_shared<lmdb::store_reader>(*tier_store);
       shards.push_back(system.spawn(cache_shard, shard_cfg, pool, &m));
+    }
     front = std::make_unique<cache_front>(shards, shard_metrics, pool_metrics);
     auto id_loader = spawn_dept_id_loader(system, pool, *front);
     caf::actor populator;
-    if (o.cache_populate && cfg.resolved_cache_mode() == cache_mode::memory)
+    if (o.cache_populate && cfg.resolved_cache_mode() != cache_mode::none) {
+      // In lmdb mode nothing is kept in memory: populate the whole table and
+      // let the tier's own budget evict (oldest written first).
+      auto budget = cfg.resolved_cache_mode() == cache_mode::lmdb
+                      ? std::numeric_limits<int64_t>::max()
+                      : o.cache_memory_bytes;
       populator = caf::actor_cast<caf::actor>(system.spawn(
-        cache_populator,
-        cache_populator_config{static_cast<int32_t>(o.cache_populate_page), o.cache_memory_bytes},
+        cache_populator, cache_populator_config{static_cast<int32_t>(o.cache_populate_page), budget},
         pool, shards, &shard_metrics));
+    }
 
     http::server_options http_opts;
     http_opts.address = o.http_address;
@@ -170,6 +274,9 @@ int main(int argc, char** argv) {
     http_opts.read_timeout = std::chrono::milliseconds{o.http_read_timeout_ms};
     http_opts.lookup_timeout = std::chrono::milliseconds{o.cache_fill_timeout_ms + 1000};
     server = std::make_unique<http::server>(http_opts, *front);
+    if (tier_store)
+      front->add_metrics_source(
+        [&tier_store, &writer_metrics] { return lmdb_metrics_text(*tier_store, writer_metrics); });
     front->add_metrics_source([&server] {
       std::string text;
       server->metrics().append_prometheus(text);
@@ -193,13 +300,13 @@ int main(int argc, char** argv) {
       exit_code = 1;
     }
     server->stop();
-    for (auto& s : shards)
-      caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(id_loader, caf::exit_reason::user_shutdown);
     if (populator)
       caf::anon_send_exit(populator, caf::exit_reason::user_shutdown);
+    stop_cache(system, shards, writer);
     caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
     shards.clear();
+    writer = nullptr;
     system.await_all_actors_done();
   }
   spdlog::info("restcached stopped");

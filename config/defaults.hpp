@@ -28,11 +28,25 @@ inline constexpr const char* db_driver = "threads";
 
 // cache.*
 inline constexpr int64_t cache_shards = 0;          ///< 0: one per core
-inline constexpr const char* cache_mode = "memory"; ///< memory | none
+/// tiered: memory, then LMDB, then PostgreSQL | memory | lmdb | none
+inline constexpr const char* cache_mode = "tiered";
 inline constexpr int64_t cache_memory_bytes = 0;    ///< 0: a quarter of physical RAM
 inline constexpr int64_t cache_fill_timeout_ms = 10'000;
 inline constexpr bool cache_populate = false;       ///< load departments at start-up
 inline constexpr int64_t cache_populate_page = 2'000; ///< departments per populate query
+
+// lmdb.*
+/// The directory of the LMDB tier (created if missing). Relative paths are
+/// relative to the working directory; scripts/run passes var/lmdb.
+inline constexpr const char* lmdb_path = "var/lmdb";
+/// Budget of the file; LMDB keeps at most two 1.5 KB documents per 4 KB page,
+/// so this holds about 250,000 department documents.
+inline constexpr int64_t lmdb_max_bytes = int64_t{1} << 30;
+inline constexpr int64_t lmdb_batch_size = 10'000;      ///< records per write transaction
+inline constexpr int64_t lmdb_flush_interval_ms = 1'000; ///< a smaller batch waits at most this
+inline constexpr int64_t lmdb_max_queue = 100'000;      ///< queued records beyond which fills are not written
+/// durable (fsync every commit) | no-meta-sync | no-sync; see persistence/lmdb/env.hpp.
+inline constexpr const char* lmdb_sync = "durable";
 
 // CAF's own scheduler.max-threads defaults to half the cores (at least 1)
 // and scheduler.policy to sharing; both can be overridden as usual.

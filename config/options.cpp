@@ -30,7 +30,9 @@ restcache_config::restcache_config() {
     defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
     defaults::db_query_timeout_ms, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
     defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
-    defaults::cache_populate_page, defaults::log_level,
+    defaults::cache_populate_page, defaults::lmdb_path, defaults::lmdb_max_bytes,
+    defaults::lmdb_batch_size, defaults::lmdb_flush_interval_ms, defaults::lmdb_max_queue,
+    defaults::lmdb_sync, defaults::log_level,
   };
   opt_group{custom_options_, "http"}
     .add(opts.http_address, "address", "address to listen on (default 127.0.0.1)")
@@ -51,15 +53,26 @@ restcache_config::restcache_config() {
          "threads (a thread per connection) | async (one thread drives all) (default threads)");
   opt_group{custom_options_, "cache"}
     .add(opts.cache_shards, "shards", "cache shard actors, 0 = one per core (default 0)")
-    .add(opts.cache_mode, "mode", "memory | none (default memory)")
+    .add(opts.cache_mode, "mode",
+         "tiered (memory, LMDB, PostgreSQL) | memory | lmdb | none (default tiered)")
     .add(opts.cache_memory_bytes, "memory-bytes",
          "byte budget of the memory tier, 0 = a quarter of RAM (default 0)")
     .add(opts.cache_fill_timeout_ms, "fill-timeout-ms",
          "a fill not done by then answers 504 (default 10000)")
     .add(opts.cache_populate, "populate",
-         "load departments into memory at start-up, up to the budget (flag)")
+         "load departments into the tiers at start-up, up to the budget (flag)")
     .add(opts.cache_populate_page, "populate-page",
          "departments per populate query (default 2000)");
+  opt_group{custom_options_, "lmdb"}
+    .add(opts.lmdb_path, "path", "directory of the LMDB tier, created if missing (default var/lmdb)")
+    .add(opts.lmdb_max_bytes, "max-bytes",
+         "byte budget of the LMDB file; about 4 KB per document (default 1 GiB)")
+    .add(opts.lmdb_batch_size, "batch-size", "records per write transaction (default 10000)")
+    .add(opts.lmdb_flush_interval_ms, "flush-interval",
+         "ms a smaller batch waits before it is written (default 1000)")
+    .add(opts.lmdb_max_queue, "max-queue",
+         "records queued for writing beyond which new ones are dropped (default 100000)")
+    .add(opts.lmdb_sync, "sync", "durable | no-meta-sync | no-sync (default durable)");
   opt_group{custom_options_, "log"}
     .add(opts.log_level, "level", "trace | debug | info | warn | error | off (default info)");
   // The work-sharing scheduler wakes workers promptly for request/response
@@ -92,14 +105,27 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return "db.driver must be threads or async, got '" + o.db_driver + "'";
   if (o.cache_shards < 0 || o.cache_shards > 4096)
     return "cache.shards must be 0..4096, got " + std::to_string(o.cache_shards);
-  if (o.cache_mode != "memory" && o.cache_mode != "none")
-    return "cache.mode must be memory or none, got '" + o.cache_mode + "'";
+  if (o.cache_mode != "tiered" && o.cache_mode != "memory" && o.cache_mode != "lmdb"
+      && o.cache_mode != "none")
+    return "cache.mode must be tiered, memory, lmdb or none, got '" + o.cache_mode + "'";
   if (o.cache_memory_bytes < 0)
     return "cache.memory-bytes must not be negative";
   if (!positive(o.cache_fill_timeout_ms))
     return "cache.fill-timeout-ms must be positive";
   if (o.cache_populate_page < 1 || o.cache_populate_page > 100'000)
     return "cache.populate-page must be 1..100000, got " + std::to_string(o.cache_populate_page);
+  if (o.lmdb_path.empty() && uses_lmdb())
+    return "lmdb.path must not be empty with cache.mode=" + o.cache_mode;
+  if (o.lmdb_max_bytes < (int64_t{1} << 20))
+    return "lmdb.max-bytes must be at least 1048576, got " + std::to_string(o.lmdb_max_bytes);
+  if (o.lmdb_batch_size < 1 || o.lmdb_batch_size > 1'000'000)
+    return "lmdb.batch-size must be 1..1000000, got " + std::to_string(o.lmdb_batch_size);
+  if (!positive(o.lmdb_flush_interval_ms))
+    return "lmdb.flush-interval must be a positive number of ms";
+  if (o.lmdb_max_queue < o.lmdb_batch_size)
+    return "lmdb.max-queue must be at least lmdb.batch-size, got " + std::to_string(o.lmdb_max_queue);
+  if (o.lmdb_sync != "durable" && o.lmdb_sync != "no-meta-sync" && o.lmdb_sync != "no-sync")
+    return "lmdb.sync must be durable, no-meta-sync or no-sync, got '" + o.lmdb_sync + "'";
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   if (std::find(std::begin(levels), std::end(levels), o.log_level) == std::end(levels))
     return "log.level must be one of trace, debug, info, warn, error, critical, off";
@@ -116,7 +142,18 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
 }
 
 cache_mode restcache_config::resolved_cache_mode() const {
-  return opts.cache_mode == "none" ? cache_mode::none : cache_mode::memory;
+  if (opts.cache_mode == "none")
+    return cache_mode::none;
+  if (opts.cache_mode == "memory")
+    return cache_mode::memory;
+  if (opts.cache_mode == "lmdb")
+    return cache_mode::lmdb;
+  return cache_mode::tiered;
+}
+
+bool restcache_config::uses_lmdb() const {
+  auto mode = resolved_cache_mode();
+  return mode == cache_mode::tiered || mode == cache_mode::lmdb;
 }
 
 } // namespace restcache

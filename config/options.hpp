@@ -32,6 +32,12 @@ struct daemon_options {
   int64_t cache_fill_timeout_ms;
   bool cache_populate;
   int64_t cache_populate_page;
+  std::string lmdb_path;
+  int64_t lmdb_max_bytes;
+  int64_t lmdb_batch_size;
+  int64_t lmdb_flush_interval_ms;
+  int64_t lmdb_max_queue;
+  std::string lmdb_sync;
   std::string log_level;
 };
 
@@ -47,6 +53,8 @@ public:
   std::optional<std::string> validate_and_resolve();
 
   cache_mode resolved_cache_mode() const;
+  /// cache.mode is tiered or lmdb.
+  bool uses_lmdb() const;
 };
 
 /// The physical memory of the machine in bytes (0 when unknown).

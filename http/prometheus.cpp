@@ -1,5 +1,7 @@
 #include "http/prometheus.hpp"
 
+#include <cstdio>
+
 namespace restcache::http {
 
 void append_metric_header(std::string& out, std::string_view name, std::string_view help,
@@ -20,6 +22,16 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
   out += labels;
   out += ' ';
   out += std::to_string(value);
+  out += '\n';
+}
+
+void append_sample(std::string& out, std::string_view name, std::string_view labels, double value) {
+  char buf[32];
+  auto n = std::snprintf(buf, sizeof buf, "%.6g", value);
+  out += name;
+  out += labels;
+  out += ' ';
+  out.append(buf, static_cast<size_t>(n));
   out += '\n';
 }
 

@@ -17,9 +17,13 @@ void append_metric_header(std::string& out, std::string_view name, std::string_v
 /// "name{labels} value\n"; `labels` is empty or already braced ("{shard=\"0\"}").
 void append_sample(std::string& out, std::string_view name, std::string_view labels, int64_t value);
 
+/// The same for a value in a base unit with a fraction (seconds).
+void append_sample(std::string& out, std::string_view name, std::string_view labels, double value);
+
 /// A metric with a single unlabelled sample: header and sample.
-inline void append_metric(std::string& out, std::string_view name, std::string_view help,
-                          std::string_view type, int64_t value) {
+template <class Value>
+void append_metric(std::string& out, std::string_view name, std::string_view help,
+                   std::string_view type, Value value) {
   append_metric_header(out, name, help, type);
   append_sample(out, name, {}, value);
 }

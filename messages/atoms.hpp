@@ -21,5 +21,6 @@ using page_atom = caf::atom_constant<caf::atom("page")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using flush_del_atom = caf::atom_constant<caf::atom("flush_del")>;
+using drain_atom = caf::atom_constant<caf::atom("drain")>;
 
 } // namespace restcache

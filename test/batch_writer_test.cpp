@@ -89,6 +89,21 @@ CAF_TEST(queued records flush at shutdown) {
   CAF_CHECK_EQUAL(store->records_written(), 2u);
 }
 
+CAF_TEST(a drain after the last records writes them and answers the total) {
+  put(1);
+  put(2);
+  put(3);
+  auto total = std::make_shared<uint64_t>(0);
+  sys.spawn(
+    [total](caf::event_based_actor* client, batch_writer_actor target) {
+      client->request(target, caf::infinite, drain_atom::value).then([total](uint64_t n) { *total = n; });
+    },
+    writer);
+  sched.run();
+  CAF_CHECK_EQUAL(store->records_written(), 3u);
+  CAF_CHECK_EQUAL(*total, 3u);
+}
+
 CAF_TEST(the newest record per key wins in the queue) {
   put(7, "{\"v\":1}", 1);
   put(7, "{\"v\":2}", 2);
