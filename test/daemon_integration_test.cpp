@@ -3,6 +3,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <signal.h>
 
@@ -43,6 +44,27 @@ int64_t metric(const std::string& text, const std::string& name) {
     return -1;
   return std::stoll(text.substr(at + name.size() + 2));
 }
+
+/// The sum of a per-shard metric's samples, or 0.
+int64_t shard_sum(const std::string& text, const std::string& name) {
+  int64_t sum = 0;
+  for (size_t at = 0; (at = text.find("\n" + name + "{", at)) != std::string::npos; ++at)
+    sum += std::stoll(text.substr(text.find("} ", at) + 2));
+  return sum;
+}
+
+/// A directory for an LMDB tier that outlives one daemon (restart tests).
+struct temp_dir {
+  std::string path;
+  temp_dir() {
+    char tmpl[] = "/tmp/restcache-it-lmdb-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~temp_dir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
 
 struct fixture {
   std::unique_ptr<daemon_process> daemon;
@@ -241,9 +263,7 @@ CAF_TEST(cache populate loads every department at start up) {
   int64_t entries = 0;
   for (int i = 0; i < 250 && entries < demo_depts; ++i) {
     auto text = c.get("/metrics").body;
-    entries = 0;
-    for (size_t at = 0; (at = text.find("\nrestcache_cache_entries{", at)) != std::string::npos; ++at)
-      entries += std::stoll(text.substr(text.find("} ", at) + 2));
+    entries = shard_sum(text, "restcache_cache_entries");
     std::this_thread::sleep_for(std::chrono::milliseconds{20});
   }
   CAF_CHECK_EQUAL(entries, demo_depts);
@@ -251,6 +271,59 @@ CAF_TEST(cache populate loads every department at start up) {
   CAF_CHECK_EQUAL(c.get("/deptemps/250").status, 200);
   CAF_CHECK_EQUAL(c.get("/deptemps/3").status, 200);
   CAF_CHECK_EQUAL(db_queries(), before); // served from what populate loaded
+}
+
+CAF_TEST(records queued at shutdown are written and a restart serves them from LMDB) {
+  daemon->terminate();
+  temp_dir dir;
+  // A flush interval longer than the test: only the shutdown drain writes.
+  std::vector<std::string> tier_args{"--lmdb.path=" + dir.path, "--lmdb.flush-interval=600000"};
+  start(tier_args);
+  wait_ready();
+  std::vector<std::string> bodies;
+  {
+    http_client c{daemon->port()};
+    for (int id = 1; id <= 40; ++id) {
+      auto r = c.get("/deptemps/" + std::to_string(id));
+      CAF_REQUIRE_EQUAL(r.status, 200);
+      bodies.push_back(r.body);
+    }
+    CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_lmdb_records"), 0);
+  }
+  CAF_REQUIRE_EQUAL(daemon->terminate(), 0);
+  start(tier_args);
+  wait_ready();
+  http_client c{daemon->port()};
+  auto text = c.get("/metrics").body;
+  CAF_CHECK_EQUAL(metric(text, "restcache_lmdb_records"), 40);
+  auto before = db_queries();
+  for (int id = 1; id <= 40; ++id) {
+    auto r = c.get("/deptemps/" + std::to_string(id));
+    CAF_REQUIRE_EQUAL(r.status, 200);
+    CAF_CHECK_EQUAL(r.body, bodies[static_cast<size_t>(id - 1)]);
+  }
+  CAF_CHECK_EQUAL(db_queries(), before); // warm restart: no query
+  CAF_CHECK_EQUAL(shard_sum(c.get("/metrics").body, "restcache_cache_tier_hits"), 40);
+}
+
+CAF_TEST(lmdb mode keeps nothing in memory and serves repeats from the tier) {
+  daemon->terminate();
+  start({"--cache.mode=lmdb", "--lmdb.flush-interval=20"});
+  wait_ready();
+  http_client c{daemon->port()};
+  auto first = c.get("/deptemps/123");
+  CAF_REQUIRE_EQUAL(first.status, 200);
+  for (int i = 0; i < 250 && metric(c.get("/metrics").body, "restcache_lmdb_records") < 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  auto before = db_queries();
+  auto again = c.get("/deptemps/123");
+  CAF_REQUIRE_EQUAL(again.status, 200);
+  CAF_CHECK_EQUAL(again.body, first.body);
+  CAF_CHECK_EQUAL(again.header_or_empty("ETag"), first.header_or_empty("ETag"));
+  CAF_CHECK_EQUAL(db_queries(), before);
+  auto text = c.get("/metrics").body;
+  CAF_CHECK_EQUAL(shard_sum(text, "restcache_cache_tier_hits"), 1);
+  CAF_CHECK_EQUAL(shard_sum(text, "restcache_cache_entries"), 0);
 }
 
 CAF_TEST(the async driver serves the same documents) {
