@@ -23,6 +23,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
 
 namespace restcache {
 
@@ -33,10 +34,15 @@ using cache_shard_actor = caf::typed_actor<
   /// Answers the document for the key through the callback, exactly once:
   /// from memory, or after a fill (one query per key however many wait).
   caf::reacts_to<get_atom, doc_key, reply_callback>,
-  /// Drops the key's entry; a fill in flight for it was started before this
-  /// change became visible, so its result answers its waiters but is not kept.
-  /// The uint64_t is the change-log sequence.
-  caf::reacts_to<invalidate_atom, doc_key, uint64_t>,
+  /// Drops the entries of the changed keys; a fill in flight for one of them
+  /// was started before the change became visible, so its result answers its
+  /// waiters but is not kept. With a second tier the keys are also deleted
+  /// there (shielded from tier reads until then). Answers the highest change
+  /// sequence of the batch once both tiers are rid of the keys.
+  caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// Drops every entry and treats every fill in flight as overtaken; with a
+  /// second tier, clears it too. Answers once both tiers are empty.
+  caf::replies_to<clear_atom>::with<uint64_t>,
   /// The outcome of fill number `uint64_t` for the key, from its db_query.
   caf::reacts_to<filled_atom, doc_key, uint64_t, fetch_outcome>,
   /// Fill number `uint64_t` took longer than cache.fill-timeout: answer its
@@ -77,10 +83,16 @@ using batch_writer_actor = caf::typed_actor<
   /// A record from a fill. Queued (the newest per key wins); dropped and
   /// counted when the queue is full: the tier is a cache.
   caf::reacts_to<put_atom, doc_key, doc_ptr, uint64_t>,
-  /// Discards any queued record for the key and deletes it from the tier;
-  /// answers the change sequence once the delete has committed, so the shard
-  /// can stop shielding the key from tier reads.
-  caf::replies_to<invalidate_atom, doc_key, uint64_t>::with<uint64_t>,
+  /// Discards any queued record for the keys and deletes them from the tier
+  /// (a small transaction within milliseconds); answers the highest change
+  /// sequence once the delete has committed, so the shard can stop shielding
+  /// the keys from tier reads.
+  caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// Discards the queue and drops every record; answers once committed.
+  caf::replies_to<clear_atom>::with<uint64_t>,
+  /// The replay watermark: every change below it is applied in both tiers.
+  /// Stored with the next transaction.
+  caf::reacts_to<watermark_atom, uint64_t>,
   /// Writes the queued records now (timer, or batch size reached).
   caf::reacts_to<flush_atom, uint64_t>,
   /// Writes the pending deletes now.
@@ -90,6 +102,17 @@ using batch_writer_actor = caf::typed_actor<
   /// after every record already in the mailbox (an exit_msg would overtake
   /// them in CAF 0.17).
   caf::replies_to<drain_atom>::with<uint64_t>>;
+
+/// Applies the change stream: takes rounds of coalesced changes from the
+/// listener's inbox, sends each shard its share, and advances the replay
+/// watermark once every change before a mark is applied in both tiers.
+using notify_listener_actor = caf::typed_actor<
+  /// The inbox holds a new round (sent by the connection thread, once per round).
+  caf::reacts_to<changes_atom>,
+  /// LISTEN session number `uint64_t` is in place and its replay is in the inbox.
+  caf::reacts_to<listen_up_atom, uint64_t>,
+  /// The LISTEN session broke: notifications may be missed until the next one.
+  caf::reacts_to<listen_dn_atom>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

@@ -12,6 +12,13 @@ void batch_writer_state::flush_records() {
   ++timer_generation;
   if (queue.empty())
     return;
+  if (!flush_clear()) {
+    // Records may not land before the clear that came ahead of them.
+    bump(metrics->records_dropped, queue.size());
+    queue.clear();
+    metrics->queued.store(0, std::memory_order_relaxed);
+    return;
+  }
   std::vector<tier_record> batch;
   batch.reserve(queue.size());
   for (auto& [key, rec] : queue)
@@ -20,7 +27,8 @@ void batch_writer_state::flush_records() {
   metrics->queued.store(0, std::memory_order_relaxed);
   auto started = std::chrono::steady_clock::now();
   try {
-    store->write(batch, deletes);
+    store->write(batch, deletes, watermark);
+    watermark.reset();
     confirm_deletes();
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
                                                                     - started);
@@ -34,12 +42,41 @@ void batch_writer_state::flush_records() {
   }
 }
 
-bool batch_writer_state::flush_deletes() {
-  delete_flush_scheduled = false;
-  if (deletes.empty())
+bool batch_writer_state::flush_clear() {
+  if (!clear_pending)
     return true;
   try {
-    store->write({}, deletes);
+    store->clear(watermark);
+  } catch (const std::exception& e) {
+    bump(metrics->write_errors);
+    spdlog::error("batch writer: clearing the tier failed, retrying: {}", e.what());
+    return false;
+  }
+  watermark.reset();
+  clear_pending = false;
+  bump(metrics->clears);
+  for (auto& c : clear_promises)
+    c.promise.deliver(c.seq);
+  clear_promises.clear();
+  return true;
+}
+
+void batch_writer_state::schedule_delete_flush(batch_writer_actor::pointer self) {
+  if (!delete_flush_scheduled) {
+    delete_flush_scheduled = true;
+    self->delayed_send(self, cfg.delete_delay, flush_del_atom::value);
+  }
+}
+
+bool batch_writer_state::flush_deletes() {
+  delete_flush_scheduled = false;
+  if (!flush_clear())
+    return false;
+  if (deletes.empty() && !watermark)
+    return true;
+  try {
+    store->write({}, deletes, watermark);
+    watermark.reset();
   } catch (const std::exception& e) {
     bump(metrics->write_errors);
     spdlog::error("batch writer: deleting {} keys failed, retrying: {}", deletes.size(), e.what());
@@ -90,20 +127,41 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
         self->delayed_send(self, st.cfg.flush_interval, flush_atom::value, st.timer_generation);
       }
     },
-    [self](invalidate_atom, const doc_key& key, uint64_t seq) -> caf::result<uint64_t> {
+    [self](invalidate_atom, const change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
-      if (st.queue.erase(key) > 0) {
-        bump(st.metrics->records_discarded);
-        st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
+      uint64_t seq = 0;
+      for (auto& c : changes) {
+        if (st.queue.erase(c.key) > 0)
+          bump(st.metrics->records_discarded);
+        st.deletes.push_back(c.key);
+        seq = std::max(seq, c.seq);
       }
-      st.deletes.push_back(key);
+      st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
       auto rp = self->make_response_promise<uint64_t>();
       st.delete_promises.push_back({seq, rp});
-      if (!st.delete_flush_scheduled) {
-        st.delete_flush_scheduled = true;
-        self->delayed_send(self, st.cfg.delete_delay, flush_del_atom::value);
-      }
+      st.schedule_delete_flush(self);
       return rp;
+    },
+    [self](clear_atom) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      // Everything queued or pending came before the clear: it covers them.
+      bump(st.metrics->records_discarded, st.queue.size());
+      st.queue.clear();
+      st.metrics->queued.store(0, std::memory_order_relaxed);
+      st.deletes.clear();
+      for (auto& d : st.delete_promises)
+        st.clear_promises.push_back(std::move(d));
+      st.delete_promises.clear();
+      st.clear_pending = true;
+      auto rp = self->make_response_promise<uint64_t>();
+      st.clear_promises.push_back({0, rp});
+      st.schedule_delete_flush(self);
+      return rp;
+    },
+    [self](watermark_atom, uint64_t xmin) {
+      auto& st = self->state;
+      st.watermark = std::max(st.watermark.value_or(0), xmin);
+      st.schedule_delete_flush(self);
     },
     [self](flush_atom, uint64_t generation) {
       if (generation == self->state.timer_generation)
@@ -111,8 +169,10 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
     },
     [self](drain_atom) -> uint64_t {
       auto& st = self->state;
-      while (!st.flush_deletes())
-        std::this_thread::sleep_for(st.cfg.retry_delay); // detached: blocks only this thread
+      // Detached: sleeping blocks only this thread. Bounded: a disk that keeps
+      // failing must not hold up shutdown (the next start replays anyway).
+      for (int attempt = 0; attempt < 50 && !st.flush_deletes(); ++attempt)
+        std::this_thread::sleep_for(st.cfg.retry_delay);
       st.flush_records();
       return st.metrics->records_written.load(std::memory_order_relaxed);
     },

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct batch_metrics {
   std::atomic<uint64_t> records_dropped{0};  ///< queue full, or a failed record transaction
   std::atomic<uint64_t> records_discarded{0}; ///< queued, then invalidated before writing
   std::atomic<uint64_t> deletes_written{0};
+  std::atomic<uint64_t> clears{0};           ///< the whole tier dropped
   std::atomic<uint64_t> write_errors{0};
   std::atomic<int64_t> queued{0};
   std::atomic<uint64_t> last_flush_us{0};    ///< duration of the last record transaction
@@ -47,6 +49,11 @@ struct batch_writer_state {
   std::unordered_map<doc_key, tier_record, doc_key_hash> queue;
   std::vector<pending_delete> delete_promises;
   std::vector<doc_key> deletes;
+  /// A clear asked for and not yet committed, with the promises it answers.
+  bool clear_pending = false;
+  std::vector<pending_delete> clear_promises;
+  /// The replay watermark to store with the next transaction.
+  std::optional<uint64_t> watermark;
   bool delete_flush_scheduled = false;
   uint64_t timer_generation = 0; ///< a flush timer fires only for its own round
   bool timer_armed = false;
@@ -57,10 +64,15 @@ struct batch_writer_state {
   /// records are dropped and counted (the tier is a cache); the deletes stay
   /// pending.
   void flush_records();
-  /// Writes the pending deletes in one transaction and answers their
-  /// promises. On failure nothing is answered and false is returned: the
-  /// caller retries, because an old record must not stay behind.
+  /// Writes a pending clear, then the pending deletes and the watermark, in
+  /// small transactions, and answers their promises. On failure nothing is
+  /// answered and false is returned: the caller retries, because an old
+  /// record must not stay behind.
   bool flush_deletes();
+  /// Commits a pending clear; false on failure (the caller retries).
+  bool flush_clear();
+  /// Schedules flush_deletes after delete_delay unless already scheduled.
+  void schedule_delete_flush(batch_writer_actor::pointer self);
   /// The deletes have committed: answer their promises.
   void confirm_deletes();
 };

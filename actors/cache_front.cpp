@@ -36,7 +36,16 @@ std::optional<int32_t> cache_front::random_dept_id() {
 }
 
 bool cache_front::ready() const {
-  return db_metrics_.connections_up.load(std::memory_order_relaxed) > 0;
+  if (db_metrics_.connections_up.load(std::memory_order_relaxed) == 0)
+    return false;
+  for (auto& check : readiness_checks_)
+    if (!check())
+      return false;
+  return true;
+}
+
+void cache_front::add_readiness_check(std::function<bool()> check) {
+  readiness_checks_.push_back(std::move(check));
 }
 
 void cache_front::set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids) {

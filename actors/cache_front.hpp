@@ -36,6 +36,8 @@ public:
 
   /// Extra exposition text appended to /metrics (the HTTP server's counters).
   void add_metrics_source(std::function<std::string()> source);
+  /// One more condition /ready requires (besides a pooled connection).
+  void add_readiness_check(std::function<bool()> check);
 
   const cache_shard_actor& shard_for(const doc_key& key) const;
 
@@ -46,6 +48,7 @@ private:
   mutable std::mutex ids_mtx_;
   std::shared_ptr<const std::vector<int32_t>> dept_ids_;
   std::vector<std::function<std::string()>> metrics_sources_;
+  std::vector<std::function<bool()>> readiness_checks_;
 };
 
 /// Spawns an actor that borrows a connection from `pool`, reads every

@@ -17,6 +17,10 @@ int64_t cache_populator_state::cached_bytes() const {
 
 void cache_populator_state::request_page(
   cache_populator_actor::stateful_pointer<cache_populator_state> self) {
+  if (cfg.caught_up != nullptr && cfg.caught_up->load(std::memory_order_acquire) == 0) {
+    self->delayed_send(self, std::chrono::milliseconds{100}, retry_atom::value);
+    return;
+  }
   // Epochs first, then the query: whatever the query reads is at least as new
   // as every invalidation counted here.
   epochs.clear();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -14,6 +15,9 @@ struct cache_populator_config {
   int64_t memory_bytes = 0;        ///< the memory tier's whole budget
   double fill_ratio = 0.95;        ///< stop once this share of the budget is used
   std::chrono::seconds progress_interval{5};
+  /// The notify listener's caught-up flag: pages read before it is set could
+  /// miss a change, so populate starts once it is 1. Null: start at once.
+  const std::atomic<int64_t>* caught_up = nullptr;
 };
 
 struct cache_populator_state {

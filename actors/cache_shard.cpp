@@ -58,6 +58,26 @@ void cache_shard_state::drop(const doc_key& key) {
   }
 }
 
+void cache_shard_state::drop_all() {
+  metrics->entries.fetch_sub(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
+  metrics->bytes.fetch_sub(bytes, std::memory_order_relaxed);
+  entries.clear();
+  clock.clear();
+  bytes = 0;
+}
+
+void cache_shard_state::apply_change(const key_change& change) {
+  bump(metrics->invalidations);
+  applied_seq = std::max(applied_seq, change.seq);
+  drop(change.key);
+  if (auto f = fills.find(change.key); f != fills.end()) {
+    // The fill may have read the row before the change committed.
+    bump(metrics->fills_discarded);
+    uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
+    fills.erase(f);
+  }
+}
+
 void cache_shard_state::evict_until_within_budget() {
   // CLOCK (second chance): a hit only sets a bit, no list splicing on the hot
   // path; a key hit since the hand last passed survives one more round.
@@ -123,7 +143,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   return {
     [self, start_fill](get_atom, const doc_key& key, reply_callback& cb) {
       auto& st = self->state;
-      if (st.cfg.mode != cache_mode::none) {
+      if (!st.cfg.bypassed()) {
         if (auto i = st.entries.find(key); i != st.entries.end()) {
           bump(st.metrics->hits);
           i->second.referenced = true;
@@ -138,7 +158,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         }
         // The second tier: a read of microseconds, never a write lock. A key
         // whose delete is not yet confirmed is not read: it may be old there.
-        if (st.cfg.uses_tier() && st.shielded.count(key) == 0) {
+        if (st.tier_readable(key)) {
           if (auto doc = st.cfg.tier->get(key)) {
             bump(st.metrics->tier_hits);
             if (st.cfg.uses_memory())
@@ -154,36 +174,64 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         f.waiters.push_back(std::move(cb));
         return;
       }
-      // cache.mode=none: every request runs its own query; nothing is kept.
+      // cache.mode=none, or bypassed while the listener is not caught up:
+      // every request runs its own query; nothing is kept.
       bump(st.metrics->misses);
       auto id = start_fill(key);
       st.uncached_fills[id].push_back(std::move(cb));
     },
-    [self](invalidate_atom, const doc_key& key, uint64_t seq) {
+    [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
-      bump(st.metrics->invalidations);
-      st.applied_seq = std::max(st.applied_seq, seq);
-      if (st.cfg.writer) {
-        // Through this shard, so the writer sees records and invalidations of
-        // a key in the order decided here.
-        auto& shield = st.shielded[key];
-        shield = std::max(shield, seq);
-        self->request(st.cfg.writer, caf::infinite, invalidate_atom::value, key, seq)
-          .then([self, key](uint64_t confirmed) {
-            auto& shielded = self->state.shielded;
-            if (auto i = shielded.find(key); i != shielded.end() && i->second <= confirmed)
-              shielded.erase(i);
-          });
+      uint64_t seq = 0;
+      for (auto& c : changes) {
+        st.apply_change(c);
+        seq = std::max(seq, c.seq);
       }
+      // Before anything else reads the epoch: a populate page read before
+      // these changes is not kept.
       ++st.epoch;
       st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
-      st.drop(key);
-      if (auto f = st.fills.find(key); f != st.fills.end()) {
-        // The fill may have read the row before the change committed.
+      if (!st.cfg.uses_tier() || !st.cfg.writer)
+        return seq;
+      // Through this shard, so the writer sees records and invalidations of a
+      // key in the order decided here; shielded until the delete commits.
+      for (auto& c : changes)
+        ++st.shielded[c.key];
+      auto rp = self->make_response_promise<uint64_t>();
+      self->request(st.cfg.writer, caf::infinite, invalidate_atom::value, changes)
+        .then(
+          [self, changes, rp](uint64_t confirmed) mutable {
+            auto& shielded = self->state.shielded;
+            for (auto& c : changes)
+              if (auto i = shielded.find(c.key); i != shielded.end() && --i->second == 0)
+                shielded.erase(i);
+            rp.deliver(confirmed);
+          },
+          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      return rp;
+    },
+    [self](clear_atom) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      st.drop_all();
+      for (auto& [key, f] : st.fills) {
         bump(st.metrics->fills_discarded);
-        st.uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
-        st.fills.erase(f);
+        st.uncached_fills.emplace(f.id, std::move(f.waiters));
       }
+      st.fills.clear();
+      ++st.epoch;
+      st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
+      if (!st.cfg.uses_tier() || !st.cfg.writer)
+        return uint64_t{0};
+      ++st.clears_in_flight;
+      auto rp = self->make_response_promise<uint64_t>();
+      self->request(st.cfg.writer, caf::infinite, clear_atom::value)
+        .then(
+          [self, rp](uint64_t confirmed) mutable {
+            --self->state.clears_in_flight;
+            rp.deliver(confirmed);
+          },
+          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      return rp;
     },
     [self](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
@@ -212,7 +260,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (st.cfg.mode == cache_mode::none || epoch != st.epoch || st.entries.count(key) > 0
+      if (st.cfg.bypassed() || epoch != st.epoch || st.entries.count(key) > 0
           || st.fills.count(key) > 0)
         return;
       bump(st.metrics->populated);

@@ -2,6 +2,7 @@
 
 #include <caf/fwd.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -29,7 +30,14 @@ struct cache_shard_config {
   /// writer that fills it.
   std::shared_ptr<tier_reader> tier{};
   batch_writer_actor writer{};
+  /// Set while the notify listener is not caught up and
+  /// cache.on-listener-loss=bypass: every GET goes to PostgreSQL and nothing
+  /// is kept, as in mode none. Null: never.
+  const std::atomic<bool>* bypass = nullptr;
 
+  bool bypassed() const noexcept {
+    return mode == cache_mode::none || (bypass != nullptr && bypass->load(std::memory_order_relaxed));
+  }
   bool uses_memory() const noexcept { return mode == cache_mode::memory || mode == cache_mode::tiered; }
   bool uses_tier() const noexcept {
     return tier != nullptr && (mode == cache_mode::tiered || mode == cache_mode::lmdb);
@@ -82,13 +90,23 @@ struct cache_shard_state {
   /// before a change it has replayed (issue 5) from one after.
   uint64_t applied_seq = 0;
   /// Keys invalidated whose delete the batch writer has not confirmed yet,
-  /// with the newest change sequence: a tier read must not bring them back.
-  std::unordered_map<doc_key, uint64_t, doc_key_hash> shielded;
+  /// with the number of such deletes in flight: a tier read must not bring
+  /// them back.
+  std::unordered_map<doc_key, uint32_t, doc_key_hash> shielded;
+  /// Clears of the second tier in flight: no tier read at all meanwhile.
+  uint32_t clears_in_flight = 0;
 
   /// Stores a document, evicting under the budget.
   void store(const doc_key& key, doc_ptr doc);
   /// Drops the key's entry if present.
   void drop(const doc_key& key);
+  /// Drops every entry.
+  void drop_all();
+  /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
+  void apply_change(const key_change& change);
+  bool tier_readable(const doc_key& key) const {
+    return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0;
+  }
   void evict_until_within_budget();
   /// Removes fill `fill_id` of `key` and returns its waiters; `current` says
   /// whether it was the key's current fill (only then may its result be

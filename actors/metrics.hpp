@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 
 namespace restcache {
 
@@ -35,6 +36,44 @@ struct db_metrics {
   std::atomic<int64_t> connections_up{0};
   std::atomic<int64_t> borrow_waiting{0};
   std::atomic<uint64_t> borrow_rejected{0};  ///< wait queue full: answered overloaded
+};
+
+/// Durations in fixed buckets (Prometheus histogram), written by one actor,
+/// read on scrape. Bounds in seconds.
+struct latency_histogram {
+  static constexpr double bounds[] = {0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05,
+                                      0.1,    0.25,  0.5,   1.0,   2.5,  5.0,   10.0};
+  static constexpr size_t bucket_count = std::size(bounds) + 1; ///< the last is +Inf
+  std::atomic<uint64_t> buckets[bucket_count] = {}; ///< not cumulative
+  std::atomic<uint64_t> sum_us{0};
+  std::atomic<uint64_t> count{0};
+
+  void observe_us(int64_t us) noexcept {
+    if (us < 0)
+      us = 0; // clocks of client and server may differ slightly
+    size_t i = 0;
+    while (i < std::size(bounds) && double(us) > bounds[i] * 1e6)
+      ++i;
+    buckets[i].fetch_add(1, std::memory_order_relaxed);
+    sum_us.fetch_add(static_cast<uint64_t>(us), std::memory_order_relaxed);
+    count.fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
+/// The notify listener: its connection thread and its actor write these.
+struct listener_metrics {
+  std::atomic<uint64_t> notifications{0};  ///< change notifications received
+  std::atomic<uint64_t> connects{0};       ///< LISTEN sessions established
+  std::atomic<int64_t> connected{0};
+  std::atomic<int64_t> caught_up{0};       ///< connected and a mark applied since
+  std::atomic<uint64_t> replayed{0};       ///< change-log entries re-applied after a (re)connect
+  std::atomic<uint64_t> tier_drops{0};     ///< both tiers dropped: log pruned, or storm overflow
+  std::atomic<uint64_t> invalidations{0};  ///< keys sent to shards (after coalescing)
+  std::atomic<uint64_t> pruned{0};         ///< change-log entries deleted by retention
+  /// The replay watermark: every change of a transaction below this xid is applied.
+  std::atomic<uint64_t> watermark{0};
+  std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
+  latency_histogram invalidation_latency;  ///< change made to dropped from both tiers
 };
 
 inline void bump(std::atomic<uint64_t>& c, uint64_t n = 1) noexcept {

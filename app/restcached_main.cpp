@@ -23,7 +23,8 @@
 #include "actors/pg_async_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
 #include "config/options.hpp"
-#include "http/prometheus.hpp"
+#include "actors/metrics_text.hpp"
+#include "actors/notify_listener.hpp"
 #include "http/server.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
@@ -89,45 +90,17 @@ lmdb::sync_mode parse_sync_mode(const std::string& s) {
   return lmdb::sync_mode::durable;
 }
 
-std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) {
-  using http::append_metric;
-  std::string out;
-  auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-  auto c = store.counters();
-  append_metric(out, "restcache_lmdb_bytes", "Bytes of pages in use in the LMDB file.", "gauge",
-                static_cast<int64_t>(store.bytes()));
-  append_metric(out, "restcache_lmdb_records", "Documents held in the LMDB tier.", "gauge",
-                static_cast<int64_t>(store.count()));
-  append_metric(out, "restcache_lmdb_evicted_total", "Records evicted to stay within lmdb.max-bytes.",
-                "counter", static_cast<int64_t>(c.evicted));
-  append_metric(out, "restcache_lmdb_garbled_total", "Stored values that failed to decode (not served).",
-                "counter", static_cast<int64_t>(c.garbled));
-  append_metric(out, "restcache_batch_flushes_total", "Record transactions committed by the batch writer.",
-                "counter", rd(m.flushes));
-  append_metric(out, "restcache_batch_records_written_total", "Records written to the LMDB tier.",
-                "counter", rd(m.records_written));
-  append_metric(out, "restcache_batch_records_dropped_total",
-                "Records not written: queue full or a failed transaction.", "counter",
-                rd(m.records_dropped));
-  append_metric(out, "restcache_batch_records_discarded_total",
-                "Queued records discarded by an invalidation of their key.", "counter",
-                rd(m.records_discarded));
-  append_metric(out, "restcache_batch_deletes_total", "Invalidated keys deleted from the LMDB tier.",
-                "counter", rd(m.deletes_written));
-  append_metric(out, "restcache_batch_write_errors_total", "Failed LMDB write transactions.", "counter",
-                rd(m.write_errors));
-  append_metric(out, "restcache_batch_queued", "Records waiting for the next write transaction.", "gauge",
-                rd(m.queued));
-  append_metric(out, "restcache_batch_last_flush_seconds", "Duration of the last record transaction.",
-                "gauge", double(m.last_flush_us.load(std::memory_order_relaxed)) / 1e6);
-  return out;
-}
-
-/// Stops the shards, waits until they are gone, then lets the batch writer
-/// write what they sent it before it exits.
-void stop_cache(caf::actor_system& system, std::vector<cache_shard_actor>& shards,
-                const batch_writer_actor& writer) {
+/// Stops the listener and the shards, waits until they are gone, then lets
+/// the batch writer write what they sent it before it exits.
+void stop_cache(caf::actor_system& system, notify_listener_actor& listener,
+                std::vector<cache_shard_actor>& shards, const batch_writer_actor& writer) {
   caf::scoped_actor self{system};
+  if (listener) {
+    self->monitor(listener);
+    self->send_exit(listener, caf::exit_reason::user_shutdown);
+    self->receive([](caf::down_msg&) {});
+    listener = nullptr;
+  }
   for (auto& s : shards) {
     self->monitor(s);
     self->send_exit(s, caf::exit_reason::user_shutdown);
@@ -207,9 +180,21 @@ int main(int argc, char** argv) {
       spdlog::shutdown();
       return 1;
     }
-    spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={})", o.lmdb_path,
-                 tier_store->count(), tier_store->bytes() >> 20, o.lmdb_max_bytes >> 20, o.lmdb_sync);
+    spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={}), watermark {}",
+                 o.lmdb_path, tier_store->count(), tier_store->bytes() >> 20, o.lmdb_max_bytes >> 20,
+                 o.lmdb_sync, tier_store->watermark());
+    // Records without a watermark cannot be checked against the change log.
+    if (tier_store->watermark() == 0 && tier_store->count() > 0) {
+      spdlog::warn("LMDB tier has records but no replay watermark: dropping them");
+      tier_store->clear();
+    }
   }
+  listener_metrics change_metrics;
+  change_metrics.watermark.store(tier_store ? tier_store->watermark() : 0);
+  // Until the listener has caught up, bypass (the default policy) sends GETs
+  // to PostgreSQL: the tiers may hold documents changed while we were away.
+  const bool bypass_on_loss = o.cache_on_listener_loss == "bypass";
+  std::atomic<bool> bypass{bypass_on_loss};
   std::unique_ptr<pg_async_driver> async_driver; // db.driver=async
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
@@ -245,6 +230,7 @@ int main(int argc, char** argv) {
     cache_shard_config shard_cfg{cfg.resolved_cache_mode(), o.cache_memory_bytes / o.cache_shards,
                                  std::chrono::milliseconds{o.cache_fill_timeout_ms}};
     shard_cfg.writer = writer;
+    shard_cfg.bypass = &bypass;
     std::vector<cache_shard_actor> shards;
     for (auto& m : shard_metrics) {
       if (tier_store)
@@ -252,6 +238,22 @@ int main(int argc, char** argv) {
       shards.push_back(system.spawn(cache_shard, shard_cfg, pool, &m));
     }
     front = std::make_unique<cache_front>(shards, shard_metrics, pool_metrics);
+    notify_listener_actor listener;
+    if (cfg.resolved_cache_mode() != cache_mode::none) {
+      notify_listener_config listener_cfg;
+      listener_cfg.connection.dsn = o.db_dsn;
+      listener_cfg.connection.retention = std::chrono::seconds{o.changelog_retention};
+      listener_cfg.connection.mark_interval = std::chrono::milliseconds{o.changelog_mark_interval_ms};
+      listener_cfg.connection.replay_limit = static_cast<size_t>(o.changelog_max_pending);
+      listener_cfg.max_pending_keys = static_cast<size_t>(o.changelog_max_pending);
+      listener_cfg.bypass_on_loss = bypass_on_loss;
+      listener = system.spawn(notify_listener, listener_cfg, shards, writer,
+                              std::make_shared<change_inbox>(listener_cfg.max_pending_keys),
+                              &change_metrics, &bypass);
+      front->add_metrics_source([&change_metrics] { return listener_metrics_text(change_metrics); });
+      if (!bypass_on_loss) // serve: possibly old documents, so not ready
+        front->add_readiness_check([&change_metrics] { return change_metrics.caught_up.load() == 1; });
+    }
     auto id_loader = spawn_dept_id_loader(system, pool, *front);
     caf::actor populator;
     if (o.cache_populate && cfg.resolved_cache_mode() != cache_mode::none) {
@@ -260,9 +262,10 @@ int main(int argc, char** argv) {
       auto budget = cfg.resolved_cache_mode() == cache_mode::lmdb
                       ? std::numeric_limits<int64_t>::max()
                       : o.cache_memory_bytes;
-      populator = caf::actor_cast<caf::actor>(system.spawn(
-        cache_populator, cache_populator_config{static_cast<int32_t>(o.cache_populate_page), budget},
-        pool, shards, &shard_metrics));
+      cache_populator_config populate_cfg{static_cast<int32_t>(o.cache_populate_page), budget};
+      populate_cfg.caught_up = &change_metrics.caught_up;
+      populator = caf::actor_cast<caf::actor>(
+        system.spawn(cache_populator, populate_cfg, pool, shards, &shard_metrics));
     }
 
     http::server_options http_opts;
@@ -303,7 +306,7 @@ int main(int argc, char** argv) {
     caf::anon_send_exit(id_loader, caf::exit_reason::user_shutdown);
     if (populator)
       caf::anon_send_exit(populator, caf::exit_reason::user_shutdown);
-    stop_cache(system, shards, writer);
+    stop_cache(system, listener, shards, writer);
     caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
     shards.clear();
     writer = nullptr;

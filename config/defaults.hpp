@@ -35,6 +35,21 @@ inline constexpr int64_t cache_fill_timeout_ms = 10'000;
 inline constexpr bool cache_populate = false;       ///< load departments at start-up
 inline constexpr int64_t cache_populate_page = 2'000; ///< departments per populate query
 
+/// What GETs do while the notify listener is not connected and caught up:
+/// bypass (go to PostgreSQL, keep nothing; /ready stays ready) | serve
+/// (answer from the tiers, possibly old; /ready says not ready).
+inline constexpr const char* cache_on_listener_loss = "bypass";
+
+// changelog.*
+/// Seconds change-log entries are kept; older ones this instance has applied
+/// are pruned. 0: never prune.
+inline constexpr int64_t changelog_retention = 86'400;
+/// Changed keys coalesced while the shards catch up; beyond this both tiers
+/// are dropped instead (a storm is absorbed in bounded memory).
+inline constexpr int64_t changelog_max_pending = 1'000'000;
+/// How often the listener takes a watermark mark (ms).
+inline constexpr int64_t changelog_mark_interval_ms = 200;
+
 // lmdb.*
 /// The directory of the LMDB tier (created if missing). Relative paths are
 /// relative to the working directory; scripts/run passes var/lmdb.

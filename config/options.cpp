@@ -30,7 +30,8 @@ restcache_config::restcache_config() {
     defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
     defaults::db_query_timeout_ms, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
     defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
-    defaults::cache_populate_page, defaults::lmdb_path, defaults::lmdb_max_bytes,
+    defaults::cache_populate_page, defaults::cache_on_listener_loss, defaults::changelog_retention,
+    defaults::changelog_max_pending, defaults::changelog_mark_interval_ms, defaults::lmdb_path, defaults::lmdb_max_bytes,
     defaults::lmdb_batch_size, defaults::lmdb_flush_interval_ms, defaults::lmdb_max_queue,
     defaults::lmdb_sync, defaults::log_level,
   };
@@ -62,7 +63,18 @@ restcache_config::restcache_config() {
     .add(opts.cache_populate, "populate",
          "load departments into the tiers at start-up, up to the budget (flag)")
     .add(opts.cache_populate_page, "populate-page",
-         "departments per populate query (default 2000)");
+         "departments per populate query (default 2000)")
+    .add(opts.cache_on_listener_loss, "on-listener-loss",
+         "bypass (GETs go to PostgreSQL while the change listener is not caught up) | "
+         "serve (possibly old documents; /ready says not ready) (default bypass)");
+  opt_group{custom_options_, "changelog"}
+    .add(opts.changelog_retention, "retention",
+         "seconds change-log entries are kept once applied, 0 = never prune (default 86400)")
+    .add(opts.changelog_max_pending, "max-pending",
+         "changed keys coalesced while the shards catch up; beyond, both tiers are dropped "
+         "(default 1000000)")
+    .add(opts.changelog_mark_interval_ms, "mark-interval",
+         "ms between replay watermark marks (default 200)");
   opt_group{custom_options_, "lmdb"}
     .add(opts.lmdb_path, "path", "directory of the LMDB tier, created if missing (default var/lmdb)")
     .add(opts.lmdb_max_bytes, "max-bytes",
@@ -114,6 +126,14 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return "cache.fill-timeout-ms must be positive";
   if (o.cache_populate_page < 1 || o.cache_populate_page > 100'000)
     return "cache.populate-page must be 1..100000, got " + std::to_string(o.cache_populate_page);
+  if (o.cache_on_listener_loss != "bypass" && o.cache_on_listener_loss != "serve")
+    return "cache.on-listener-loss must be bypass or serve, got '" + o.cache_on_listener_loss + "'";
+  if (o.changelog_retention < 0)
+    return "changelog.retention must be 0 (never prune) or a number of seconds";
+  if (o.changelog_max_pending < 1)
+    return "changelog.max-pending must be positive";
+  if (o.changelog_mark_interval_ms < 10 || o.changelog_mark_interval_ms > 60'000)
+    return "changelog.mark-interval must be 10..60000 ms, got " + std::to_string(o.changelog_mark_interval_ms);
   if (o.lmdb_path.empty() && uses_lmdb())
     return "lmdb.path must not be empty with cache.mode=" + o.cache_mode;
   if (o.lmdb_max_bytes < (int64_t{1} << 20))

@@ -32,6 +32,10 @@ struct daemon_options {
   int64_t cache_fill_timeout_ms;
   bool cache_populate;
   int64_t cache_populate_page;
+  std::string cache_on_listener_loss;
+  int64_t changelog_retention;
+  int64_t changelog_max_pending;
+  int64_t changelog_mark_interval_ms;
   std::string lmdb_path;
   int64_t lmdb_max_bytes;
   int64_t lmdb_batch_size;

@@ -35,4 +35,23 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
   out += '\n';
 }
 
+void append_histogram(std::string& out, std::string_view name, std::string_view help,
+                      const double* bounds, const uint64_t* counts, size_t bound_count, double sum) {
+  append_metric_header(out, name, help, "histogram");
+  std::string bucket{name};
+  bucket += "_bucket";
+  uint64_t cumulative = 0;
+  char le[48];
+  for (size_t i = 0; i <= bound_count; ++i) {
+    cumulative += counts[i];
+    if (i < bound_count)
+      std::snprintf(le, sizeof le, "{le=\"%g\"}", bounds[i]);
+    else
+      std::snprintf(le, sizeof le, "{le=\"+Inf\"}");
+    append_sample(out, bucket, le, static_cast<int64_t>(cumulative));
+  }
+  append_sample(out, std::string{name} + "_sum", {}, sum);
+  append_sample(out, std::string{name} + "_count", {}, static_cast<int64_t>(cumulative));
+}
+
 } // namespace restcache::http

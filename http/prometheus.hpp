@@ -20,6 +20,12 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
 /// The same for a value in a base unit with a fraction (seconds).
 void append_sample(std::string& out, std::string_view name, std::string_view labels, double value);
 
+/// A histogram: cumulative _bucket{le=...} samples over `bounds` (seconds)
+/// and +Inf from per-bucket (not cumulative) `counts` (bounds + 1 of them),
+/// then _sum (seconds) and _count.
+void append_histogram(std::string& out, std::string_view name, std::string_view help,
+                      const double* bounds, const uint64_t* counts, size_t bound_count, double sum);
+
 /// A metric with a single unlabelled sample: header and sample.
 template <class Value>
 void append_metric(std::string& out, std::string_view name, std::string_view help,

@@ -22,5 +22,10 @@ using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using flush_del_atom = caf::atom_constant<caf::atom("flush_del")>;
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
+using clear_atom = caf::atom_constant<caf::atom("clear")>;
+using watermark_atom = caf::atom_constant<caf::atom("watermark")>;
+using changes_atom = caf::atom_constant<caf::atom("changes")>;
+using listen_up_atom = caf::atom_constant<caf::atom("listen_up")>;
+using listen_dn_atom = caf::atom_constant<caf::atom("listen_dn")>;
 
 } // namespace restcache

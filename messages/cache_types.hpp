@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "messages/errors.hpp"
 
@@ -53,5 +54,15 @@ struct lookup_result {
 /// Called exactly once per lookup, on a CAF worker thread; it must not block
 /// (the HTTP session posts the result to its own strand).
 using reply_callback = std::function<void(lookup_result)>;
+
+/// A committed change to the document of `key`, from the change log: its
+/// sequence and when it was made (microseconds since the epoch, for the
+/// invalidation latency; 0 when unknown).
+struct key_change {
+  doc_key key;
+  uint64_t seq = 0;
+  int64_t changed_us = 0;
+};
+using change_batch = std::vector<key_change>;
 
 } // namespace restcache

@@ -5,6 +5,7 @@
 // own (detached) thread only.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "messages/cache_types.hpp"
@@ -22,9 +23,15 @@ class record_store {
 public:
   virtual ~record_store() = default;
 
-  /// One write transaction: `deletes` first, then `puts`. Throws on failure
-  /// (nothing of the call is then visible).
-  virtual void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) = 0;
+  /// One write transaction: `deletes` first, then `puts`, and the replay
+  /// watermark when given (so it never runs ahead of the deletes it stands
+  /// for). Throws on failure (nothing of the call is then visible).
+  virtual void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
+                     std::optional<uint64_t> watermark) = 0;
+
+  /// Drops every record in one transaction (the change log cannot tell what
+  /// changed); sets the watermark when given. Throws on failure.
+  virtual void clear(std::optional<uint64_t> watermark) = 0;
 };
 
 /// How a cache shard reads the second tier: one reader per shard (it keeps a

@@ -43,7 +43,7 @@ struct fixture : test_coordinator_fixture<> {
   void invalidate(int32_t id, uint64_t seq) {
     sys.spawn(
       [confirmed = confirmed, id, seq](caf::event_based_actor* client, batch_writer_actor target) {
-        client->request(target, caf::infinite, invalidate_atom::value, key(id), seq)
+        client->request(target, caf::infinite, invalidate_atom::value, change_batch{{key(id), seq, 0}})
           .then([confirmed](uint64_t s) { confirmed->push_back(s); });
       },
       writer);

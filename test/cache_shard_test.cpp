@@ -145,8 +145,8 @@ CAF_TEST(a fill overtaken by an invalidation answers its waiters but is not cach
   get(5);
   sched.run();
   CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
-  self->send(shard, invalidate_atom::value, key(5), uint64_t{77});
-  expect((invalidate_atom, doc_key, uint64_t), from(self).to(shard).with(_, _, 77u));
+  self->send(shard, invalidate_atom::value, change_batch{{key(5), 77, 0}});
+  expect((invalidate_atom, change_batch), from(self).to(shard).with(_, _));
   conn().complete_oldest();
   sched.run();
   CAF_REQUIRE_EQUAL(results.size(), 1u); // asked before the change was known
@@ -161,7 +161,7 @@ CAF_TEST(a fill overtaken by an invalidation answers its waiters but is not cach
 CAF_TEST(a get after an invalidation does not join the overtaken fill) {
   get(6);
   sched.run();
-  self->send(shard, invalidate_atom::value, key(6), uint64_t{1});
+  self->send(shard, invalidate_atom::value, change_batch{{key(6), 1, 0}});
   sched.run();
   get(6); // must not be answered by the fill that started before the change
   sched.run();
@@ -180,7 +180,7 @@ CAF_TEST(a get after an invalidation does not join the overtaken fill) {
 CAF_TEST(an invalidation drops a cached entry) {
   fill(9);
   CAF_CHECK_EQUAL(cm.entries.load(), 1);
-  self->send(shard, invalidate_atom::value, key(9), uint64_t{2});
+  self->send(shard, invalidate_atom::value, change_batch{{key(9), 2, 0}});
   sched.run();
   CAF_CHECK_EQUAL(cm.entries.load(), 0);
   CAF_CHECK_EQUAL(cm.bytes.load(), 0);
@@ -242,7 +242,7 @@ CAF_TEST(a populated document is kept only if no invalidation came after its rea
   CAF_CHECK_EQUAL(results[0].doc, doc);
   CAF_CHECK_EQUAL(conn().queries, 0u);
   // An invalidation of any key moves the epoch: a page read before it is refused.
-  self->send(shard, invalidate_atom::value, key(99), uint64_t{5});
+  self->send(shard, invalidate_atom::value, change_batch{{key(99), 5, 0}});
   sched.run();
   CAF_CHECK_EQUAL(cm.invalidation_epoch.load(), 1u);
   self->send(shard, put_atom::value, key(31), make_doc(encode_deptemps(make_dept(31, 2))), uint64_t{0});
@@ -378,7 +378,7 @@ CAF_TEST(a filled document goes to memory and to the batch writer) {
 
 CAF_TEST(an invalidated key is not read from the tier until its delete is confirmed) {
   tier->docs[key(14)] = make_doc("{\"old\":true}");
-  self->send(shard, invalidate_atom::value, key(14), uint64_t{3});
+  self->send(shard, invalidate_atom::value, change_batch{{key(14), 3, 0}});
   sched.run(); // the writer holds the delete for a few milliseconds
   get(14);
   sched.run();
@@ -397,7 +397,7 @@ CAF_TEST(an invalidated key is not read from the tier until its delete is confir
     for (auto& k : c.deletes)
       deleted = deleted || k == key(14);
   CAF_CHECK(deleted);
-  self->send(shard, invalidate_atom::value, key(14), uint64_t{4}); // drop the memory copy too
+  self->send(shard, invalidate_atom::value, change_batch{{key(14), 4, 0}}); // drop the memory copy too
   sched.run();
   sched.trigger_timeouts();
   sched.run();

@@ -88,8 +88,9 @@ struct fixture {
     http_client c{daemon->port()};
     for (int i = 0; i < 250; ++i) {
       auto r = c.get("/metrics");
+      // Caught up: until then GETs bypass the tiers (cache.on-listener-loss).
       if (r.status == 200 && metric(r.body, "restcache_dept_ids") == demo_depts
-          && c.get("/ready").status == 200)
+          && metric(r.body, "restcache_listener_caught_up") != 0 && c.get("/ready").status == 200)
         return;
       std::this_thread::sleep_for(std::chrono::milliseconds{20});
     }

@@ -95,12 +95,13 @@ CAF_TEST(installed version is 0 on an empty database) {
   c.exec("COMMIT");
 }
 
-CAF_TEST(schema applies twice and records version 1) {
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+CAF_TEST(schema applies twice and records its version) {
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
-  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 1"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 2"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log_horizon"), 1);
   CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
   // Exactly one trigger per table survives the second application.
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"
@@ -109,7 +110,7 @@ CAF_TEST(schema applies twice and records version 1) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_deptno_idx'"), 1);
   // Applying over existing data keeps it.
   c.exec("INSERT INTO dept VALUES (1, 'a', 'b')");
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), 1);
 }
 
@@ -131,7 +132,7 @@ CAF_TEST(concurrent appliers do not collide) {
     t.join();
   for (int i = 0; i < n; ++i) {
     CAF_CHECK_EQUAL(errors[i], "");
-    CAF_CHECK_EQUAL(versions[i], 1);
+    CAF_CHECK_EQUAL(versions[i], pg::schema_version);
   }
 }
 
@@ -145,24 +146,25 @@ CAF_TEST(ensure_schema refuses to run inside a transaction) {
   }
   CAF_CHECK(thrown);
   c.exec("ROLLBACK");
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), 1);
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
 }
 
 // -- change log and notifications ---------------------------------------------
 
-CAF_TEST(a dept update logs one change and notifies dept id seq) {
+CAF_TEST(a dept update logs one change and notifies dept id seq and time) {
   seed();
   pg::connection listener{dsn};
   listener.exec("LISTEN restcache_changes");
   c.exec("UPDATE dept SET loc = 'BOSTON' WHERE deptno = 20");
-  auto r = c.exec("SELECT entity, id, seq FROM change_log");
+  auto r = c.exec("SELECT entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint"
+                  " FROM change_log");
   CAF_REQUIRE_EQUAL(r.rows(), 1);
   CAF_CHECK_EQUAL(r.text(0, 0), "dept");
   CAF_CHECK_EQUAL(r.int64(0, 1), 20);
   auto seq = r.int64(0, 2);
   auto got = receive_notifications(listener, 1, 10s);
   CAF_REQUIRE_EQUAL(got.size(), 1u);
-  CAF_CHECK_EQUAL(got[0], "dept:20:" + std::to_string(seq));
+  CAF_CHECK_EQUAL(got[0], "dept:20:" + std::to_string(seq) + ":" + std::string{r.text(0, 3)});
   // Nothing else arrives.
   CAF_CHECK_EQUAL(receive_notifications(listener, 1, 200ms).size(), 0u);
 }
@@ -175,7 +177,8 @@ CAF_TEST(notifications carry every logged change and only committed ones) {
   CAF_CHECK_EQUAL(receive_notifications(listener, 1, 200ms).size(), 0u);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 0);
   c.exec("UPDATE emp SET sal = sal + 1 WHERE deptno = 30");
-  auto r = c.exec("SELECT entity || ':' || id || ':' || seq FROM change_log ORDER BY seq");
+  auto r = c.exec("SELECT entity || ':' || id || ':' || seq || ':'"
+                  " || (extract(epoch FROM changed_at) * 1000000)::bigint FROM change_log ORDER BY seq");
   CAF_REQUIRE_EQUAL(r.rows(), 4); // two emps, each: emp and its dept
   auto got = receive_notifications(listener, 4, 10s);
   CAF_REQUIRE_EQUAL(got.size(), 4u);

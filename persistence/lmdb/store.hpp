@@ -66,9 +66,10 @@ public:
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                  std::optional<uint64_t> watermark = std::nullopt);
 
-  /// record_store: put_batch without a watermark.
-  void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes) override {
-    put_batch(puts, deletes, std::nullopt);
+  /// record_store: put_batch.
+  void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
+             std::optional<uint64_t> watermark) override {
+    put_batch(puts, deletes, watermark);
   }
 
   /// Deletes in a small transaction of its own.
@@ -76,7 +77,7 @@ public:
 
   /// Drops every record (e.g. when the change log no longer reaches back to the
   /// watermark); sets the watermark when given.
-  void clear(std::optional<uint64_t> watermark = std::nullopt);
+  void clear(std::optional<uint64_t> watermark = std::nullopt) override;
 
   /// The replay watermark of the last commit that carried one; 0 if none yet.
   uint64_t watermark() const;

@@ -123,13 +123,15 @@ std::optional<std::string> result::opt_text(int row, int col) const {
 
 // -- connection ---------------------------------------------------------------
 
-connection::connection(const std::string& dsn) {
+connection::connection(const std::string& dsn, const char* application_name) {
   // expand_dbname: the DSN (key=value or URI) is expanded in place of dbname
   // and its settings override the ones before it, so a DSN may still pick its
   // own client_encoding or application_name. An empty DSN is ignored: libpq
-  // defaults and PG* environment variables apply.
-  const char* keys[] = {"client_encoding", "fallback_application_name", "dbname", nullptr};
-  const char* vals[] = {"UTF8", "restcache", dsn.c_str(), nullptr};
+  // defaults and PG* environment variables apply. A given application_name
+  // comes last and wins: operators find that connection by it.
+  const char* keys[] = {"client_encoding", "fallback_application_name", "dbname",
+                        application_name ? "application_name" : nullptr, nullptr};
+  const char* vals[] = {"UTF8", "restcache", dsn.c_str(), application_name, nullptr};
   conn_.reset(PQconnectdbParams(keys, vals, 1));
   if (!conn_) {
     error e{"cannot connect to PostgreSQL: out of memory"};

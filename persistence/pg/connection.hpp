@@ -57,7 +57,7 @@ public:
   /// Connects (blocking) with a libpq connection string; an empty string
   /// means libpq's defaults and the PG* environment variables.
   /// Throws pg::error with libpq's message on failure.
-  explicit connection(const std::string& dsn);
+  explicit connection(const std::string& dsn, const char* application_name = nullptr);
   connection(connection&&) noexcept = default;
   connection& operator=(connection&&) noexcept = default;
 

@@ -11,7 +11,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 1;
+inline constexpr int schema_version = 2;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
 /// "<entity>:<id>:<seq>", entity "dept" or "emp".

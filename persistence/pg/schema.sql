@@ -1,4 +1,4 @@
--- restcache schema, version 1 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 2 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -57,8 +57,23 @@ CREATE TABLE IF NOT EXISTS change_log (
   changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 
+-- Replay reads the entries of transactions not known complete at a watermark.
+CREATE INDEX IF NOT EXISTS change_log_xid_idx ON change_log (xid);
+
+-- Up to where the log may have lost entries: those of transactions with xid
+-- <= pruned_below may be gone (pruned by changelog.retention, or reset by a
+-- bulk load that bypassed the triggers). A reader whose watermark is not
+-- above it cannot replay what it missed and drops its tiers instead.
+CREATE TABLE IF NOT EXISTS change_log_horizon (
+  one          bool PRIMARY KEY DEFAULT true CHECK (one),
+  pruned_below xid8 NOT NULL DEFAULT '0'
+);
+INSERT INTO change_log_horizon DEFAULT VALUES ON CONFLICT DO NOTHING;
+
 -- The trigger functions append the keys of the cached documents a row change
--- affects and notify listeners with "<entity>:<id>:<seq>" (NOTIFY is
+-- affects and notify listeners with "<entity>:<id>:<seq>:<us>", us being the
+-- change's time in microseconds since the epoch, for the invalidation latency
+-- (NOTIFY is
 -- transactional: listeners hear of it only if the transaction commits). They
 -- run for every row of a bulk UPDATE, so each does all its work in ONE
 -- statement: a data-modifying CTE inserts the (entity, id) pairs that are not
@@ -76,13 +91,13 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     WITH c AS (
       INSERT INTO change_log (entity, id) VALUES ('dept', NEW.deptno)
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   ELSIF TG_OP = 'DELETE' THEN
     WITH c AS (
       INSERT INTO change_log (entity, id) VALUES ('dept', OLD.deptno)
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   ELSE
     WITH c AS (
       INSERT INTO change_log (entity, id)
@@ -90,8 +105,8 @@ BEGIN
       FROM (VALUES ('dept', OLD.deptno),
                    ('dept', NULLIF(NEW.deptno, OLD.deptno))) AS v (entity, id)
       WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   END IF;
   RETURN NULL;
 END
@@ -110,16 +125,16 @@ BEGIN
       SELECT v.entity, v.id
       FROM (VALUES ('emp', NEW.empno), ('dept', NEW.deptno)) AS v (entity, id)
       WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   ELSIF TG_OP = 'DELETE' THEN
     WITH c AS (
       INSERT INTO change_log (entity, id)
       SELECT v.entity, v.id
       FROM (VALUES ('emp', OLD.empno), ('dept', OLD.deptno)) AS v (entity, id)
       WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   ELSE
     WITH c AS (
       INSERT INTO change_log (entity, id)
@@ -130,8 +145,8 @@ BEGIN
                    ('dept', CASE WHEN NEW.deptno IS DISTINCT FROM OLD.deptno
                                  THEN NEW.deptno END)) AS v (entity, id)
       WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq)) INTO n FROM c;
+      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
   END IF;
   RETURN NULL;
 END
@@ -147,6 +162,6 @@ CREATE TRIGGER restcache_emp_changed
   AFTER INSERT OR UPDATE OR DELETE ON emp
   FOR EACH ROW EXECUTE FUNCTION restcache_emp_changed();
 
-INSERT INTO restcache_schema (version) VALUES (1) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (2) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

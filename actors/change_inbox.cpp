@@ -1,0 +1,117 @@
+#include "actors/change_inbox.hpp"
+
+#include <algorithm>
+
+namespace restcache {
+
+change_inbox::change_inbox(size_t max_keys) : max_keys_(max_keys) {
+}
+
+void change_inbox::set_wake(std::function<void()> wake) {
+  std::function<void()> now;
+  {
+    std::lock_guard guard{mtx_};
+    wake_ = std::move(wake);
+    // Something came before the taker was there: wake it now.
+    if ((!changes_.empty() || drop_ || mark_) && !woken_) {
+      woken_ = true;
+      now = wake_;
+    }
+  }
+  if (now)
+    now();
+}
+
+std::function<void()> change_inbox::note_added() {
+  if (woken_ || !wake_)
+    return {};
+  woken_ = true;
+  return wake_;
+}
+
+void change_inbox::add(const key_change& change) {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    if (!drop_) {
+      auto [it, fresh] = changes_.try_emplace(change.key, change);
+      if (!fresh) {
+        ++coalesced_;
+        // The newest sequence; the oldest change time (the latency of the
+        // first change this invalidation answers).
+        it->second.seq = std::max(it->second.seq, change.seq);
+        if (change.changed_us != 0 && (it->second.changed_us == 0 || change.changed_us < it->second.changed_us))
+          it->second.changed_us = change.changed_us;
+      } else if (changes_.size() > max_keys_) {
+        ++overflows_;
+        changes_.clear();
+        drop_ = true;
+      }
+    }
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
+void change_inbox::add_all(const change_batch& changes) {
+  for (auto& c : changes)
+    add(c);
+}
+
+void change_inbox::add_mark(mark_point mark) {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    if (!mark_ || mark.generation > mark_->generation
+        || (mark.generation == mark_->generation && mark.xmin > mark_->xmin))
+      mark_ = mark;
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
+void change_inbox::request_drop() {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    changes_.clear();
+    drop_ = true;
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
+change_inbox::round change_inbox::take() {
+  std::lock_guard guard{mtx_};
+  round r;
+  r.drop_tiers = drop_;
+  r.changes.reserve(changes_.size());
+  for (auto& [key, change] : changes_)
+    r.changes.push_back(change);
+  r.mark = mark_;
+  changes_.clear();
+  drop_ = false;
+  mark_.reset();
+  woken_ = false;
+  return r;
+}
+
+size_t change_inbox::pending() const {
+  std::lock_guard guard{mtx_};
+  return changes_.size();
+}
+
+uint64_t change_inbox::coalesced() const {
+  std::lock_guard guard{mtx_};
+  return coalesced_;
+}
+
+uint64_t change_inbox::overflows() const {
+  std::lock_guard guard{mtx_};
+  return overflows_;
+}
+
+} // namespace restcache

@@ -1,0 +1,73 @@
+#pragma once
+
+// Where the listener's connection thread leaves what it read for the
+// notify_listener actor: changes coalesced per key (a storm of updates to one
+// key is one invalidation), watermark marks in arrival order, and a request
+// to drop both tiers. Bounded: past max_keys the pending changes are replaced
+// by one drop of both tiers, so a storm never grows memory or a mailbox
+// without bound. Thread-safe; the connection thread writes, the actor takes.
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "messages/cache_types.hpp"
+
+namespace restcache {
+
+class change_inbox {
+public:
+  /// What the actor takes in one go, to be applied in this order: the drop
+  /// (if any), the changes, then the mark, which becomes the watermark once
+  /// everything before it is applied.
+  /// A mark the listener received back: the snapshot xmin it stands for,
+  /// and the connection (generation) it came through.
+  struct mark_point {
+    uint64_t xmin = 0;
+    uint64_t generation = 0;
+  };
+  struct round {
+    bool drop_tiers = false;
+    change_batch changes;
+    std::optional<mark_point> mark;
+  };
+
+  explicit change_inbox(size_t max_keys);
+
+  /// `wake` is called (outside the lock) when the inbox goes from empty to
+  /// holding something, so the actor gets one message per round, not one
+  /// per change. Set by the actor that takes the rounds.
+  void set_wake(std::function<void()> wake);
+
+  void add(const key_change& change);
+  void add_all(const change_batch& changes);
+  void add_mark(mark_point mark);
+  /// The log no longer reaches back far enough (or too much changed).
+  void request_drop();
+
+  /// Everything pending; the next add wakes the actor again.
+  round take();
+
+  size_t pending() const;
+  uint64_t coalesced() const;   ///< changes merged into a pending one for the same key
+  uint64_t overflows() const;   ///< times max_keys was passed (each turned into a drop)
+
+private:
+  /// Called with the lock held; returns the wake function to call (empty
+  /// when the actor was woken already).
+  std::function<void()> note_added();
+
+  const size_t max_keys_;
+  std::function<void()> wake_;
+  mutable std::mutex mtx_;
+  std::unordered_map<doc_key, key_change, doc_key_hash> changes_;
+  bool drop_ = false;
+  std::optional<mark_point> mark_;
+  bool woken_ = false;
+  uint64_t coalesced_ = 0;
+  uint64_t overflows_ = 0;
+};
+
+} // namespace restcache

@@ -1,0 +1,172 @@
+#include "actors/listen_connection.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "persistence/pg/change_feed.hpp"
+#include "persistence/pg/connection.hpp"
+
+namespace restcache {
+
+namespace {
+
+/// The connection's name in pg_stat_activity: operators (and the freshness
+/// checker) find the listener's backend by it.
+constexpr const char* application_name = "restcache-listener";
+
+/// A lost connection, as opposed to a failed statement.
+struct session_lost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+} // namespace
+
+listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
+                                     std::function<void(uint64_t)> up, std::function<void()> down)
+  : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)) {
+  if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw std::runtime_error("listen_connection: pipe failed");
+  thread_ = std::thread([this] { run(); });
+}
+
+listen_connection::~listen_connection() {
+  stopping_.store(true, std::memory_order_release);
+  char one = 1;
+  [[maybe_unused]] auto n = write(stop_fds_[1], &one, 1);
+  if (thread_.joinable())
+    thread_.join();
+  close(stop_fds_[0]);
+  close(stop_fds_[1]);
+}
+
+bool listen_connection::pause(std::chrono::milliseconds d) {
+  pollfd p{stop_fds_[0], POLLIN, 0};
+  poll(&p, 1, static_cast<int>(d.count()));
+  return !stopping_.load(std::memory_order_acquire);
+}
+
+void listen_connection::run() {
+  auto backoff = std::chrono::milliseconds{50};
+  bool connected_before = false;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    try {
+      pg::connection c{cfg_.dsn, application_name};
+      c.exec(std::string{"LISTEN "} + pg::change_channel);
+      // From here on every commit reaches us as a notification; the replay
+      // reads what committed before (overlapping is harmless: invalidations
+      // are idempotent).
+      auto watermark = metrics_.watermark.load(std::memory_order_acquire);
+      if (watermark == 0) {
+        // Nothing applied through a mark yet. At the first start the tiers
+        // are empty (the daemon drops an LMDB file without a watermark); after
+        // a reconnect, what was cached meanwhile cannot be checked: drop it.
+        if (connected_before) {
+          bump(metrics_.tier_drops);
+          inbox_.request_drop();
+        }
+      } else {
+        auto replay = pg::read_changes_since(c, watermark, cfg_.replay_limit);
+        if (!replay.complete) {
+          spdlog::warn("notify listener: the change log no longer reaches back to watermark {} "
+                       "(pruned below {}), or holds more than {} entries since: dropping both tiers",
+                       watermark, replay.horizon, cfg_.replay_limit);
+          bump(metrics_.tier_drops);
+          inbox_.request_drop();
+        } else {
+          bump(metrics_.replayed, replay.changes.size());
+          inbox_.add_all(replay.changes);
+        }
+      }
+      connected_before = true;
+      ++generation_;
+      marks_sent_.clear();
+      bump(metrics_.connects);
+      metrics_.connected.store(1, std::memory_order_release);
+      spdlog::info("notify listener: listening (session {}, watermark {})", generation_, watermark);
+      up_(generation_);
+      backoff = std::chrono::milliseconds{50};
+      session(c);
+    } catch (const std::exception& e) {
+      if (metrics_.connected.exchange(0) == 1) {
+        spdlog::warn("notify listener: connection lost: {}", e.what());
+        down_();
+      } else if (!stopping_.load(std::memory_order_acquire)) {
+        spdlog::warn("notify listener: cannot connect: {}", e.what());
+      }
+    }
+    if (!pause(backoff))
+      break;
+    backoff = std::min(backoff * 2, cfg_.max_backoff);
+  }
+  if (metrics_.connected.exchange(0) == 1)
+    down_();
+}
+
+void listen_connection::drain(pg::connection& c) {
+  auto* conn = c.get();
+  auto own_pid = PQbackendPID(conn);
+  while (PGnotify* n = PQnotifies(conn)) {
+    std::string_view payload{n->extra};
+    if (auto change = pg::parse_change(payload)) {
+      bump(metrics_.notifications);
+      inbox_.add(*change);
+    } else if (auto token = pg::parse_mark(payload)) {
+      // Only our own marks count; other daemons on the database send theirs.
+      if (n->be_pid == own_pid) {
+        if (auto i = marks_sent_.find(*token); i != marks_sent_.end()) {
+          inbox_.add_mark({i->second, generation_});
+          marks_sent_.erase(i);
+        }
+      }
+    } else {
+      spdlog::warn("notify listener: ignoring malformed notification '{}'", payload);
+    }
+    PQfreemem(n);
+  }
+}
+
+void listen_connection::session(pg::connection& c) {
+  using clock = std::chrono::steady_clock;
+  auto* conn = c.get();
+  auto next_mark = clock::now();
+  auto next_prune = clock::now() + cfg_.prune_interval;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    auto now = clock::now();
+    if (now >= next_mark) {
+      auto token = next_token_++;
+      marks_sent_[token] = pg::send_mark(c, token);
+      next_mark = now + cfg_.mark_interval;
+    }
+    if (cfg_.retention.count() > 0 && now >= next_prune) {
+      // Never past what this instance has applied; other instances that fall
+      // behind find the horizon above their watermark and drop their tiers.
+      auto below = metrics_.watermark.load(std::memory_order_acquire);
+      if (below > 0) {
+        auto n = pg::prune_changes(c, cfg_.retention, below, 100'000);
+        bump(metrics_.pruned, static_cast<uint64_t>(n));
+        if (n > 0)
+          spdlog::info("notify listener: pruned {} change-log entries older than {} s", n,
+                       cfg_.retention.count());
+      }
+      next_prune = now + cfg_.prune_interval;
+    }
+    drain(c); // what arrived with the statements' results
+    pollfd fds[2] = {{PQsocket(conn), POLLIN, 0}, {stop_fds_[0], POLLIN, 0}};
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_mark - clock::now());
+    int rc = poll(fds, 2, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    if (rc < 0 && errno != EINTR)
+      throw session_lost("poll failed");
+    if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+      if (!PQconsumeInput(conn))
+        throw session_lost(PQerrorMessage(conn));
+      drain(c);
+    }
+    if (PQstatus(conn) != CONNECTION_OK)
+      throw session_lost("connection status bad");
+  }
+}
+
+} // namespace restcache

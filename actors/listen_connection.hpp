@@ -1,0 +1,66 @@
+#pragma once
+
+// The notify listener's own PostgreSQL connection, on its own thread: LISTEN
+// on the change channel, replay the change log from the applied watermark
+// after every (re)connect, read notifications as they come (never stalling:
+// a stalled LISTEN session fills the server's notify queue and then every
+// writer's COMMIT fails), and take a watermark mark every mark_interval.
+// Everything read goes into the change_inbox; state changes are reported
+// through callbacks that only send messages.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "actors/change_inbox.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+namespace pg {
+class connection;
+}
+
+struct listen_config {
+  std::string dsn;
+  std::chrono::milliseconds mark_interval{200};   ///< how often the watermark may advance
+  std::chrono::milliseconds max_backoff{2'000};   ///< cap of the reconnect backoff
+  std::chrono::seconds retention{86'400};         ///< changelog.retention; 0 = never prune
+  std::chrono::seconds prune_interval{60};
+  size_t replay_limit = 1'000'000;                ///< more entries than this: drop the tiers instead
+};
+
+class listen_connection {
+public:
+  /// `up(generation)` when LISTEN is in place and the replay is in the inbox;
+  /// `down()` when the connection broke. Both called on the thread.
+  listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
+                    std::function<void(uint64_t)> up, std::function<void()> down);
+  ~listen_connection(); // stops and joins the thread
+
+private:
+  void run();
+  void session(pg::connection& c);
+  /// Drains libpq's notification list into the inbox.
+  void drain(pg::connection& c);
+  /// Sleeps up to `d`, or until stop; false when stopping.
+  bool pause(std::chrono::milliseconds d);
+
+  const listen_config cfg_;
+  change_inbox& inbox_;
+  listener_metrics& metrics_;
+  std::function<void(uint64_t)> up_;
+  std::function<void()> down_;
+  uint64_t generation_ = 0; ///< sessions so far; marks carry theirs
+  std::unordered_map<uint64_t, uint64_t> marks_sent_; ///< token -> xmin, this session
+  uint64_t next_token_ = 1;
+  int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+} // namespace restcache

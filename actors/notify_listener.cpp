@@ -1,0 +1,152 @@
+#include "actors/notify_listener.hpp"
+
+#include <caf/all.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <limits>
+
+namespace restcache {
+
+namespace {
+
+int64_t now_us() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+void notify_listener_state::set_caught_up(bool yes) {
+  metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
+  if (cfg.bypass_on_loss && bypass != nullptr)
+    bypass->store(!yes, std::memory_order_release);
+}
+
+void notify_listener_state::dispatch(notify_listener_ptr self) {
+  if (outstanding.size() >= cfg.max_rounds_in_flight) {
+    // Flow control: the inbox keeps coalescing meanwhile (bounded).
+    round_waiting = true;
+    return;
+  }
+  round_waiting = false;
+  auto r = inbox->take();
+  auto id = next_round++;
+  size_t due = 0;
+  auto on_error = [](caf::error&) {
+    // Only at shutdown (a shard gone): the round stays unconfirmed, so the
+    // watermark does not advance past it.
+  };
+  if (r.drop_tiers) {
+    spdlog::warn("notify listener: dropping both tiers");
+    for (auto& shard : shards) {
+      ++due;
+      self->request(shard, caf::infinite, clear_atom::value)
+        .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
+    }
+  }
+  if (!r.changes.empty()) {
+    std::vector<change_batch> per_shard(shards.size());
+    uint64_t top = 0;
+    for (auto& c : r.changes) {
+      per_shard[doc_key_hash{}(c.key) % shards.size()].push_back(c);
+      top = std::max(top, c.seq);
+    }
+    bump(metrics->invalidations, r.changes.size());
+    for (size_t i = 0; i < shards.size(); ++i) {
+      if (per_shard[i].empty())
+        continue;
+      ++due;
+      // Latency is measured when the shard confirms: dropped from memory and,
+      // with a second tier, deleted there too.
+      std::vector<int64_t> made;
+      made.reserve(per_shard[i].size());
+      for (auto& c : per_shard[i])
+        made.push_back(c.changed_us);
+      self->request(shards[i], caf::infinite, invalidate_atom::value, std::move(per_shard[i]))
+        .then(
+          [self, id, made = std::move(made)](uint64_t seq) {
+            auto& st = self->state;
+            auto now = now_us();
+            for (auto us : made)
+              if (us > 0)
+                st.metrics->invalidation_latency.observe_us(now - us);
+            auto& applied = st.metrics->applied_seq;
+            if (seq > applied.load(std::memory_order_relaxed))
+              applied.store(seq, std::memory_order_relaxed);
+            st.confirm(self, id);
+          },
+          on_error);
+    }
+  }
+  if (r.mark)
+    marks.emplace_back(id, *r.mark);
+  if (due > 0)
+    outstanding.emplace(id, due);
+  release_marks();
+}
+
+void notify_listener_state::confirm(notify_listener_ptr self, uint64_t round) {
+  auto i = outstanding.find(round);
+  if (i != outstanding.end() && --i->second == 0)
+    outstanding.erase(i);
+  release_marks();
+  if (round_waiting)
+    dispatch(self);
+}
+
+void notify_listener_state::release_marks() {
+  auto oldest_due = outstanding.empty() ? std::numeric_limits<uint64_t>::max() : outstanding.begin()->first;
+  while (!marks.empty() && marks.front().first < oldest_due) {
+    auto mark = marks.front().second;
+    marks.pop_front();
+    if (mark.xmin > metrics->watermark.load(std::memory_order_relaxed)) {
+      metrics->watermark.store(mark.xmin, std::memory_order_release);
+      if (writer)
+        caf::anon_send(writer, watermark_atom::value, mark.xmin);
+    }
+    // A mark of the live session, applied with all before it: caught up.
+    if (session != 0 && mark.generation == session && metrics->caught_up.load() == 0) {
+      spdlog::info("notify listener: caught up (watermark {})", mark.xmin);
+      set_caught_up(true);
+    }
+  }
+}
+
+notify_listener_actor::behavior_type
+notify_listener(notify_listener_ptr self,
+                notify_listener_config cfg, std::vector<cache_shard_actor> shards,
+                batch_writer_actor writer, std::shared_ptr<change_inbox> inbox,
+                listener_metrics* metrics, std::atomic<bool>* bypass) {
+  auto& st = self->state;
+  st.cfg = std::move(cfg);
+  st.shards = std::move(shards);
+  st.writer = std::move(writer);
+  st.inbox = std::move(inbox);
+  st.metrics = metrics;
+  st.bypass = bypass;
+  st.set_caught_up(false);
+  // The thread holds no strong reference: the actor may go first.
+  caf::weak_actor_ptr weak{self->ctrl()}; // adds a weak reference
+  auto send_self = [weak](auto... xs) {
+    if (auto strong = weak.lock())
+      caf::anon_send(caf::actor_cast<notify_listener_actor>(strong), xs...);
+  };
+  st.inbox->set_wake([send_self] { send_self(changes_atom::value); });
+  if (st.cfg.start_connection)
+    st.connection = std::make_unique<listen_connection>(
+      st.cfg.connection, *st.inbox, *metrics,
+      [send_self](uint64_t session) { send_self(listen_up_atom::value, session); },
+      [send_self] { send_self(listen_dn_atom::value); });
+  return {
+    [self](changes_atom) { self->state.dispatch(self); },
+    [self](listen_up_atom, uint64_t session) { self->state.session = session; },
+    [self](listen_dn_atom) {
+      auto& st = self->state;
+      st.session = 0;
+      st.set_caught_up(false);
+    },
+  };
+}
+
+} // namespace restcache

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "actors/actors.hpp"
+#include "actors/change_inbox.hpp"
+#include "actors/listen_connection.hpp"
+#include "actors/metrics.hpp"
+
+namespace restcache {
+
+struct notify_listener_config {
+  listen_config connection;
+  /// cache.on-listener-loss: true = bypass (GETs go to PostgreSQL while the
+  /// listener is not caught up), false = serve (possibly old documents).
+  bool bypass_on_loss = true;
+  size_t max_pending_keys = 1'000'000;  ///< coalesced keys beyond which both tiers are dropped
+  size_t max_rounds_in_flight = 2;      ///< rounds sent to shards and not yet confirmed
+  /// Tests feed the inbox themselves: no connection thread.
+  bool start_connection = true;
+};
+
+struct notify_listener_state;
+using notify_listener_ptr = notify_listener_actor::stateful_pointer<notify_listener_state>;
+
+struct notify_listener_state {
+  static inline const char* name = "notify_listener";
+
+  notify_listener_config cfg;
+  std::vector<cache_shard_actor> shards;
+  batch_writer_actor writer;        ///< null without a second tier
+  listener_metrics* metrics = nullptr;
+  std::atomic<bool>* bypass = nullptr;
+  std::shared_ptr<change_inbox> inbox;
+  /// Destroyed with the state when the actor terminates (CAF 0.17 destroys
+  /// state in on_exit), which stops and joins the connection thread.
+  std::unique_ptr<listen_connection> connection;
+
+  uint64_t session = 0;             ///< the live LISTEN session, 0 while down
+  uint64_t next_round = 1;
+  std::map<uint64_t, size_t> outstanding; ///< round -> shard replies still due
+  std::deque<std::pair<uint64_t, change_inbox::mark_point>> marks; ///< (round, mark)
+  bool round_waiting = false;       ///< the inbox woke us while too many rounds were out
+
+  /// Takes the inbox's round and sends each shard its share.
+  void dispatch(notify_listener_ptr self);
+  /// A shard answered for `round`.
+  void confirm(notify_listener_ptr self, uint64_t round);
+  /// Applies every mark whose round and all before it are confirmed.
+  void release_marks();
+  void set_caught_up(bool yes);
+};
+
+/// `inbox` is where the connection thread (or a test) leaves changes;
+/// `bypass` is the flag the shards read (cache_shard_config::bypass).
+notify_listener_actor::behavior_type
+notify_listener(notify_listener_ptr self,
+                notify_listener_config cfg, std::vector<cache_shard_actor> shards,
+                batch_writer_actor writer, std::shared_ptr<change_inbox> inbox,
+                listener_metrics* metrics, std::atomic<bool>* bypass);
+
+} // namespace restcache

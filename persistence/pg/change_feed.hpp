@@ -1,0 +1,52 @@
+#pragma once
+
+// Reading the change stream the triggers write (schema.sql): parsing
+// notifications, replaying the change log from a watermark, taking watermark
+// marks, pruning. Blocking libpq calls; the notify listener runs them on its
+// own connection thread. Plain C++ (no CAF, no Beast).
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "messages/cache_types.hpp"
+#include "persistence/pg/connection.hpp"
+
+namespace restcache::pg {
+
+/// The channel the triggers notify on.
+inline constexpr const char* change_channel = "restcache_changes";
+
+/// "<entity>:<id>:<seq>[:<us>]" as the triggers send it; nullopt when malformed
+/// or of an unknown entity.
+std::optional<key_change> parse_change(std::string_view payload);
+
+/// "mark:<token>" as send_mark sends it; nullopt for anything else.
+std::optional<uint64_t> parse_mark(std::string_view payload);
+
+struct replay_result {
+  change_batch changes;   ///< every entry of a transaction not known complete at the watermark
+  bool complete = true;   ///< false: the log was pruned past the watermark (or too many entries)
+  uint64_t horizon = 0;   ///< change_log_horizon.pruned_below
+};
+
+/// The change-log entries of transactions with xid >= `watermark`, read in one
+/// snapshot together with the pruning horizon. Incomplete when the horizon is
+/// not below the watermark (entries the reader needs may be gone), or when more
+/// than `limit` entries would come back (the caller drops its tiers instead).
+replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit);
+
+/// Takes the xmin of a fresh snapshot and, in the same transaction, notifies
+/// "mark:<token>" on the change channel. Every transaction with an xid below
+/// the returned xmin had committed (or aborted) before, so its notifications
+/// are in the queue ahead of the mark: once the listener has received the
+/// mark and applied what came before it, the xmin is a safe replay watermark.
+uint64_t send_mark(connection& c, uint64_t token);
+
+/// Deletes change-log entries older than `retention` whose transaction is
+/// below `below` (never one the caller has not applied), at most `limit`, and
+/// raises the horizon over them. Returns the entries deleted.
+int64_t prune_changes(connection& c, std::chrono::seconds retention, uint64_t below, int64_t limit);
+
+} // namespace restcache::pg
