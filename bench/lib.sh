@@ -6,14 +6,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh"
 source "$RESTCACHE_ROOT/scripts/lib/pg-cluster.sh"
 
 BENCH_PG_PORT="${BENCH_PG_PORT:-54339}"
-BENCH_BIN="$RESTCACHE_ROOT/build/release"
+BENCH_BIN="${BENCH_BIN:-$RESTCACHE_ROOT/build/release}"
 
 # bench_setup DEPTS: packages, Release build, cluster with DEPTS x 10 loaded.
-# Sets BENCH_DSN.
+# Sets BENCH_DSN. BENCH_NO_BUILD=1 uses the binaries already in BENCH_BIN.
 bench_setup() {
   local depts="$1"
   ensure_packages wrk nginx-light apache2-utils
-  build "$BENCH_BIN" Release
+  [ "${BENCH_NO_BUILD:-0}" = 1 ] || build "$BENCH_BIN" Release
   local dir="$RESTCACHE_ROOT/var/bench-pg"
   mkdir -p "$RESTCACHE_ROOT/var"
   if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$RESTCACHE_ROOT/var" 2>/dev/null; then
@@ -27,6 +27,7 @@ bench_setup() {
 }
 
 bench_stop_cluster() {
+  [ -n "${BENCH_PG_DIR:-}" ] || return 0 # bench_setup did not get that far
   pg_cluster_stop "$BENCH_PG_DIR"
 }
 
@@ -68,4 +69,78 @@ rss_kib() {
 
 machine_load() {
   printf 'load average %s (2 cores shared)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# bench_start_nginx PORT FILE: nginx, one worker, keep-alive, answering every
+# /deptemps/ path with the bytes of FILE (copied into $BENCH_LOG_DIR/www).
+# Sets NGINX_PID_FILE; bench_stop_nginx stops it.
+bench_start_nginx() {
+  local port="$1" file="$2"
+  mkdir -p "$BENCH_LOG_DIR/www"
+  cp "$file" "$BENCH_LOG_DIR/www/doc.json"
+  chmod 755 "$BENCH_LOG_DIR"
+  chmod -R a+rX "$BENCH_LOG_DIR/www"
+  NGINX_PID_FILE="$BENCH_LOG_DIR/nginx.pid"
+  cat >"$BENCH_LOG_DIR/nginx.conf" <<CONF
+worker_processes 1;
+pid $NGINX_PID_FILE;
+error_log $BENCH_LOG_DIR/nginx-error.log;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port;
+    root $BENCH_LOG_DIR/www;
+    location /deptemps/ { default_type application/json; try_files /doc.json =404; }
+  }
+}
+CONF
+  nginx -c "$BENCH_LOG_DIR/nginx.conf" -p "$BENCH_LOG_DIR"
+  local i
+  for i in $(seq 1 50); do
+    curl -sf -o /dev/null "127.0.0.1:$port/deptemps/1" && return 0
+    sleep 0.1
+  done
+  echo "nginx did not start" >&2
+  return 1
+}
+
+bench_stop_nginx() {
+  if [ -n "${NGINX_PID_FILE:-}" ] && [ -f "$NGINX_PID_FILE" ]; then
+    kill "$(cat "$NGINX_PID_FILE")" 2>/dev/null || true
+  fi
+  NGINX_PID_FILE=""
+}
+
+# wrk_random PORT DURATION CONNS DEPTS [wrk options...]: wrk -t1 with
+# bench/random_deptemps.lua (ids uniform in 1..DEPTS); prints wrk's output.
+wrk_random() {
+  local port="$1" duration="$2" conns="$3" depts="$4"
+  shift 4
+  DEPTS="$depts" wrk -t1 -c"$conns" -d"$duration" "$@" -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" \
+    "http://127.0.0.1:$port/"
+}
+
+# wrk_summary < wrk --latency output: "REQ_PER_S P99_MS ERRORS" (errors: socket
+# errors plus non-2xx/3xx responses).
+wrk_summary() {
+  awk '
+    function ms(v) {
+      if (v ~ /us$/) return substr(v, 1, length(v) - 2) / 1000
+      if (v ~ /ms$/) return substr(v, 1, length(v) - 2) + 0
+      if (v ~ /s$/)  return substr(v, 1, length(v) - 1) * 1000
+      return v + 0
+    }
+    /Requests\/sec/ { rps = int($2) }
+    $1 == "99%" { p99 = ms($2) }
+    /Socket errors/ { gsub(",", ""); err += $4 + $6 + $8 + $10 }
+    /Non-2xx or 3xx responses/ { err += $5 }
+    END { printf "%d %.2f %d\n", rps, p99, err }'
+}
+
+# rss_detail PID: "RSS KiB (anon KiB, file KiB)" from /proc/PID/status.
+rss_detail() {
+  awk '/^VmRSS/ {t = $2} /^RssAnon/ {a = $2} /^RssFile/ {f = $2}
+       END { printf "%d KiB (anon %d, file %d)\n", t, a, f }' "/proc/$1/status"
 }

@@ -19,7 +19,7 @@ BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
 chmod 755 "$BENCH_LOG_DIR"
 cleanup() {
   bench_stop_daemon
-  [ -f "$BENCH_LOG_DIR/nginx.pid" ] && kill "$(cat "$BENCH_LOG_DIR/nginx.pid")" 2>/dev/null || true
+  bench_stop_nginx
   bench_stop_cluster || true
 }
 trap cleanup EXIT
@@ -36,35 +36,16 @@ done
 echo "cached: $(metric $daemon_port restcache_cache_entries) documents"
 
 # nginx: one worker, the same bytes for every /deptemps/ id.
-mkdir -p "$BENCH_LOG_DIR/www"
-curl -s "127.0.0.1:$daemon_port/deptemps/1" >"$BENCH_LOG_DIR/www/doc.json"
-chmod -R a+rX "$BENCH_LOG_DIR/www"
-cat >"$BENCH_LOG_DIR/nginx.conf" <<CONF
-worker_processes 1;
-pid $BENCH_LOG_DIR/nginx.pid;
-error_log $BENCH_LOG_DIR/nginx-error.log;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $BENCH_LOG_DIR/www;
-    location /deptemps/ { default_type application/json; try_files /doc.json =404; }
-  }
-}
-CONF
-nginx -c "$BENCH_LOG_DIR/nginx.conf" -p "$BENCH_LOG_DIR"
-sleep 0.5
+curl -s "127.0.0.1:$daemon_port/deptemps/1" >"$BENCH_LOG_DIR/doc.json"
+bench_start_nginx "$nginx_port" "$BENCH_LOG_DIR/doc.json"
 
 run_wrk() { # PORT -> req/s
-  DEPTS="$depts" wrk -t1 -c"$conns" -d"$duration" -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" \
-    "http://127.0.0.1:$1/" | awk '/Requests\/sec/ {print int($2)}'
+  wrk_random "$1" "$duration" "$conns" "$depts" | awk '/Requests\/sec/ {print int($2)}'
 }
 
 # Warm both (connections, page cache, CPU frequency).
-DEPTS="$depts" wrk -t1 -c"$conns" -d3s -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$nginx_port/" >/dev/null
-DEPTS="$depts" wrk -t1 -c"$conns" -d3s -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$daemon_port/" >/dev/null
+wrk_random "$nginx_port" 3s "$conns" "$depts" >/dev/null
+wrk_random "$daemon_port" 3s "$conns" "$depts" >/dev/null
 
 echo "wrk -t1 -c$conns -d$duration, random ids over $depts departments; $(machine_load)"
 printf '%-8s %-12s %-12s %s\n' round nginx restcache ratio

@@ -1,0 +1,244 @@
+#define CAF_SUITE notify_listener
+#include "actors/notify_listener.hpp"
+
+#include "actors/batch_writer.hpp"
+#include "actors/cache_shard.hpp"
+#include "messages/document_encoder.hpp"
+#include "test/fixtures/fake_pool_fixture.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+constexpr size_t shard_count = 2;
+
+/// Two tiered shards over fake connections, a real batch writer on a fake
+/// tier, and the listener actor without a connection thread: the tests fill
+/// its inbox as the thread would.
+struct fixture : fake_pool_fixture {
+  std::vector<cache_metrics> cms{shard_count};
+  std::shared_ptr<fake_tier> tier = std::make_shared<fake_tier>();
+  batch_metrics bm;
+  listener_metrics lm;
+  std::atomic<bool> bypass{true};
+  std::shared_ptr<change_inbox> inbox;
+  batch_writer_actor writer;
+  std::vector<cache_shard_actor> shards;
+  notify_listener_actor listener;
+  std::shared_ptr<std::vector<lookup_result>> answers =
+    std::make_shared<std::vector<lookup_result>>();
+
+  explicit fixture(size_t max_keys = 1'000) {
+    spawn_pool(1, 10'000);
+    writer = sys.spawn(batch_writer, batch_writer_config{}, tier, &bm);
+    for (auto& cm : cms) {
+      cache_shard_config cfg{cache_mode::tiered, 1 << 20, std::chrono::seconds{10}};
+      cfg.tier = tier;
+      cfg.writer = writer;
+      cfg.bypass = &bypass;
+      shards.push_back(sys.spawn(cache_shard, cfg, pool, &cm));
+    }
+    notify_listener_config lcfg;
+    lcfg.start_connection = false;
+    lcfg.max_pending_keys = max_keys;
+    inbox = std::make_shared<change_inbox>(max_keys);
+    listener = sys.spawn(notify_listener, lcfg, shards, writer, inbox, &lm, &bypass);
+    sched.run();
+  }
+
+  ~fixture() {
+    anon_send_exit(listener, caf::exit_reason::user_shutdown);
+    for (auto& s : shards)
+      anon_send_exit(s, caf::exit_reason::user_shutdown);
+    anon_send_exit(writer, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  static doc_key key(int32_t id) {
+    return doc_key{doc_kind::deptemps, id};
+  }
+
+  const cache_shard_actor& shard_of(int32_t id) {
+    return shards[doc_key_hash{}(key(id)) % shards.size()];
+  }
+
+  int64_t entries() {
+    int64_t n = 0;
+    for (auto& cm : cms)
+      n += cm.entries.load();
+    return n;
+  }
+
+  /// Caches `id` in memory through a fill.
+  void cache(int32_t id) {
+    self->send(shard_of(id), get_atom::value, key(id),
+               reply_callback{[a = answers](lookup_result r) { a->push_back(std::move(r)); }});
+    sched.run();
+    conn().complete_oldest(2);
+    sched.run();
+  }
+
+  /// The session is up and caught up: bypass off.
+  void connect(uint64_t session = 1, uint64_t xmin = 100) {
+    self->send(listener, listen_up_atom::value, session);
+    sched.run();
+    inbox->add_mark({xmin, session});
+    sched.run();
+  }
+
+  bool tier_deleted(int32_t id) {
+    for (auto& c : tier->calls)
+      for (auto& k : c.deletes)
+        if (k == key(id))
+          return true;
+    return false;
+  }
+
+  std::optional<uint64_t> last_stored_watermark() {
+    std::optional<uint64_t> w;
+    for (auto& c : tier->calls)
+      if (c.watermark)
+        w = c.watermark;
+    return w;
+  }
+};
+
+struct small_inbox_fixture : fixture {
+  small_inbox_fixture() : fixture(10) {
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(notify_listener_tests, fixture)
+
+CAF_TEST(gets bypass the tiers until a mark of the live session is applied) {
+  CAF_CHECK(bypass.load());
+  CAF_CHECK_EQUAL(lm.caught_up.load(), 0);
+  // A mark of a session that is not (or no longer) live does not count.
+  inbox->add_mark({50, 7});
+  sched.run();
+  CAF_CHECK(bypass.load());
+  CAF_CHECK_EQUAL(lm.watermark.load(), 50u); // still a valid watermark
+  connect(1, 100);
+  CAF_CHECK(!bypass.load());
+  CAF_CHECK_EQUAL(lm.caught_up.load(), 1);
+  CAF_CHECK_EQUAL(lm.watermark.load(), 100u);
+  self->send(listener, listen_dn_atom::value);
+  sched.run();
+  CAF_CHECK(bypass.load());
+  CAF_CHECK_EQUAL(lm.caught_up.load(), 0);
+}
+
+CAF_TEST(a notification invalidates memory and the LMDB tier) {
+  connect();
+  cache(5);
+  CAF_REQUIRE_EQUAL(entries(), 1);
+  inbox->add({key(5), 42, 0});
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  CAF_CHECK_EQUAL(lm.invalidations.load(), 1u);
+  // The delete waits a few milliseconds in the writer, then commits.
+  CAF_CHECK(!tier_deleted(5));
+  CAF_CHECK_EQUAL(lm.applied_seq.load(), 0u); // not confirmed before the delete
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK(tier_deleted(5));
+  CAF_CHECK_EQUAL(lm.applied_seq.load(), 42u);
+}
+
+CAF_TEST(the watermark advances only once the changes before its mark are in both tiers) {
+  connect(1, 100);
+  inbox->add({key(6), 43, 0});
+  inbox->add_mark({120, 1});
+  sched.run();
+  // The delete of key 6 has not committed: the mark waits.
+  CAF_CHECK_EQUAL(lm.watermark.load(), 100u);
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK(tier_deleted(6));
+  CAF_CHECK_EQUAL(lm.watermark.load(), 120u);
+  // And the writer stores it with a transaction.
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(last_stored_watermark().value_or(0), 120u);
+}
+
+CAF_TEST(many changes to a few keys are coalesced into one invalidation per key) {
+  connect();
+  for (int round = 0; round < 1'000; ++round)
+    for (int32_t id = 1; id <= 10; ++id)
+      inbox->add({key(id), uint64_t(round * 10 + id), 0});
+  CAF_CHECK_EQUAL(inbox->pending(), 10u);
+  CAF_CHECK_EQUAL(inbox->coalesced(), 9'990u);
+  sched.run();
+  CAF_CHECK_EQUAL(lm.invalidations.load(), 10u);
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(lm.applied_seq.load(), 10'000u);
+}
+
+CAF_TEST(a drop request clears memory and the LMDB tier) {
+  connect();
+  cache(7);
+  cache(8);
+  CAF_REQUIRE_EQUAL(entries(), 2);
+  tier->docs[key(9)] = make_doc("{\"old\":true}");
+  inbox->request_drop();
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  sched.trigger_timeouts();
+  sched.run();
+  bool cleared = false;
+  for (auto& c : tier->calls)
+    cleared = cleared || c.clear;
+  CAF_CHECK(cleared);
+  CAF_CHECK(tier->docs.empty());
+}
+
+CAF_TEST(no tier read while a clear is in flight) {
+  connect();
+  tier->docs[key(11)] = make_doc("{\"old\":true}");
+  inbox->request_drop();
+  sched.run(); // the shards forwarded the clear; the writer holds it a few ms
+  self->send(shard_of(11), get_atom::value, key(11),
+             reply_callback{[a = answers](lookup_result r) { a->push_back(std::move(r)); }});
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 0u);
+  CAF_CHECK_EQUAL(conn().pending.size(), 1u); // to PostgreSQL instead
+}
+
+CAF_TEST(while bypassed a get goes to PostgreSQL and nothing is kept) {
+  CAF_REQUIRE(bypass.load());
+  tier->docs[key(12)] = make_doc("{\"old\":true}");
+  cache(12);
+  CAF_CHECK_EQUAL(entries(), 0);
+  CAF_CHECK_EQUAL(tier->reads, 0u);
+  CAF_CHECK_EQUAL(bm.queued.load(), 0);
+  CAF_REQUIRE_EQUAL(answers->size(), 1u);
+  CAF_CHECK_NOT_EQUAL(answers->at(0).doc->body, "{\"old\":true}");
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
+
+CAF_TEST_FIXTURE_SCOPE(notify_listener_storm_tests, small_inbox_fixture)
+
+CAF_TEST(a storm beyond the inbox bound turns into one drop of both tiers) {
+  connect();
+  cache(3);
+  for (int32_t id = 1; id <= 100'000; ++id)
+    inbox->add({key(id), uint64_t(id), 0});
+  CAF_CHECK_EQUAL(inbox->pending(), 0u); // replaced by the drop: memory stays bounded
+  CAF_CHECK_EQUAL(inbox->overflows(), 1u);
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  sched.trigger_timeouts();
+  sched.run();
+  bool cleared = false;
+  for (auto& c : tier->calls)
+    cleared = cleared || c.clear;
+  CAF_CHECK(cleared);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
