@@ -54,6 +54,8 @@ std::optional<key_change> parse_change(std::string_view payload) {
   auto id_text = next_field(payload);
   auto seq_text = next_field(payload);
   auto us_text = next_field(payload);
+  if (!payload.empty())
+    return std::nullopt; // more fields than the triggers send
   key_change ch;
   if (entity == "dept")
     ch.key.kind = doc_kind::deptemps;

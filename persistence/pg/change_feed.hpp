@@ -12,11 +12,9 @@
 
 #include "messages/cache_types.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/schema.hpp" // change_channel
 
 namespace restcache::pg {
-
-/// The channel the triggers notify on.
-inline constexpr const char* change_channel = "restcache_changes";
 
 /// "<entity>:<id>:<seq>[:<us>]" as the triggers send it; nullopt when malformed
 /// or of an unknown entity.

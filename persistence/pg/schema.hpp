@@ -14,7 +14,7 @@ extern const char* const schema_sql;
 inline constexpr int schema_version = 2;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
-/// "<entity>:<id>:<seq>", entity "dept" or "emp".
+/// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp" (pg/change_feed.hpp parses it).
 inline constexpr const char* change_channel = "restcache_changes";
 
 /// Applies schema.sql; idempotent (safe on an existing schema, safe

@@ -1,0 +1,253 @@
+#define CAF_SUITE change_feed
+#include "persistence/pg/change_feed.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "actors/listen_connection.hpp"
+#include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/schema.hpp"
+#include "test/fixtures/private_pg.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Polls `done` every 10 ms until it holds or `limit` passes.
+bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit = 20s) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
+}
+
+std::string dbname_of(const std::string& dsn) {
+  auto at = dsn.find("dbname=");
+  return dsn.substr(at + 7, dsn.find(' ', at) - at - 7);
+}
+
+/// A database with a few departments, and a listen_connection on it feeding
+/// an inbox that the test takes rounds from.
+struct fixture {
+  std::string dsn;
+  pg::connection sql;
+  listener_metrics lm;
+  change_inbox inbox{1'000'000};
+  std::unique_ptr<listen_connection> listener;
+  std::vector<change_inbox::round> rounds; ///< taken so far
+
+  explicit fixture(int64_t depts = 50, size_t max_keys = 1'000'000)
+    : dsn(make_db(depts)), sql(dsn), inbox(max_keys) {
+  }
+
+  static std::string make_db(int64_t depts) {
+    auto dsn = shared_private_pg().create_database("feed");
+    pg::connection c{dsn};
+    pg::ensure_schema(c);
+    pg::load_options opts;
+    opts.depts = depts;
+    opts.emps_per_dept = 2;
+    pg::load_demo_data(c, opts);
+    return dsn;
+  }
+
+  ~fixture() {
+    listener.reset();
+    shared_private_pg().drop_database(dsn);
+  }
+
+  void start(std::chrono::seconds retention = 0s) {
+    listen_config cfg;
+    cfg.dsn = dsn;
+    cfg.mark_interval = 50ms;
+    cfg.retention = retention;
+    listener = std::make_unique<listen_connection>(cfg, inbox, lm, [](uint64_t) {}, [] {});
+    CAF_REQUIRE(wait_until([&] { return lm.connected.load() == 1; }));
+  }
+
+  /// Takes rounds until one holds a mark of at least `xmin` (bounded).
+  bool take_until_mark(uint64_t xmin) {
+    return wait_until([&] {
+      rounds.push_back(inbox.take());
+      return rounds.back().mark && rounds.back().mark->xmin >= xmin;
+    });
+  }
+
+  bool taken(doc_key key) const {
+    for (auto& r : rounds)
+      for (auto& c : r.changes)
+        if (c.key == key)
+          return true;
+    return false;
+  }
+
+  bool drop_taken() const {
+    for (auto& r : rounds)
+      if (r.drop_tiers)
+        return true;
+    return false;
+  }
+
+  uint64_t current_xid() {
+    return static_cast<uint64_t>(sql.exec("SELECT pg_current_xact_id()::text::bigint").int64(0, 0));
+  }
+
+  /// Kills the listener's backend and keeps it out until `reopen` is called.
+  void cut_listener() {
+    auto db = dbname_of(dsn);
+    pg::connection admin{shared_private_pg().dsn()};
+    admin.exec("ALTER DATABASE " + db + " ALLOW_CONNECTIONS false");
+    admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+               " WHERE application_name = 'restcache-listener' AND datname = '" + db + "'");
+    CAF_REQUIRE(wait_until([&] { return lm.connected.load() == 0; }));
+  }
+
+  void reopen() {
+    pg::connection admin{shared_private_pg().dsn()};
+    admin.exec("ALTER DATABASE " + dbname_of(dsn) + " ALLOW_CONNECTIONS true");
+  }
+};
+
+struct storm_fixture : fixture {
+  storm_fixture() : fixture(100'000) {
+  }
+};
+
+} // namespace
+
+CAF_TEST(payloads parse and malformed ones are refused) {
+  auto c = pg::parse_change("dept:20:7:1700000000000000");
+  CAF_REQUIRE(c.has_value());
+  CAF_CHECK(c->key == (doc_key{doc_kind::deptemps, 20}));
+  CAF_CHECK_EQUAL(c->seq, 7u);
+  CAF_CHECK_EQUAL(c->changed_us, 1700000000000000);
+  auto e = pg::parse_change("emp:3:9");
+  CAF_REQUIRE(e.has_value());
+  CAF_CHECK(e->key == (doc_key{doc_kind::emp, 3}));
+  CAF_CHECK_EQUAL(e->changed_us, 0);
+  CAF_CHECK(!pg::parse_change("dept:x:1"));
+  CAF_CHECK(!pg::parse_change("salgrade:1:1"));
+  CAF_CHECK(!pg::parse_change("dept:1"));
+  CAF_CHECK(!pg::parse_change("dept:1:2:3:4"));
+  CAF_CHECK_EQUAL(pg::parse_mark("mark:42").value_or(0), 42u);
+  CAF_CHECK(!pg::parse_mark("mark:"));
+  CAF_CHECK(!pg::parse_mark("dept:1:2"));
+}
+
+CAF_TEST_FIXTURE_SCOPE(change_feed_tests, fixture)
+
+CAF_TEST(a committed change reaches the inbox before the next mark and a rolled back one never) {
+  start();
+  sql.exec("BEGIN; UPDATE dept SET dname = 'NOPE' WHERE deptno = 4; ROLLBACK");
+  sql.exec("UPDATE dept SET dname = 'YES' WHERE deptno = 5");
+  // Every transaction below a mark's xmin had ended before it: its
+  // notifications come first.
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(taken({doc_kind::deptemps, 5}));
+  CAF_CHECK(!taken({doc_kind::deptemps, 4}));
+  CAF_CHECK_EQUAL(lm.notifications.load(), 1u);
+}
+
+CAF_TEST(an employee move names the employee and both departments) {
+  start();
+  auto empno = sql.exec("SELECT min(empno) FROM emp WHERE deptno = 7").int64(0, 0);
+  sql.exec("UPDATE emp SET deptno = 8 WHERE empno = " + std::to_string(empno));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(taken({doc_kind::emp, static_cast<int32_t>(empno)}));
+  CAF_CHECK(taken({doc_kind::deptemps, 7}));
+  CAF_CHECK(taken({doc_kind::deptemps, 8}));
+}
+
+CAF_TEST(a change committed while the listener was cut off is replayed at reconnect) {
+  start();
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  lm.watermark.store(rounds.back().mark->xmin); // as the actor would once applied
+  cut_listener();
+  sql.exec("UPDATE dept SET loc = 'ELSEWHERE' WHERE deptno = 9");
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(taken({doc_kind::deptemps, 9}));
+  CAF_CHECK_GREATER_OR_EQUAL(lm.replayed.load(), 1u);
+  CAF_CHECK_EQUAL(lm.notifications.load(), 0u); // it came only through the replay
+  CAF_CHECK(!drop_taken());
+}
+
+CAF_TEST(a log pruned past the watermark asks for both tiers to be dropped) {
+  start();
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  lm.watermark.store(rounds.back().mark->xmin);
+  cut_listener();
+  sql.exec("UPDATE dept SET loc = 'GONE' WHERE deptno = 10");
+  // Another instance prunes everything (retention 0) it has applied.
+  CAF_CHECK_EQUAL(pg::prune_changes(sql, 0s, current_xid() + 1, 1'000), 1);
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(drop_taken());
+  CAF_CHECK_EQUAL(lm.tier_drops.load(), 1u);
+}
+
+CAF_TEST(pruning keeps entries younger than the retention or not yet applied) {
+  sql.exec("UPDATE dept SET loc = 'A' WHERE deptno = 11");
+  auto below = current_xid();
+  sql.exec("UPDATE dept SET loc = 'B' WHERE deptno = 12");
+  CAF_CHECK_EQUAL(pg::prune_changes(sql, 3600s, below + 10, 1'000), 0); // too young
+  CAF_CHECK_EQUAL(pg::prune_changes(sql, 0s, below, 1'000), 1);         // only the applied one
+  auto left = sql.exec("SELECT id FROM change_log");
+  CAF_REQUIRE_EQUAL(left.rows(), 1);
+  CAF_CHECK_EQUAL(left.int64(0, 0), 12);
+  // A reader behind the horizon cannot replay; one above it can.
+  CAF_CHECK(!pg::read_changes_since(sql, below - 1, 100).complete);
+  auto r = pg::read_changes_since(sql, below + 1, 100);
+  CAF_CHECK(r.complete);
+  CAF_CHECK_EQUAL(r.changes.size(), 1u);
+}
+
+CAF_TEST(a bulk load raises the horizon so older watermarks drop their tiers) {
+  auto before = current_xid();
+  pg::load_options opts;
+  opts.depts = 60; // ten more
+  opts.emps_per_dept = 2;
+  pg::load_demo_data(sql, opts);
+  CAF_CHECK(!pg::read_changes_since(sql, before, 100).complete);
+  CAF_CHECK(pg::read_changes_since(sql, current_xid(), 100).complete);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
+
+CAF_TEST_FIXTURE_SCOPE(change_feed_storm_tests, storm_fixture)
+
+CAF_TEST(an update of 100000 departments in one statement is absorbed) {
+  start();
+  auto started = std::chrono::steady_clock::now();
+  sql.exec("UPDATE dept SET loc = loc || '.'"); // commits: the notify queue did not fill
+  CAF_REQUIRE(wait_until([&] { return lm.notifications.load() == 100'000; }, 120s));
+  // Nobody took a round meanwhile: one key each, held once, one wake-up.
+  CAF_CHECK_EQUAL(inbox.pending(), 100'000u);
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  size_t keys = 0;
+  for (auto& r : rounds)
+    keys += r.changes.size();
+  CAF_CHECK_EQUAL(keys, 100'000u);
+  CAF_MESSAGE("100000 notifications read in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+              << " s (update included)");
+  // A second storm over the same keys before anyone takes: coalesced.
+  sql.exec("UPDATE dept SET loc = loc || '.'");
+  CAF_REQUIRE(wait_until([&] { return lm.notifications.load() == 200'000; }, 120s));
+  sql.exec("UPDATE dept SET loc = loc || '.'");
+  CAF_REQUIRE(wait_until([&] { return lm.notifications.load() == 300'000; }, 120s));
+  CAF_CHECK_EQUAL(inbox.pending(), 100'000u);
+  CAF_CHECK_EQUAL(inbox.coalesced(), 100'000u);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
