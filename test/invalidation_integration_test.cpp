@@ -1,0 +1,237 @@
+#define CAF_SUITE invalidation_integration
+#include "test/fixtures/daemon_process.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/private_pg.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int64_t depts = 200;
+
+int64_t metric(const std::string& text, const std::string& name) {
+  auto at = text.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
+}
+
+bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit = 20s) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
+}
+
+/// One database per test (changes would leak between tests otherwise), the
+/// daemons on it, and an LMDB directory that outlives a daemon.
+struct fixture {
+  std::string dsn;
+  pg::connection sql;
+  std::string lmdb_dir;
+
+  fixture() : dsn(make_db()), sql(dsn) {
+    char tmpl[] = "/tmp/restcache-inv-XXXXXX";
+    lmdb_dir = mkdtemp(tmpl);
+  }
+
+  ~fixture() {
+    std::error_code ignored;
+    std::filesystem::remove_all(lmdb_dir, ignored);
+    shared_private_pg().drop_database(dsn);
+  }
+
+  static std::string make_db() {
+    auto dsn = shared_private_pg().create_database("inval");
+    pg::connection c{dsn};
+    pg::ensure_schema(c);
+    pg::load_options opts;
+    opts.depts = depts;
+    opts.emps_per_dept = 5;
+    pg::load_demo_data(c, opts);
+    return dsn;
+  }
+
+  std::unique_ptr<daemon_process> start(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2",
+                                  "--log.level=warn", "--lmdb.flush-interval=20",
+                                  "--changelog.mark-interval=50"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto d = std::make_unique<daemon_process>(args);
+    http_client c{d->port()};
+    CAF_REQUIRE(wait_until([&] {
+      return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1;
+    }));
+    return d;
+  }
+
+  std::string truth(int32_t deptno) {
+    auto d = pg::fetch_deptemps(sql, deptno);
+    return d ? encode_deptemps(*d) : std::string{};
+  }
+
+  /// Waits (bounded) until the daemon serves the database's document.
+  bool serves_truth(uint16_t port, int32_t deptno, std::chrono::milliseconds limit = 5s) {
+    http_client c{port};
+    auto want = truth(deptno);
+    return wait_until([&] { return c.get("/deptemps/" + std::to_string(deptno)).body == want; }, limit);
+  }
+
+  int64_t metric_of(uint16_t port, const std::string& name) {
+    http_client c{port};
+    return metric(c.get("/metrics").body, name);
+  }
+
+  void cut_connections(bool cut) {
+    auto db = dsn.substr(dsn.find("dbname=") + 7);
+    db = db.substr(0, db.find(' '));
+    pg::connection admin{shared_private_pg().dsn()};
+    admin.exec("ALTER DATABASE " + db + " ALLOW_CONNECTIONS " + (cut ? "false" : "true"));
+    if (cut)
+      admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db
+                 + "' AND application_name = 'restcache-listener'");
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(invalidation_integration_tests, fixture)
+
+CAF_TEST(two daemons on one database both drop a changed document) {
+  auto a = start();
+  auto b = start();
+  http_client ca{a->port()}, cb{b->port()};
+  auto before = ca.get("/deptemps/17").body;
+  CAF_REQUIRE_EQUAL(cb.get("/deptemps/17").body, before);
+  CAF_REQUIRE_EQUAL(ca.get("/deptemps/17").status, 200); // now from memory
+  sql.exec("UPDATE dept SET dname = 'CHANGED' WHERE deptno = 17");
+  CAF_CHECK(serves_truth(a->port(), 17));
+  CAF_CHECK(serves_truth(b->port(), 17));
+  CAF_CHECK_NOT_EQUAL(truth(17), before);
+  // An employee moved between departments: both documents and the employee.
+  auto empno = sql.exec("SELECT min(empno) FROM emp WHERE deptno = 18").int64(0, 0);
+  CAF_REQUIRE_EQUAL(ca.get("/deptemps/19").status, 200);
+  CAF_REQUIRE_EQUAL(cb.get("/depts/emps/" + std::to_string(empno)).status, 200);
+  sql.exec("UPDATE emp SET deptno = 19 WHERE empno = " + std::to_string(empno));
+  CAF_CHECK(serves_truth(a->port(), 18));
+  CAF_CHECK(serves_truth(a->port(), 19));
+  CAF_CHECK(wait_until([&] {
+    return cb.get("/depts/emps/" + std::to_string(empno)).body.find("\"deptNumber\":19") != std::string::npos;
+  }, 5s));
+}
+
+CAF_TEST(a change made while the listener is cut off is served fresh once it is back) {
+  auto d = start();
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/21").status, 200);
+  cut_connections(true);
+  CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_connected") == 0; }));
+  sql.exec("UPDATE dept SET loc = 'WHILE CUT' WHERE deptno = 21");
+  // Bypass (the default policy): answers come from PostgreSQL meanwhile, and
+  // the pool's connections still work.
+  CAF_CHECK_EQUAL(c.get("/deptemps/21").body, truth(21));
+  cut_connections(false);
+  CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+  CAF_CHECK_EQUAL(c.get("/deptemps/21").body, truth(21));
+  CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_replayed_total"), 1);
+}
+
+CAF_TEST(serve policy answers from the tiers while cut off and says not ready) {
+  auto d = start({"--cache.on-listener-loss=serve"});
+  http_client c{d->port()};
+  auto old = c.get("/deptemps/22").body;
+  CAF_REQUIRE_EQUAL(c.get("/ready").status, 200);
+  cut_connections(true);
+  CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 503; }));
+  sql.exec("UPDATE dept SET loc = 'UNSEEN' WHERE deptno = 22");
+  CAF_CHECK_EQUAL(c.get("/deptemps/22").body, old); // possibly old: the policy's price
+  cut_connections(false);
+  CAF_CHECK(wait_until([&] { return c.get("/ready").status == 200; }));
+  CAF_CHECK(serves_truth(d->port(), 22));
+}
+
+CAF_TEST(a restart serves unchanged documents from LMDB and replays what changed meanwhile) {
+  auto args = std::vector<std::string>{"--lmdb.path=" + lmdb_dir};
+  auto d = start(args);
+  {
+    http_client c{d->port()};
+    for (int id = 30; id < 40; ++id)
+      CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+    CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_lmdb_records") == 10; }));
+  }
+  CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  sql.exec("UPDATE dept SET dname = 'WHILE DOWN' WHERE deptno = 31");
+  sql.exec("DELETE FROM dept WHERE deptno = 32");
+  d = start(args);
+  http_client c{d->port()};
+  auto queries = metric(c.get("/metrics").body, "restcache_db_queries_total");
+  CAF_CHECK_EQUAL(c.get("/deptemps/30").body, truth(30));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_db_queries_total"), queries); // from LMDB
+  CAF_CHECK_EQUAL(c.get("/deptemps/31").body, truth(31));
+  CAF_CHECK_EQUAL(c.get("/deptemps/32").status, 404);
+  CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_replayed_total"), 2);
+}
+
+CAF_TEST(after a kill 9 the restarted daemon replays changes made since its last watermark) {
+  auto args = std::vector<std::string>{"--lmdb.path=" + lmdb_dir};
+  auto d = start(args);
+  {
+    http_client c{d->port()};
+    for (int id = 40; id < 50; ++id)
+      CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+    CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_lmdb_records") == 10; }));
+    // A change the daemon applies, then one it may not get to.
+    sql.exec("UPDATE dept SET dname = 'SEEN' WHERE deptno = 41");
+    CAF_REQUIRE(serves_truth(d->port(), 41));
+  }
+  sql.exec("UPDATE dept SET dname = 'UNSEEN' WHERE deptno = 42");
+  kill(d->pid(), SIGKILL);
+  d.reset();
+  sql.exec("UPDATE dept SET dname = 'AFTER' WHERE deptno = 43");
+  d = start(args);
+  http_client c{d->port()};
+  for (int id = 40; id < 50; ++id)
+    CAF_CHECK_EQUAL(c.get("/deptemps/" + std::to_string(id)).body, truth(id));
+}
+
+CAF_TEST(the freshness checker counts no stale read while the listener is killed repeatedly) {
+  auto d = start();
+  std::atomic<bool> stop{false};
+  std::thread killer([&] {
+    pg::connection admin{shared_private_pg().dsn()};
+    while (!stop.load()) {
+      admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                 " WHERE application_name = 'restcache-listener'");
+      std::this_thread::sleep_for(700ms);
+    }
+  });
+  auto cmd = std::string{RESTCACHE_FRESHNESS_BIN} + " -q --duration 6 --writes-per-second 15"
+             + " --read-delay-ms 1000 --readers 1 --reads-per-second 200 --latency-every 3"
+             + " --dsn '" + dsn + "' --url http://127.0.0.1:" + std::to_string(d->port());
+  auto status = std::system(cmd.c_str());
+  stop = true;
+  killer.join();
+  CAF_CHECK(WIFEXITED(status));
+  CAF_CHECK_EQUAL(WEXITSTATUS(status), 0); // 0 stale, 0 errors
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_connects_total"), 3);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
