@@ -24,6 +24,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::direct_outcome)
 
 namespace restcache {
 
@@ -112,7 +113,18 @@ using notify_listener_actor = caf::typed_actor<
   /// LISTEN session number `uint64_t` is in place and its replay is in the inbox.
   caf::reacts_to<listen_up_atom, uint64_t>,
   /// The LISTEN session broke: notifications may be missed until the next one.
-  caf::reacts_to<listen_dn_atom>>;
+  caf::reacts_to<listen_dn_atom>,
+  /// A write of this instance committed these changes: apply them now (not
+  /// waiting for the notification) and answer once both tiers are rid of
+  /// the keys, so the write can answer read-your-writes.
+  caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>>;
+
+/// One write or uncached read: borrows a connection of the direct pool, runs
+/// its job there, gives the connection back, applies the write's own
+/// invalidations through the listener, answers, and quits.
+using db_direct_actor = caf::typed_actor<
+  /// The job's outcome, sent by the connection's thread.
+  caf::reacts_to<done_atom, direct_outcome>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

@@ -246,6 +246,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (outcome.error == rc_error::none) {
         if (key.kind == doc_kind::deptemps && outcome.deptemps)
           result.doc = make_doc(encode_deptemps(*outcome.deptemps));
+        else if (key.kind == doc_kind::dept && outcome.deptemps)
+          result.doc = make_doc(encode_dept(outcome.deptemps->dept));
         else if (key.kind == doc_kind::emp && outcome.emp)
           result.doc = make_doc(encode_emp(*outcome.emp));
         else

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "messages/cache_types.hpp"
@@ -37,6 +38,27 @@ struct deptemps_batch_outcome {
   int64_t total_depts = 0; ///< departments in the table (asked with the first page)
 };
 
+namespace pg {
+class connection;
+}
+
+/// What a job run through db_connection::execute produced (writes, the
+/// department list). Plain data; the job fills what applies.
+struct direct_outcome {
+  rc_error error = rc_error::none;
+  std::string detail;    ///< for a client error: what was wrong (never SQL text)
+  int32_t id = 0;        ///< the key written
+  bool created = false;
+  std::string body;      ///< a response body (GET /depts)
+  change_batch changes;  ///< a write: the change-log rows its transaction wrote
+};
+
+inline direct_outcome direct_failure(rc_error e) {
+  direct_outcome o;
+  o.error = e;
+  return o;
+}
+
 class db_connection {
 public:
   virtual ~db_connection() = default;
@@ -58,6 +80,17 @@ public:
 
   /// Reads every existing department id; `done` as above.
   virtual void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) = 0;
+
+  /// Runs `job` with the live connection on the connection's own thread
+  /// (writes, uncached reads); the job sends its own result. When the job
+  /// throws, or there is no connection, `failed` gets the error instead
+  /// (a lost connection is replaced). Drivers without a blocking connection
+  /// (db.driver=async) answer failed(internal): the daemon runs these jobs on
+  /// a pool of connection threads of their own.
+  virtual void execute(std::function<void(pg::connection&)> job, std::function<void(rc_error)> failed) {
+    (void) job;
+    failed(rc_error::internal);
+  }
 };
 
 using db_lease = std::shared_ptr<db_connection>;

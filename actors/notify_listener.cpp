@@ -17,6 +17,13 @@ int64_t now_us() {
 
 } // namespace
 
+void with_dept_keys(change_batch& changes) {
+  auto n = changes.size();
+  for (size_t i = 0; i < n; ++i)
+    if (changes[i].key.kind == doc_kind::deptemps)
+      changes.push_back({{doc_kind::dept, changes[i].key.id}, changes[i].seq, changes[i].changed_us});
+}
+
 void notify_listener_state::set_caught_up(bool yes) {
   metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
   if (cfg.bypass_on_loss && bypass != nullptr)
@@ -45,6 +52,7 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
         .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
     }
   }
+  with_dept_keys(r.changes);
   if (!r.changes.empty()) {
     std::vector<change_batch> per_shard(shards.size());
     uint64_t top = 0;
@@ -145,6 +153,34 @@ notify_listener(notify_listener_ptr self,
       auto& st = self->state;
       st.session = 0;
       st.set_caught_up(false);
+    },
+    [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      with_dept_keys(changes);
+      std::vector<change_batch> per_shard(st.shards.size());
+      uint64_t top = 0;
+      for (auto& c : changes) {
+        per_shard[doc_key_hash{}(c.key) % st.shards.size()].push_back(c);
+        top = std::max(top, c.seq);
+      }
+      auto due = std::make_shared<size_t>(0);
+      for (auto& b : per_shard)
+        *due += b.empty() ? 0 : 1;
+      if (*due == 0)
+        return top;
+      auto rp = self->make_response_promise<uint64_t>();
+      for (size_t i = 0; i < st.shards.size(); ++i) {
+        if (per_shard[i].empty())
+          continue;
+        self->request(st.shards[i], caf::infinite, invalidate_atom::value, std::move(per_shard[i]))
+          .then(
+            [rp, due, top](uint64_t) mutable {
+              if (--*due == 0)
+                rp.deliver(top);
+            },
+            [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      }
+      return rp;
     },
   };
 }

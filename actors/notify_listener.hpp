@@ -58,6 +58,10 @@ struct notify_listener_state {
   void set_caught_up(bool yes);
 };
 
+/// The change log names departments once ("dept"): their deptemps document
+/// and the department-alone document both change. Appends the dept keys.
+void with_dept_keys(change_batch& changes);
+
 /// `inbox` is where the connection thread (or a test) leaves changes;
 /// `bypass` is the flag the shards read (cache_shard_config::bypass).
 notify_listener_actor::behavior_type

@@ -58,6 +58,24 @@ rc_error pg_connection_worker::on_failure(const std::exception& e, pg::connectio
   return rc_error::internal;
 }
 
+void pg_connection_worker::execute(std::function<void(pg::connection&)> job,
+                                   std::function<void(rc_error)> failed) {
+  enqueue([this, job = std::move(job), failed = std::move(failed)](pg::connection* conn) {
+    if (!conn) {
+      failed(rc_error::db_unavailable);
+      return;
+    }
+    bump(metrics_.queries);
+    try {
+      job(*conn);
+    } catch (const std::exception& e) {
+      // A job leaves no transaction open (persistence/pg/writes rolls back);
+      // if it broke the connection, run() replaces it.
+      failed(on_failure(e, conn));
+    }
+  });
+}
+
 void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_outcome)> done) {
   enqueue([this, key, done = std::move(done)](pg::connection* conn) {
     if (!conn) {

@@ -43,6 +43,7 @@ public:
   void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
                             std::function<void(deptemps_batch_outcome)> done) override;
   void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override;
+  void execute(std::function<void(pg::connection&)> job, std::function<void(rc_error)> failed) override;
 
 private:
   using job = std::function<void(pg::connection*)>; ///< nullptr: not connected

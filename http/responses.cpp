@@ -15,6 +15,9 @@ unsigned http_status_of(rc_error e) noexcept {
     case rc_error::db_timeout: return 504;
     case rc_error::overloaded: return 503;
     case rc_error::internal: return 500;
+    case rc_error::conflict: return 409;
+    case rc_error::precondition_failed: return 412;
+    case rc_error::unprocessable: return 422;
   }
   return 500;
 }
@@ -28,6 +31,9 @@ std::string_view default_detail(rc_error e) noexcept {
     case rc_error::db_timeout: return "the database did not answer in time";
     case rc_error::overloaded: return "the server is overloaded; retry later";
     case rc_error::internal: return "internal error; details are in the server log";
+    case rc_error::conflict: return "the resource exists already";
+    case rc_error::precondition_failed: return "the document changed: its ETag no longer matches If-Match";
+    case rc_error::unprocessable: return "the request breaks a rule of the data";
   }
   return "internal error; details are in the server log";
 }
@@ -37,11 +43,17 @@ std::string_view status_title(unsigned status) noexcept {
     case 200: return "OK";
     case 304: return "Not Modified";
     case 400: return "Bad Request";
+    case 401: return "Unauthorized";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 412: return "Precondition Failed";
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
     case 501: return "Not Implemented";

@@ -1,5 +1,6 @@
 #include "http/router.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace restcache::http {
@@ -8,6 +9,7 @@ namespace {
 
 constexpr std::string_view deptemps_prefix = "/deptemps/";
 constexpr std::string_view emp_prefix = "/depts/emps/";
+constexpr std::string_view dept_prefix = "/depts/";
 
 bool iequals_prefix(std::string_view s, std::string_view prefix) noexcept {
   if (s.size() < prefix.size())
@@ -41,7 +43,66 @@ std::string_view path_of(std::string_view target) noexcept {
   return target;
 }
 
-enum class path_kind : uint8_t { unknown, deptemps, random_dept, emp, health, ready, metrics };
+enum class path_kind : uint8_t {
+  unknown, deptemps_id, dept_id, depts, random_dept, emp_id, emps, health, ready, metrics
+};
+
+/// Which methods a path supports (for 405 and its Allow header).
+std::string_view allow_of(path_kind k) noexcept {
+  switch (k) {
+    case path_kind::dept_id:
+    case path_kind::emp_id: return "GET, HEAD, PUT, DELETE";
+    case path_kind::depts: return "GET, HEAD, POST, PUT";
+    case path_kind::random_dept: return "GET, HEAD, PUT";
+    case path_kind::emps: return "POST";
+    default: return "GET, HEAD";
+  }
+}
+
+std::string_view query_of(std::string_view target) noexcept {
+  auto q = target.find('?');
+  if (q == std::string_view::npos)
+    return {};
+  target = target.substr(q + 1);
+  return target.substr(0, target.find('#'));
+}
+
+/// after and limit of GET /depts; false with a detail when malformed.
+bool parse_page_query(std::string_view query, route& r) {
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    auto pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    if (pair.empty())
+      continue;
+    auto eq = pair.find('=');
+    auto name = pair.substr(0, eq);
+    auto value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    if (name == "after") {
+      if (value == "0") {
+        r.after = 0;
+        continue;
+      }
+      auto [v, err] = parse_positive_id(value);
+      if (err != id_error::none) {
+        r.detail = "after must be a department number (0 or a positive integer in decimal digits)";
+        return false;
+      }
+      r.after = v;
+    } else if (name == "limit") {
+      auto [v, err] = parse_positive_id(value);
+      if (err != id_error::none && err != id_error::overflow) {
+        r.detail = "limit must be a positive integer in decimal digits";
+        return false;
+      }
+      r.limit = err == id_error::overflow ? max_page_limit : std::min(v, max_page_limit);
+    } else {
+      r.detail = "unknown query parameter: GET /depts takes after and limit";
+      return false;
+    }
+  }
+  return true;
+}
 
 } // namespace
 
@@ -85,16 +146,23 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   const std::string_view path = path_of(target);
   path_kind kind = path_kind::unknown;
   std::string_view id_text;
-  if (path.starts_with(deptemps_prefix)) {
-    id_text = path.substr(deptemps_prefix.size());
+  auto with_id = [&](std::string_view prefix, path_kind k) {
+    id_text = path.substr(prefix.size());
     if (id_text.find('/') == std::string_view::npos)
-      kind = path_kind::deptemps;
-  } else if (path.starts_with(emp_prefix)) {
-    id_text = path.substr(emp_prefix.size());
-    if (id_text.find('/') == std::string_view::npos)
-      kind = path_kind::emp;
-  } else if (path == "/depts/random") {
+      kind = k;
+  };
+  if (path == "/depts/random") {
     kind = path_kind::random_dept;
+  } else if (path == "/depts/emps") {
+    kind = path_kind::emps;
+  } else if (path.starts_with(emp_prefix)) {
+    with_id(emp_prefix, path_kind::emp_id);
+  } else if (path.starts_with(deptemps_prefix)) {
+    with_id(deptemps_prefix, path_kind::deptemps_id);
+  } else if (path.starts_with(dept_prefix)) {
+    with_id(dept_prefix, path_kind::dept_id);
+  } else if (path == "/depts") {
+    kind = path_kind::depts;
   } else if (path == "/health") {
     kind = path_kind::health;
   } else if (path == "/ready") {
@@ -110,32 +178,60 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     r.detail = "no resource at this path";
     return r;
   }
-  if (!r.head && method != "GET") {
+  const bool read = r.head || method == "GET";
+  const bool put = method == "PUT", post = method == "POST", del = method == "DELETE";
+  auto not_allowed = [&] {
     r.kind = route_kind::method_not_allowed;
-    r.detail = "this resource supports only GET and HEAD";
-    r.allow = allowed_methods;
+    r.detail = "this resource does not support that method; see Allow";
+    r.allow = allow_of(kind);
     return r;
-  }
+  };
+  // Methods first (405 before 400), then the id.
+  route_kind chosen = route_kind::not_found;
   switch (kind) {
-    case path_kind::deptemps:
-    case path_kind::emp: {
-      auto [value, err] = parse_positive_id(id_text);
-      if (err != id_error::none) {
-        r.kind = route_kind::bad_request;
-        r.detail = to_detail(err);
-      } else {
-        r.kind = kind == path_kind::emp ? route_kind::emp : route_kind::deptemps;
-        r.id = value;
-      }
-      return r;
-    }
-    case path_kind::random_dept: r.kind = route_kind::random_dept; return r;
-    case path_kind::health: r.kind = route_kind::health; return r;
-    case path_kind::ready: r.kind = route_kind::ready; return r;
-    case path_kind::metrics: r.kind = route_kind::metrics; return r;
+    case path_kind::deptemps_id:
+      if (!read) return not_allowed();
+      chosen = route_kind::deptemps;
+      break;
+    case path_kind::dept_id:
+      chosen = read ? route_kind::dept : put ? route_kind::replace_dept
+                                             : del ? route_kind::delete_dept : route_kind::not_found;
+      break;
+    case path_kind::emp_id:
+      chosen = read ? route_kind::emp : put ? route_kind::replace_emp
+                                            : del ? route_kind::delete_emp : route_kind::not_found;
+      break;
+    case path_kind::depts:
+      chosen = read ? route_kind::list_depts : post ? route_kind::create_dept
+                                                    : put ? route_kind::replace_dept : route_kind::not_found;
+      break;
+    case path_kind::random_dept:
+      chosen = read ? route_kind::random_dept : put ? route_kind::rewrite_random_dept : route_kind::not_found;
+      break;
+    case path_kind::emps:
+      chosen = post ? route_kind::create_emp : route_kind::not_found;
+      break;
+    case path_kind::health: chosen = read ? route_kind::health : route_kind::not_found; break;
+    case path_kind::ready: chosen = read ? route_kind::ready : route_kind::not_found; break;
+    case path_kind::metrics: chosen = read ? route_kind::metrics : route_kind::not_found; break;
     case path_kind::unknown: break;
   }
-  r.kind = route_kind::not_found;
+  if (chosen == route_kind::not_found)
+    return not_allowed();
+  if (kind == path_kind::deptemps_id || kind == path_kind::dept_id || kind == path_kind::emp_id) {
+    auto [value, err] = parse_positive_id(id_text);
+    if (err != id_error::none) {
+      r.kind = route_kind::bad_request;
+      r.detail = to_detail(err);
+      return r;
+    }
+    r.id = value;
+  }
+  if (chosen == route_kind::list_depts && !parse_page_query(query_of(target), r)) {
+    r.kind = route_kind::bad_request;
+    return r;
+  }
+  r.kind = chosen;
   return r;
 }
 

@@ -27,5 +27,6 @@ using watermark_atom = caf::atom_constant<caf::atom("watermark")>;
 using changes_atom = caf::atom_constant<caf::atom("changes")>;
 using listen_up_atom = caf::atom_constant<caf::atom("listen_up")>;
 using listen_dn_atom = caf::atom_constant<caf::atom("listen_dn")>;
+using done_atom = caf::atom_constant<caf::atom("done")>;
 
 } // namespace restcache

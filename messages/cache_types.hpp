@@ -17,6 +17,7 @@ namespace restcache {
 enum class doc_kind : uint8_t {
   deptemps = 1, ///< department with its employees, keyed by deptno
   emp = 2,      ///< one employee, keyed by empno
+  dept = 3,     ///< the department alone, keyed by deptno (read with the deptemps query)
 };
 
 struct doc_key {

@@ -101,6 +101,40 @@ std::string encode_deptemps(const dept_with_emps& d) {
   return out;
 }
 
+namespace {
+
+void append_dept(std::string& out, const dept_row& d) {
+  bool first = true;
+  out.push_back('{');
+  append_key(out, "deptNumber", first);
+  append_int(out, d.deptno);
+  field(out, "deptName", d.dname, first);
+  field(out, "deptLocation", d.loc, first);
+  out.push_back('}');
+}
+
+} // namespace
+
+std::string encode_dept(const dept_row& d) {
+  std::string out;
+  out.reserve(96);
+  append_dept(out, d);
+  return out;
+}
+
+std::string encode_dept_list(const std::vector<dept_row>& depts) {
+  std::string out;
+  out.reserve(2 + depts.size() * 80);
+  out.push_back('[');
+  for (size_t i = 0; i < depts.size(); ++i) {
+    if (i > 0)
+      out.push_back(',');
+    append_dept(out, depts[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
 std::string encode_emp(const emp_row& e) {
   std::string out;
   out.reserve(160);

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "messages/records.hpp"
@@ -13,6 +14,12 @@ namespace restcache {
 
 /// {"deptNumber":..,"deptName":..,"deptLocation":..,"emps":[{"empNo":..,...}]}
 std::string encode_deptemps(const dept_with_emps& d);
+
+/// {"deptNumber":..,"deptName":..,"deptLocation":..}: the department alone.
+std::string encode_dept(const dept_row& d);
+
+/// [{"deptNumber":..,...},...]: a page of departments alone (GET /depts).
+std::string encode_dept_list(const std::vector<dept_row>& depts);
 
 /// {"empNo":..,"empName":..,"job":..,"mgr":..,"hiredate":..,"sal":..,"comm":..,"deptNumber":..}
 std::string encode_emp(const emp_row& e);

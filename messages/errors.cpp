@@ -11,6 +11,9 @@ std::string_view to_string(rc_error e) noexcept {
     case rc_error::db_timeout: return "db_timeout";
     case rc_error::overloaded: return "overloaded";
     case rc_error::internal: return "internal";
+    case rc_error::conflict: return "conflict";
+    case rc_error::precondition_failed: return "precondition_failed";
+    case rc_error::unprocessable: return "unprocessable";
   }
   return "unknown";
 }

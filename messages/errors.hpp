@@ -15,6 +15,9 @@ enum class rc_error : uint8_t {
   db_timeout,      ///< the query did not finish within db.query-timeout
   overloaded,      ///< a bounded queue is full; the client should retry later
   internal,        ///< a bug or an unexpected database answer; details go to the log
+  conflict,        ///< a write would create what exists already
+  precondition_failed, ///< If-Match named another version of the document
+  unprocessable,   ///< well-formed input that breaks a rule (range, relation, reference)
 };
 
 /// A short, stable, human-readable name ("not_found", ...), used in logs.

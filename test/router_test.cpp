@@ -68,7 +68,8 @@ CAF_TEST(absolute form targets are routed by their path) {
 }
 
 CAF_TEST(head is allowed wherever get is) {
-  for (auto target : {"/deptemps/3", "/depts/random", "/health", "/ready", "/metrics"}) {
+  for (auto target : {"/deptemps/3", "/depts/random", "/health", "/ready", "/metrics", "/depts/4",
+                      "/depts", "/depts/emps/5"}) {
     auto g = parse_route("GET", target);
     auto h = parse_route("HEAD", target);
     CAF_CHECK(g.kind == h.kind);
@@ -78,21 +79,78 @@ CAF_TEST(head is allowed wherever get is) {
   }
 }
 
-CAF_TEST(other methods on known paths are 405 with the allow list) {
-  for (auto method : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "get", "head", "TRACE"}) {
-    for (auto target : {"/deptemps/3", "/depts/random", "/health", "/ready", "/metrics",
-                        "/deptemps/abc"}) {
+CAF_TEST(methods a path does not support are 405 with its allow list) {
+  struct expectation {
+    const char* target;
+    const char* allow;
+  };
+  for (auto [target, allow] : {expectation{"/deptemps/3", "GET, HEAD"}, {"/health", "GET, HEAD"},
+                               {"/ready", "GET, HEAD"}, {"/metrics", "GET, HEAD"},
+                               {"/deptemps/abc", "GET, HEAD"}, {"/depts/random", "GET, HEAD, PUT"},
+                               {"/depts/3", "GET, HEAD, PUT, DELETE"},
+                               {"/depts/emps/3", "GET, HEAD, PUT, DELETE"},
+                               {"/depts", "GET, HEAD, POST, PUT"}, {"/depts/emps", "POST"}}) {
+    for (auto method : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "get", "head", "TRACE", "GET"}) {
       auto r = parse_route(method, target);
+      if (std::string_view{allow}.find(method) != std::string_view::npos
+          && std::string_view{method} != "get" && std::string_view{method} != "head")
+        continue; // supported
       CAF_CHECK(r.kind == route_kind::method_not_allowed);
-      CAF_CHECK_EQUAL(str(r.allow), "GET, HEAD");
+      CAF_CHECK_EQUAL(str(r.allow), allow);
       CAF_CHECK(!r.detail.empty());
     }
   }
 }
 
+CAF_TEST(every method of the api routes to its kind) {
+  struct expectation {
+    const char* method;
+    const char* target;
+    route_kind kind;
+    int32_t id;
+  };
+  for (auto e : {expectation{"GET", "/depts/7", route_kind::dept, 7},
+                 {"PUT", "/depts/7", route_kind::replace_dept, 7},
+                 {"PUT", "/depts", route_kind::replace_dept, 0},
+                 {"DELETE", "/depts/7", route_kind::delete_dept, 7},
+                 {"POST", "/depts", route_kind::create_dept, 0},
+                 {"GET", "/depts", route_kind::list_depts, 0},
+                 {"PUT", "/depts/random", route_kind::rewrite_random_dept, 0},
+                 {"GET", "/depts/emps/9", route_kind::emp, 9},
+                 {"PUT", "/depts/emps/9", route_kind::replace_emp, 9},
+                 {"DELETE", "/depts/emps/9", route_kind::delete_emp, 9},
+                 {"POST", "/depts/emps", route_kind::create_emp, 0}}) {
+    auto r = parse_route(e.method, e.target);
+    CAF_CHECK(r.kind == e.kind);
+    CAF_CHECK_EQUAL(r.id, e.id);
+    CAF_CHECK_EQUAL(is_write(r.kind), std::string_view{e.method} != "GET");
+  }
+  CAF_CHECK(parse_route("DELETE", "/depts/x").kind == route_kind::bad_request);
+  CAF_CHECK(parse_route("PUT", "/depts/0").kind == route_kind::bad_request);
+}
+
+CAF_TEST(the department list reads after and limit and caps the limit) {
+  auto r = get("/depts?after=40&limit=5");
+  CAF_REQUIRE(r.kind == route_kind::list_depts);
+  CAF_CHECK_EQUAL(r.after, 40);
+  CAF_CHECK_EQUAL(r.limit, 5);
+  r = get("/depts");
+  CAF_CHECK_EQUAL(r.after, 0);
+  CAF_CHECK_EQUAL(r.limit, default_page_limit);
+  CAF_CHECK_EQUAL(get("/depts?limit=100000").limit, max_page_limit);
+  CAF_CHECK_EQUAL(get("/depts?limit=99999999999").limit, max_page_limit);
+  CAF_CHECK_EQUAL(get("/depts?after=0").after, 0);
+  for (auto bad : {"/depts?after=-1", "/depts?limit=0", "/depts?limit=x", "/depts?page=2",
+                   "/depts?after="}) {
+    auto b = get(bad);
+    CAF_CHECK(b.kind == route_kind::bad_request);
+    CAF_CHECK(!b.detail.empty());
+  }
+}
+
 CAF_TEST(unknown paths are 404 whatever the method) {
-  for (auto target : {"/", "", "*", "/deptemps", "/deptemps/1/2", "/deptemps/1/", "/depts",
-                      "/depts/", "/depts/random/", "/depts/5", "/Health", "/health/", "/healthz",
+  for (auto target : {"/", "", "*", "/deptemps", "/deptemps/1/2", "/deptemps/1/",
+                      "/depts/random/", "/depts/5/", "/depts/emps/1/x", "/Health", "/health/", "/healthz",
                       "/metrics/x", "//deptemps/1", "/deptempsX/1", "deptemps/1"}) {
     auto r = get(target);
     CAF_CHECK(r.kind == route_kind::not_found);

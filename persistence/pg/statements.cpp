@@ -47,6 +47,10 @@ constexpr const char* dept_ids_page_sql =
   // all in one result.
   "SELECT deptno FROM dept WHERE deptno > $1::bigint ORDER BY deptno LIMIT $2::int";
 
+constexpr const char* dept_page_stmt = "restcache_dept_page";
+constexpr const char* dept_page_sql =
+  "SELECT deptno, dname, loc FROM dept WHERE deptno > $1::int ORDER BY deptno LIMIT $2::int";
+
 // Column positions of fetch_deptemps_sql.
 enum col : int {
   c_deptno, c_dname, c_loc,
@@ -74,6 +78,7 @@ std::vector<std::pair<const char*, const char*>> statement_texts() {
     {fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql},
     {count_depts_stmt, count_depts_sql},
     {fetch_emp_stmt, fetch_emp_sql},
+    {dept_page_stmt, dept_page_sql},
   };
 }
 
@@ -205,6 +210,16 @@ std::vector<int32_t> fetch_dept_ids(connection& c) {
     after = ids.back();
   }
   return ids;
+}
+
+std::vector<dept_row> fetch_dept_page(connection& c, int32_t after, int32_t limit) {
+  ensure_prepared(c, dept_page_stmt);
+  auto r = c.exec_prepared(dept_page_stmt, {std::to_string(after), std::to_string(limit)});
+  std::vector<dept_row> out;
+  out.reserve(static_cast<size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i)
+    out.push_back(dept_row{*r.opt_int32(i, 0), r.opt_text(i, 1), r.opt_text(i, 2)});
+  return out;
 }
 
 } // namespace restcache::pg

@@ -61,6 +61,10 @@ std::vector<dept_with_emps> decode_deptemps_batch(const result& r);
 /// The number of departments. Throws pg::error.
 int64_t count_depts(connection& c);
 
+/// Up to `limit` departments (alone) with deptno > `after`, ascending: one
+/// page of GET /depts (keyset pagination). Throws pg::error.
+std::vector<dept_row> fetch_dept_page(connection& c, int32_t after, int32_t limit);
+
 /// Every existing department number, ascending. Throws pg::error.
 std::vector<int32_t> fetch_dept_ids(connection& c);
 
