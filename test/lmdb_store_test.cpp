@@ -4,6 +4,10 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -344,7 +348,7 @@ CAF_TEST(a batch larger than the whole map still applies its deletes and waterma
   txn.reset();
   // The tier keeps working, through the batch writer's interface as well.
   record_store& rs = s;
-  rs.write(make_batch(1000, 20), {});
+  rs.write(make_batch(1000, 20), {}, std::nullopt);
   CAF_CHECK_EQUAL(s.count(), 20u);
   CAF_CHECK_EQUAL(s.watermark(), 77u);
   CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (1ull << 20));
@@ -374,6 +378,109 @@ CAF_TEST(a read transaction is reset and renewed across threads) {
   second.join();
   CAF_CHECK(t1);
   CAF_CHECK(t2);
+}
+
+CAF_TEST(for_each visits every record in key order and counts garbled ones) {
+  auto r1 = make_record(doc_kind::deptemps, 7, 11);
+  auto r2 = make_record(doc_kind::deptemps, 300, 12);
+  auto r3 = make_record(doc_kind::emp, 2, 13);
+  auto bad = make_record(doc_kind::emp, 9, 14);
+  {
+    store s(opts());
+    s.put_batch({r3, bad, r2, r1}, {});
+    auto txn = s.begin_read();
+    std::vector<doc_key> seen;
+    bool equal = true;
+    auto totals = s.for_each(txn, [&](doc_key k, const value_view& v) {
+      seen.push_back(k);
+      for (auto& r : {r1, r2, r3, bad})
+        if (r.key == k)
+          equal = equal && v.body == r.doc->body && v.etag == r.doc->etag && v.seq == r.seq;
+    });
+    CAF_CHECK_EQUAL(totals.whole, 4u);
+    CAF_CHECK_EQUAL(totals.garbled, 0u);
+    CAF_CHECK_EQUAL(totals.bad_keys, 0u);
+    CAF_CHECK(equal);
+    CAF_CHECK(seen == (std::vector<doc_key>{r1.key, r2.key, r3.key, bad.key}));
+  }
+  // One value garbled, one key that is not ours: counted, never visited.
+  auto v = encode_value(14, 99, bad.doc->etag, bad.doc->body);
+  v[value_header_size + 3] ^= 0x01;
+  raw_put(dir.path, "records", std::string_view(encode_key(bad.key).data(), key_size), v);
+  raw_put(dir.path, "records", "abc", "x");
+  store s(opts());
+  auto txn = s.begin_read();
+  size_t visits = 0;
+  auto totals = s.for_each(txn, [&](doc_key k, const value_view&) {
+    ++visits;
+    CAF_CHECK(!(k == bad.key));
+  });
+  CAF_CHECK_EQUAL(visits, 3u);
+  CAF_CHECK_EQUAL(totals.whole, 3u);
+  CAF_CHECK_EQUAL(totals.garbled, 1u);
+  CAF_CHECK_EQUAL(totals.bad_keys, 1u);
+  CAF_CHECK_EQUAL(s.counters().garbled, 0u); // an inspection, not a served miss
+  // A null visitor only counts.
+  CAF_CHECK_EQUAL(s.for_each(txn, nullptr).whole, 3u);
+}
+
+CAF_TEST(open frees the reader slot of a process killed inside a read transaction) {
+  { store s(opts()); s.put_batch(make_batch(1, 10), {}); }
+  // A holds the environment open, so the reopen below is not alone and LMDB
+  // does not rebuild its reader table by itself; B takes a reader slot and dies
+  // by kill 9 inside its read transaction.
+  int hold[2], ready[2];
+  CAF_REQUIRE_EQUAL(pipe(hold), 0);
+  CAF_REQUIRE_EQUAL(pipe(ready), 0);
+  auto open_raw = [&](MDB_env** e) {
+    return mdb_env_create(e) == 0 && mdb_env_set_maxdbs(*e, 4) == 0
+           && mdb_env_set_mapsize(*e, 256ull << 20) == 0
+           && mdb_env_open(*e, dir.path.c_str(), MDB_NOTLS, 0644) == 0;
+  };
+  pid_t a = fork();
+  CAF_REQUIRE(a >= 0);
+  if (a == 0) {
+    MDB_env* e;
+    if (!open_raw(&e))
+      _exit(2);
+    char c = 1;
+    if (write(ready[1], &c, 1) != 1)
+      _exit(3);
+    close(hold[1]);
+    (void) !read(hold[0], &c, 1); // until the parent closes its end
+    mdb_env_close(e);
+    _exit(0);
+  }
+  close(hold[0]);
+  char c = 0;
+  CAF_REQUIRE_EQUAL(read(ready[0], &c, 1), 1);
+  pid_t b = fork();
+  CAF_REQUIRE(b >= 0);
+  if (b == 0) {
+    MDB_env* e;
+    MDB_txn* txn;
+    if (!open_raw(&e) || mdb_txn_begin(e, nullptr, MDB_RDONLY, &txn) != 0)
+      _exit(2);
+    kill(getpid(), SIGKILL);
+    _exit(4);
+  }
+  int status = 0;
+  CAF_REQUIRE_EQUAL(waitpid(b, &status, 0), b);
+  CAF_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  {
+    store s(opts());
+    CAF_CHECK_EQUAL(s.environment().stale_readers_cleared(), 1);
+    CAF_CHECK(!s.environment().dropped_on_open());
+    CAF_CHECK_EQUAL(s.count(), 10u);
+    int left = -1;
+    CAF_CHECK_EQUAL(mdb_reader_check(s.environment().handle(), &left), 0);
+    CAF_CHECK_EQUAL(left, 0);
+  }
+  close(hold[1]);
+  CAF_REQUIRE_EQUAL(waitpid(a, &status, 0), a);
+  CAF_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  close(ready[0]);
+  close(ready[1]);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -64,6 +64,16 @@ env::env(const env_options& opts) : path_(opts.path) {
       case sync_mode::no_sync: flags |= MDB_NOSYNC; break;
     }
     check(mdb_env_open(env_, path_.c_str(), flags, 0644), "mdb_env_open");
+    // A process killed (SIGKILL, OOM, crash) while it held a read transaction
+    // leaves its slot in lock.mdb marked in use, and with MDB_NOTLS a shard's
+    // reset read_txn keeps its slot for the life of the process. LMDB rebuilds
+    // the reader table only when the opener is alone (its exclusive lock on
+    // lock.mdb); if any other process still has the environment open (a tool,
+    // a test, a second daemon briefly overlapping a restart), the dead slots
+    // stay: they pin the snapshot they held, so freed pages are never reused
+    // and the file fills towards MDB_MAP_FULL, and they use up max_readers.
+    // mdb_reader_check frees the slots whose process is gone; it is cheap.
+    check(mdb_reader_check(env_, &stale_readers_cleared_), "mdb_reader_check");
     MDB_stat st;
     check(mdb_env_stat(env_, &st), "mdb_env_stat");
     page_size_ = st.ms_psize;

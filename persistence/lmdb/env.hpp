@@ -80,6 +80,9 @@ public:
   /// True if open found a file of another (or no) format and dropped its contents.
   bool dropped_on_open() const noexcept { return dropped_on_open_; }
 
+  /// Reader slots of dead processes that open released (mdb_reader_check).
+  int stale_readers_cleared() const noexcept { return stale_readers_cleared_; }
+
   /// Flushes everything to disk (also done by the destructor).
   void sync();
 
@@ -95,6 +98,7 @@ private:
   uint64_t map_size_ = 0;
   unsigned page_size_ = 4096;
   bool dropped_on_open_ = false;
+  int stale_readers_cleared_ = 0;
   std::string path_;
 };
 

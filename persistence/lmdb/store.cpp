@@ -62,6 +62,31 @@ std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
   return stored_record{std::move(doc), val.seq};
 }
 
+scan_totals store::for_each(read_txn& txn,
+                            const std::function<void(doc_key, const value_view&)>& visit) const {
+  scan_totals totals;
+  cursor c(txn.handle(), env_.records());
+  MDB_val k, v;
+  for (int rc = mdb_cursor_get(c.c, &k, &v, MDB_FIRST); rc != MDB_NOTFOUND;
+       rc = mdb_cursor_get(c.c, &k, &v, MDB_NEXT)) {
+    check(rc, "mdb_cursor_get(records)");
+    auto key = decode_key(to_view(k));
+    if (!key) {
+      ++totals.bad_keys;
+      continue;
+    }
+    value_view val;
+    if (decode_value(to_view(v), val) != decode_error::none) {
+      ++totals.garbled;
+      continue;
+    }
+    ++totals.whole;
+    if (visit)
+      visit(*key, val);
+  }
+  return totals;
+}
+
 void store::remove_key(MDB_txn* txn, const key_bytes& kb) {
   MDB_val k = to_val(view(kb)), v;
   int rc = mdb_get(txn, env_.records(), &k, &v);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,13 @@ using record = tier_record;
 struct stored_record {
   doc_ptr doc;
   uint64_t seq = 0;
+};
+
+/// What a scan of the records found.
+struct scan_totals {
+  size_t whole = 0;    ///< key and value decoded: visited
+  size_t garbled = 0;  ///< the value failed to decode (never visited)
+  size_t bad_keys = 0; ///< not 5 bytes of a known doc_kind (never visited)
 };
 
 struct store_counters {
@@ -52,6 +60,14 @@ public:
   /// nullopt when absent or garbled (a garbled value counts in counters().garbled
   /// and is never served). The txn must be active.
   std::optional<stored_record> get(read_txn& txn, doc_key key) const;
+
+  /// Visits every record of the txn's snapshot in key order (kind, then id),
+  /// for inspection (tests, tools): a garbled value or a malformed key is
+  /// counted in the result, not visited, and not added to counters().garbled.
+  /// The value_view's etag and body point into the map: valid only during the
+  /// call, copy them out. The txn must be active; the visitor must not write.
+  scan_totals for_each(read_txn& txn,
+                       const std::function<void(doc_key, const value_view&)>& visit) const;
 
   /// One write transaction: deletes first (with their write_order entries), then
   /// puts (a replaced key loses its old write_order entry), then the watermark,
