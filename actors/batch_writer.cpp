@@ -110,6 +110,7 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
   return {
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t seq) {
       auto& st = self->state;
+      st.metrics->in_mailbox.fetch_sub(1, std::memory_order_relaxed);
       auto i = st.queue.find(key);
       if (i == st.queue.end() && st.queue.size() >= st.cfg.max_queue) {
         bump(st.metrics->records_dropped);

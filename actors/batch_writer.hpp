@@ -32,6 +32,10 @@ struct batch_metrics {
   std::atomic<uint64_t> clears{0};           ///< the whole tier dropped
   std::atomic<uint64_t> write_errors{0};
   std::atomic<int64_t> queued{0};
+  /// Records sent by the shards and not yet taken from the writer's mailbox:
+  /// with `queued`, what the shards check before sending more, so neither the
+  /// queue nor the mailbox grows past lmdb.max-queue while a commit runs.
+  std::atomic<int64_t> in_mailbox{0};
   std::atomic<uint64_t> last_flush_us{0};    ///< duration of the last record transaction
 };
 

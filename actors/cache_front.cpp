@@ -5,6 +5,8 @@
 
 #include <random>
 
+#include "actors/db_direct.hpp"
+#include "actors/write_jobs.hpp"
 #include "http/prometheus.hpp"
 
 namespace restcache {
@@ -33,6 +35,38 @@ std::optional<int32_t> cache_front::random_dept_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::uniform_int_distribution<size_t> pick{0, ids->size() - 1};
   return (*ids)[pick(rng)];
+}
+
+void cache_front::set_direct_path(caf::actor_system& sys, db_pool_actor pool,
+                                  notify_listener_actor listener, std::chrono::milliseconds apply_timeout) {
+  sys_ = &sys;
+  direct_pool_ = std::move(pool);
+  listener_ = std::move(listener);
+  apply_timeout_ = apply_timeout;
+}
+
+void cache_front::write(write_request req, write_callback cb) {
+  if (!sys_) {
+    cb(write_result{rc_error::internal, 0, false, "writes are not wired", true});
+    return;
+  }
+  sys_->spawn(db_direct, direct_pool_, listener_, make_write_job(std::move(req)),
+              std::function<void(direct_outcome, bool)>{[cb = std::move(cb)](direct_outcome o, bool applied) {
+                cb(to_write_result(o, applied));
+              }},
+              apply_timeout_);
+}
+
+void cache_front::list_depts(int32_t after, int32_t limit, page_callback cb) {
+  if (!sys_) {
+    cb(page_result{rc_error::internal, {}});
+    return;
+  }
+  sys_->spawn(db_direct, direct_pool_, notify_listener_actor{}, make_page_job(after, limit),
+              std::function<void(direct_outcome, bool)>{[cb = std::move(cb)](direct_outcome o, bool) {
+                cb(page_result{o.error, std::move(o.body)});
+              }},
+              apply_timeout_);
 }
 
 bool cache_front::ready() const {

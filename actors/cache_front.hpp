@@ -8,6 +8,7 @@
 #include <caf/fwd.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -29,6 +30,13 @@ public:
   std::optional<int32_t> random_dept_id() override;
   bool ready() const override;
   std::string metrics_text() const override;
+  void write(write_request req, write_callback cb) override;
+  void list_depts(int32_t after, int32_t limit, page_callback cb) override;
+
+  /// Where writes and GET /depts go: the direct pool, and the listener that
+  /// applies a write's own invalidations (null in cache mode none).
+  void set_direct_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
+                       std::chrono::milliseconds apply_timeout);
 
   /// Replaces the id set (loaded at start-up; kept current by later issues).
   void set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids);
@@ -49,6 +57,10 @@ private:
   std::shared_ptr<const std::vector<int32_t>> dept_ids_;
   std::vector<std::function<std::string()>> metrics_sources_;
   std::vector<std::function<bool()>> readiness_checks_;
+  caf::actor_system* sys_ = nullptr;
+  db_pool_actor direct_pool_;
+  notify_listener_actor listener_;
+  std::chrono::milliseconds apply_timeout_{5'000};
 };
 
 /// Spawns an actor that borrows a connection from `pool`, reads every

@@ -21,6 +21,12 @@ void cache_populator_state::request_page(
     self->delayed_send(self, std::chrono::milliseconds{100}, retry_atom::value);
     return;
   }
+  if (cfg.writer != nullptr
+      && cfg.writer->queued.load(std::memory_order_relaxed) + cfg.writer->in_mailbox.load(std::memory_order_relaxed)
+           > cfg.writer_high_water) {
+    self->delayed_send(self, std::chrono::milliseconds{20}, retry_atom::value);
+    return;
+  }
   // Epochs first, then the query: whatever the query reads is at least as new
   // as every invalidation counted here.
   epochs.clear();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "actors/actors.hpp"
+#include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {
@@ -18,6 +19,11 @@ struct cache_populator_config {
   /// The notify listener's caught-up flag: pages read before it is set could
   /// miss a change, so populate starts once it is 1. Null: start at once.
   const std::atomic<int64_t>* caught_up = nullptr;
+  /// The batch writer's counters: the next page waits while more than
+  /// `writer_high_water` records are queued or in its mailbox (backpressure
+  /// instead of drops). Null: no LMDB tier.
+  const batch_metrics* writer = nullptr;
+  int64_t writer_high_water = 20'000;
 };
 
 struct cache_populator_state {

@@ -118,8 +118,17 @@ cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current
 
 void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc_key& key,
                                       const doc_ptr& doc, uint64_t seq) {
-  if (cfg.uses_tier() && cfg.writer)
-    self->send(cfg.writer, put_atom::value, key, doc, seq);
+  if (!cfg.uses_tier() || !cfg.writer)
+    return;
+  if (auto* m = cfg.writer_metrics) {
+    if (m->in_mailbox.load(std::memory_order_relaxed) + m->queued.load(std::memory_order_relaxed)
+        >= cfg.writer_max_pending) {
+      bump(m->records_dropped); // LMDB is behind: the tier is a cache
+      return;
+    }
+    m->in_mailbox.fetch_add(1, std::memory_order_relaxed);
+  }
+  self->send(cfg.writer, put_atom::value, key, doc, seq);
 }
 
 cache_shard_actor::behavior_type

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "actors/actors.hpp"
+#include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {
@@ -30,6 +31,10 @@ struct cache_shard_config {
   /// writer that fills it.
   std::shared_ptr<tier_reader> tier{};
   batch_writer_actor writer{};
+  /// The writer's counters and bound: records beyond it are not sent (the
+  /// writer's mailbox stays bounded while it commits). Null: no bound.
+  batch_metrics* writer_metrics = nullptr;
+  int64_t writer_max_pending = 100'000;
   /// Set while the notify listener is not caught up and
   /// cache.on-listener-loss=bypass: every GET goes to PostgreSQL and nothing
   /// is kept, as in mode none. Null: never.

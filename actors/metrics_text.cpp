@@ -35,6 +35,8 @@ std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) 
                 rd(m.write_errors));
   append_metric(out, "restcache_batch_queued", "Records waiting for the next write transaction.", "gauge",
                 rd(m.queued));
+  append_metric(out, "restcache_batch_mailbox", "Records sent to the batch writer, not yet queued.",
+                "gauge", rd(m.in_mailbox));
   append_metric(out, "restcache_batch_last_flush_seconds", "Duration of the last record transaction.",
                 "gauge", double(m.last_flush_us.load(std::memory_order_relaxed)) / 1e6);
   return out;

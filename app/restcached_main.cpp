@@ -164,6 +164,7 @@ int main(int argc, char** argv) {
   // hold callbacks that own HTTP sessions until the system is gone.
   std::vector<cache_metrics> shard_metrics(static_cast<size_t>(o.cache_shards));
   db_metrics pool_metrics;
+  db_metrics direct_metrics; // the pool of writes and GET /depts
   batch_metrics writer_metrics;
   std::shared_ptr<lmdb::store> tier_store; // tiered and lmdb modes
   if (cfg.uses_lmdb()) {
@@ -214,6 +215,16 @@ int main(int argc, char** argv) {
                                                       std::move(on_up), std::move(on_down));
       };
     }
+    // Writes and GET /depts: connection threads of their own, whatever the driver.
+    connection_factory direct_factory = [&](uint64_t slot, std::function<void(uint64_t)> on_up,
+                                            std::function<void(uint64_t)> on_down) -> db_lease {
+      return std::make_shared<pg_connection_worker>(slot, worker_cfg, direct_metrics, std::move(on_up),
+                                                    std::move(on_down));
+    };
+    auto direct_pool = system.spawn(db_pool,
+                                    db_pool_config{static_cast<size_t>(o.db_write_pool_size),
+                                                   static_cast<size_t>(o.db_queue_size)},
+                                    direct_factory, &direct_metrics);
     auto pool = system.spawn(db_pool,
                              db_pool_config{static_cast<size_t>(o.db_pool_size),
                                             static_cast<size_t>(o.db_queue_size)},
@@ -230,6 +241,10 @@ int main(int argc, char** argv) {
     cache_shard_config shard_cfg{cfg.resolved_cache_mode(), o.cache_memory_bytes / o.cache_shards,
                                  std::chrono::milliseconds{o.cache_fill_timeout_ms}};
     shard_cfg.writer = writer;
+    if (writer) {
+      shard_cfg.writer_metrics = &writer_metrics;
+      shard_cfg.writer_max_pending = o.lmdb_max_queue;
+    }
     shard_cfg.bypass = &bypass;
     std::vector<cache_shard_actor> shards;
     for (auto& m : shard_metrics) {
@@ -255,6 +270,8 @@ int main(int argc, char** argv) {
         front->add_readiness_check([&change_metrics] { return change_metrics.caught_up.load() == 1; });
     }
     auto id_loader = spawn_dept_id_loader(system, pool, *front);
+    front->set_direct_path(system, direct_pool, listener,
+                           std::chrono::milliseconds{o.cache_fill_timeout_ms});
     caf::actor populator;
     if (o.cache_populate && cfg.resolved_cache_mode() != cache_mode::none) {
       // In lmdb mode nothing is kept in memory: populate the whole table and
@@ -264,6 +281,10 @@ int main(int argc, char** argv) {
                       : o.cache_memory_bytes;
       cache_populator_config populate_cfg{static_cast<int32_t>(o.cache_populate_page), budget};
       populate_cfg.caught_up = &change_metrics.caught_up;
+      if (writer) {
+        populate_cfg.writer = &writer_metrics;
+        populate_cfg.writer_high_water = std::max<int64_t>(o.lmdb_batch_size * 2, o.lmdb_max_queue / 2);
+      }
       populator = caf::actor_cast<caf::actor>(
         system.spawn(cache_populator, populate_cfg, pool, shards, &shard_metrics));
     }
@@ -273,6 +294,7 @@ int main(int argc, char** argv) {
     http_opts.port = static_cast<uint16_t>(o.http_port);
     http_opts.threads = static_cast<int>(o.http_threads);
     http_opts.body_limit = static_cast<size_t>(o.http_body_limit);
+    http_opts.write_token = o.http_write_token;
     http_opts.max_connections = static_cast<size_t>(o.http_max_connections);
     http_opts.read_timeout = std::chrono::milliseconds{o.http_read_timeout_ms};
     http_opts.lookup_timeout = std::chrono::milliseconds{o.cache_fill_timeout_ms + 1000};
@@ -308,6 +330,7 @@ int main(int argc, char** argv) {
       caf::anon_send_exit(populator, caf::exit_reason::user_shutdown);
     stop_cache(system, listener, shards, writer);
     caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(direct_pool, caf::exit_reason::user_shutdown);
     shards.clear();
     writer = nullptr;
     system.await_all_actors_done();

@@ -11,7 +11,10 @@ namespace restcache::defaults {
 inline constexpr const char* http_address = "127.0.0.1";
 inline constexpr int64_t http_port = 8080;
 inline constexpr int64_t http_threads = 0;          ///< 0: half the cores, at least 1
-inline constexpr int64_t http_body_limit = 64 * 1024;
+/// A department of 10,000 employees (the body parser's limit) is ~1.5 MB.
+inline constexpr int64_t http_body_limit = 2 * 1024 * 1024;
+/// When not empty, writes need "Authorization: Bearer <token>".
+inline constexpr const char* http_write_token = "";
 inline constexpr int64_t http_max_connections = 10'000;
 inline constexpr int64_t http_read_timeout_ms = 30'000;
 
@@ -20,6 +23,10 @@ inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults a
 inline constexpr int64_t db_pool_size = 4;
 inline constexpr int64_t db_queue_size = 10'000;    ///< borrowers waiting for a connection
 inline constexpr int64_t db_query_timeout_ms = 5'000;
+/// Connections (each on its own thread) for writes and GET /depts, apart
+/// from the pool that fills the caches, so a burst of writes never starves
+/// the fills.
+inline constexpr int64_t db_write_pool_size = 2;
 /// threads: one libpq connection per dedicated thread (pg_connection_worker);
 /// async: one thread drives every connection's socket (pg_async_pool).
 /// bench/db_hop_bench.cpp compares them; threads kept more throughput under

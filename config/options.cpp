@@ -27,8 +27,9 @@ restcache_config::restcache_config() {
   opts = daemon_options{
     defaults::http_address,      defaults::http_port,           defaults::http_threads,
     defaults::http_body_limit,   defaults::http_max_connections, defaults::http_read_timeout_ms,
+    defaults::http_write_token,
     defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
-    defaults::db_query_timeout_ms, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
+    defaults::db_query_timeout_ms, defaults::db_write_pool_size, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
     defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
     defaults::cache_populate_page, defaults::cache_on_listener_loss, defaults::changelog_retention,
     defaults::changelog_max_pending, defaults::changelog_mark_interval_ms, defaults::lmdb_path, defaults::lmdb_max_bytes,
@@ -39,7 +40,9 @@ restcache_config::restcache_config() {
     .add(opts.http_address, "address", "address to listen on (default 127.0.0.1)")
     .add(opts.http_port, "port", "TCP port to listen on, 0 picks a free one (default 8080)")
     .add(opts.http_threads, "threads", "asio threads serving HTTP, 0 = half the cores (default 0)")
-    .add(opts.http_body_limit, "body-limit", "largest request body in bytes (default 65536)")
+    .add(opts.http_body_limit, "body-limit", "largest request body in bytes (default 2097152)")
+    .add(opts.http_write_token, "write-token",
+         "when set, writes need 'Authorization: Bearer <token>' (default empty: off)")
     .add(opts.http_max_connections, "max-connections",
          "open connections beyond which new ones get 503 (default 10000)")
     .add(opts.http_read_timeout_ms, "read-timeout-ms",
@@ -50,6 +53,8 @@ restcache_config::restcache_config() {
     .add(opts.db_queue_size, "queue-size",
          "fills that may wait for a connection before 503 (default 10000)")
     .add(opts.db_query_timeout_ms, "query-timeout-ms", "statement timeout in ms (default 5000)")
+    .add(opts.db_write_pool_size, "write-pool-size",
+         "connections for writes and GET /depts, apart from the fill pool (default 2)")
     .add(opts.db_driver, "driver",
          "threads (a thread per connection) | async (one thread drives all) (default threads)");
   opt_group{custom_options_, "cache"}
@@ -109,6 +114,8 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return "http.read-timeout-ms must be positive";
   if (o.db_pool_size < 1 || o.db_pool_size > 1000)
     return "db.pool-size must be 1..1000, got " + std::to_string(o.db_pool_size);
+  if (o.db_write_pool_size < 1 || o.db_write_pool_size > 1000)
+    return "db.write-pool-size must be 1..1000, got " + std::to_string(o.db_write_pool_size);
   if (!positive(o.db_queue_size))
     return "db.queue-size must be positive";
   if (!positive(o.db_query_timeout_ms))

@@ -21,10 +21,12 @@ struct daemon_options {
   int64_t http_body_limit;
   int64_t http_max_connections;
   int64_t http_read_timeout_ms;
+  std::string http_write_token;
   std::string db_dsn;
   int64_t db_pool_size;
   int64_t db_queue_size;
   int64_t db_query_timeout_ms;
+  int64_t db_write_pool_size;
   std::string db_driver;
   int64_t cache_shards;
   std::string cache_mode;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "messages/cache_types.hpp"
+#include "messages/write_types.hpp"
 
 namespace restcache::http {
 
@@ -29,6 +30,21 @@ public:
 
   /// Prometheus text exposition of the daemon's counters.
   virtual std::string metrics_text() const = 0;
+
+  /// Runs a write in one PostgreSQL transaction; `cb` is called exactly
+  /// once, on a CAF worker thread, after this instance has dropped what the
+  /// write changed (read-your-writes) or the wait for that timed out.
+  virtual void write(write_request req, write_callback cb) {
+    (void) req;
+    cb(write_result{rc_error::internal, 0, false, "writes are not supported here", true});
+  }
+
+  /// A page of departments (GET /depts), read from PostgreSQL, not cached.
+  virtual void list_depts(int32_t after, int32_t limit, page_callback cb) {
+    (void) after;
+    (void) limit;
+    cb(page_result{rc_error::internal, {}});
+  }
 };
 
 } // namespace restcache::http

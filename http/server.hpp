@@ -17,7 +17,9 @@ struct server_options {
   std::string address = "127.0.0.1";
   uint16_t port = 8080;           ///< 0 picks a free port (see bound_port())
   int threads = 1;                ///< asio threads running the io_context
-  size_t body_limit = 64 * 1024;  ///< request body limit in bytes
+  size_t body_limit = 2 << 20;    ///< request body limit in bytes
+  /// When set, writes need "Authorization: Bearer <write_token>" (else 401).
+  std::string write_token;
   std::chrono::milliseconds read_timeout{30'000};   ///< idle keep-alive / slow client limit
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
   size_t max_connections = 10'000; ///< beyond this, new connections get 503 and are closed

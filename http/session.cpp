@@ -1,5 +1,6 @@
 #include "http/detail/session.hpp"
 
+#include <cctype>
 #include <ctime>
 #include <thread>
 
@@ -10,7 +11,11 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include "http/router.hpp"
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+#include "messages/body_parser.hpp"
 
 namespace restcache::http::detail {
 
@@ -43,6 +48,62 @@ std::string_view http_date() {
       len = 0;
   }
   return {buf, size_t(len)};
+}
+
+/// A request id a client may choose: 1..128 of [A-Za-z0-9._:-] (it goes
+/// into a header and the log as is).
+bool sane_request_id(std::string_view id) noexcept {
+  if (id.empty() || id.size() > 128)
+    return false;
+  for (char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == ':'))
+      return false;
+  return true;
+}
+
+std::string fresh_request_id() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+  return std::string(buf, 16);
+}
+
+/// application/json, with parameters (charset) or not, in any case.
+bool is_json_media_type(std::string_view v) noexcept {
+  auto semi = v.find(';');
+  auto type = v.substr(0, semi);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t'))
+    type.remove_suffix(1);
+  constexpr std::string_view json = "application/json";
+  if (type.size() != json.size())
+    return false;
+  for (size_t i = 0; i < json.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(type[i])) != json[i])
+      return false;
+  return true;
+}
+
+/// Compares without an early exit (the write token); only the length leaks.
+bool same_secret(std::string_view given, std::string_view secret) noexcept {
+  if (secret.empty())
+    return false;
+  unsigned char diff = given.size() == secret.size() ? 0 : 1;
+  auto n = std::min(given.size(), secret.size());
+  for (size_t i = 0; i < n; ++i)
+    diff |= static_cast<unsigned char>(given[i] ^ secret[i]);
+  return diff == 0;
+}
+
+write_op write_op_of(route_kind k) noexcept {
+  switch (k) {
+    case route_kind::create_dept: return write_op::create_dept;
+    case route_kind::replace_dept: return write_op::replace_dept;
+    case route_kind::rewrite_random_dept: return write_op::rewrite_random_dept;
+    case route_kind::delete_dept: return write_op::delete_dept;
+    case route_kind::create_emp: return write_op::create_emp;
+    case route_kind::replace_emp: return write_op::replace_emp;
+    default: return write_op::delete_emp;
+  }
 }
 
 bool is_http_error(const beast::error_code& ec) {
@@ -182,6 +243,7 @@ void session::on_shutdown(bool force) {
 
 void session::do_read() {
   state_ = state::reading;
+  request_id_.clear();
   parser_.emplace();
   parser_->body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
@@ -219,16 +281,36 @@ void session::reject_request(unsigned status, std::string_view detail) {
   send_problem(make_problem(status, detail));
 }
 
+void session::take_request_id() {
+  auto& req = parser_->get();
+  auto it = req.find("X-Request-Id");
+  if (it != req.end() && sane_request_id(it->value()))
+    request_id_.assign(it->value().data(), it->value().size());
+  else
+    request_id_ = fresh_request_id();
+}
+
+void session::log_problem(unsigned status, std::string_view detail) const {
+  // Errors of the server (5xx) are warnings; a client's mistakes are debug.
+  if (status >= 500)
+    spdlog::warn("request {}: {} {}", request_id_, status, detail);
+  else
+    spdlog::debug("request {}: {} {}", request_id_, status, detail);
+}
+
 void session::handle_request() {
   auto& req = parser_->get();
   core_.metrics.requests.fetch_add(1, std::memory_order_relaxed);
   version_ = req.version() == 10 ? 10 : 11;
   keep_alive_ = req.keep_alive() && !core_.registry.stopping();
+  take_request_id();
   const route r = parse_route(req.method_string(), req.target());
   head_ = r.head;
   switch (r.kind) {
     case route_kind::deptemps:
       return start_lookup(doc_key{doc_kind::deptemps, r.id});
+    case route_kind::dept:
+      return start_lookup(doc_key{doc_kind::dept, r.id});
     case route_kind::emp:
       return start_lookup(doc_key{doc_kind::emp, r.id});
     case route_kind::random_dept: {
@@ -237,12 +319,22 @@ void session::handle_request() {
         return send_problem(make_problem(503, "no department ids are loaded yet; retry later"));
       return start_lookup(doc_key{doc_kind::deptemps, *id});
     }
+    case route_kind::list_depts:
+      return core_.gateway.list_depts(r.after, r.limit, await(&session::on_page));
+    case route_kind::create_dept:
+    case route_kind::replace_dept:
+    case route_kind::rewrite_random_dept:
+    case route_kind::delete_dept:
+    case route_kind::create_emp:
+    case route_kind::replace_emp:
+    case route_kind::delete_emp:
+      return start_write(r);
     case route_kind::health:
       return send_body(200, content_type_json, health_body);
     case route_kind::ready:
       if (core_.gateway.ready())
         return send_body(200, content_type_json, ready_body);
-      return send_problem(make_problem(503, "the database is not reachable"));
+      return send_problem(make_problem(503, "not ready: the database or the change listener is not there"));
     case route_kind::metrics:
       owned_body_ = core_.gateway.metrics_text();
       return send_owned(200, content_type_metrics);
@@ -256,11 +348,61 @@ void session::handle_request() {
   send_problem(make_problem(rc_error::internal));
 }
 
+void session::start_write(const route& r) {
+  auto& req = parser_->get();
+  write_op_ = write_op_of(r.kind);
+  if (!core_.opts.write_token.empty()) {
+    auto auth = req.find(bhttp::field::authorization);
+    constexpr std::string_view bearer = "Bearer ";
+    std::string_view given = auth == req.end() ? std::string_view{} : std::string_view{auth->value()};
+    if (!given.starts_with(bearer) || !same_secret(given.substr(bearer.size()), core_.opts.write_token)) {
+      owned_body_.clear();
+      auto p = make_problem(401, "writes need Authorization: Bearer <the http.write-token>");
+      owned_body_ = std::move(p.body);
+      begin_response(401);
+      res_.set(bhttp::field::www_authenticate, "Bearer realm=\"restcache\"");
+      res_.set(bhttp::field::content_type, content_type_problem);
+      res_.content_length(owned_body_.size());
+      res_.body() = {owned_body_.data(), owned_body_.size()};
+      log_problem(401, "missing or wrong write token");
+      return do_write();
+    }
+  }
+  write_request w;
+  w.op = write_op_;
+  w.id = r.id;
+  if (auto im = req.find(bhttp::field::if_match); im != req.end())
+    w.if_match = std::string{im->value()};
+  if (has_body(r.kind)) {
+    if (!req.has_content_length() && !req.chunked())
+      return send_problem(make_problem(411, "a write needs a body with Content-Length (or chunked)"));
+    auto ct = req.find(bhttp::field::content_type);
+    if (ct == req.end() || !is_json_media_type(ct->value()))
+      return send_problem(make_problem(415, "the body must be application/json"));
+    const std::string& body = req.body();
+    std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{r.id} : std::nullopt;
+    if (r.kind == route_kind::create_dept || r.kind == route_kind::replace_dept) {
+      auto parsed = parse_dept_body(body, path_id);
+      if (!parsed)
+        return send_problem(make_problem(parsed.status, parsed.detail));
+      w.id = parsed.value->dept.deptno;
+      w.dept = std::make_shared<const dept_with_emps>(std::move(*parsed.value));
+    } else {
+      auto parsed = parse_emp_body(body, path_id);
+      if (!parsed)
+        return send_problem(make_problem(parsed.status, parsed.detail));
+      w.id = parsed.value->empno;
+      w.emp = std::make_shared<const emp_row>(std::move(*parsed.value));
+    }
+  }
+  core_.gateway.write(std::move(w), await(&session::on_written));
+}
+
 // ---- the lookup and its timeout ----------------------------------------------
 
-void session::start_lookup(doc_key key) {
+template <class Result>
+std::function<void(Result)> session::await(void (session::*on_done)(uint64_t, Result)) {
   state_ = state::awaiting_lookup;
-  key_ = key;
   lookup_pending_ = true;
   const uint64_t seq = ++lookup_seq_;
   // One timer per connection, armed lazily: it is not cancelled when the
@@ -271,21 +413,67 @@ void session::start_lookup(doc_key key) {
     arm_lookup_timer();
   // The callback holds the session weakly (the timer owns it while the lookup
   // is pending) and the gate strongly: after stop() it does nothing at all.
-  auto cb = [weak = weak_from_this(), gate = core_.gate, seq](lookup_result r) mutable {
+  return [weak = weak_from_this(), gate = core_.gate, seq, on_done](Result r) mutable {
     gate->run([&] {
       if (auto self = weak.lock()) {
         auto ex = self->stream_.get_executor();
-        net::post(ex, [self = std::move(self), seq, r = std::move(r)]() mutable {
-          self->on_lookup(seq, std::move(r));
+        net::post(ex, [self = std::move(self), seq, on_done, r = std::move(r)]() mutable {
+          ((*self).*on_done)(seq, std::move(r));
         });
       }
     });
   };
+}
+
+void session::start_lookup(doc_key key) {
+  key_ = key;
+  auto cb = await(&session::on_lookup);
   try {
     core_.gateway.lookup(key, std::move(cb));
   } catch (const std::exception&) {
     lookup_pending_ = false;
     send_problem(make_problem(rc_error::internal, "the cache could not be asked"));
+  }
+}
+
+void session::on_page(uint64_t seq, page_result r) {
+  if (state_ != state::awaiting_lookup || !lookup_pending_ || seq != lookup_seq_)
+    return;
+  lookup_pending_ = false;
+  if (r.error != rc_error::none)
+    return send_problem(make_problem(r.error));
+  owned_body_ = std::move(r.body);
+  send_owned(200, content_type_json);
+}
+
+void session::on_written(uint64_t seq, write_result r) {
+  if (state_ != state::awaiting_lookup || !lookup_pending_ || seq != lookup_seq_)
+    return;
+  lookup_pending_ = false;
+  if (r.error != rc_error::none)
+    return send_problem(make_problem(r.error, r.detail));
+  if (!r.applied)
+    spdlog::warn("request {}: write committed, but its invalidation was not confirmed in time", request_id_);
+  const bool emp = write_op_ == write_op::create_emp || write_op_ == write_op::replace_emp
+                   || write_op_ == write_op::delete_emp;
+  switch (write_op_) {
+    case write_op::create_dept:
+    case write_op::create_emp: {
+      owned_body_ = std::string{emp ? "{\"empNo\":" : "{\"deptNumber\":"} + std::to_string(r.id) + "}";
+      begin_response(201);
+      res_.set(bhttp::field::location, (emp ? "/depts/emps/" : "/depts/") + std::to_string(r.id));
+      res_.set(bhttp::field::content_type, content_type_json);
+      res_.content_length(owned_body_.size());
+      if (!head_)
+        res_.body() = {owned_body_.data(), owned_body_.size()};
+      return do_write();
+    }
+    case write_op::rewrite_random_dept:
+      owned_body_ = "{\"deptNumber\":" + std::to_string(r.id) + "}";
+      return send_owned(200, content_type_json);
+    default:
+      begin_response(204);
+      return do_write();
   }
 }
 
@@ -329,6 +517,9 @@ void session::begin_response(unsigned status) {
   res_.result(status);
   res_.set(bhttp::field::server, server_name);
   res_.set(bhttp::field::date, http_date());
+  if (request_id_.empty())
+    request_id_ = fresh_request_id(); // a request rejected before it was parsed
+  res_.set("X-Request-Id", request_id_);
 }
 
 void session::send_body(unsigned status, std::string_view content_type, std::string_view body) {
@@ -345,6 +536,7 @@ void session::send_owned(unsigned status, std::string_view content_type) {
 }
 
 void session::send_problem(problem p, std::string_view allow) {
+  log_problem(p.status, p.body);
   owned_body_ = std::move(p.body);
   begin_response(p.status);
   if (p.retry_after)

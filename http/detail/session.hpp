@@ -4,6 +4,7 @@
 // http/listener.cpp and http/server.cpp: never from another header.
 
 #include <atomic>
+#include <functional>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
 #include "http/responses.hpp"
+#include "http/router.hpp"
 #include "http/server.hpp"
 
 namespace restcache::http::detail {
@@ -137,8 +139,20 @@ private:
   void on_read(beast::error_code ec, std::size_t bytes);
   void handle_request();
   void reject_request(unsigned status, std::string_view detail);
+  /// Enters awaiting_lookup and returns the callback that brings `Result`
+  /// back onto the strand as (this->*on_done)(seq, result). The timer gives
+  /// 504 if it does not come within lookup_timeout.
+  template <class Result>
+  std::function<void(Result)> await(void (session::*on_done)(uint64_t, Result));
   void start_lookup(doc_key key);
   void on_lookup(uint64_t seq, lookup_result r);
+  void on_page(uint64_t seq, page_result r);
+  /// A write route: token, length, media type, body, If-Match; then the gateway.
+  void start_write(const route& r);
+  void on_written(uint64_t seq, write_result r);
+  /// X-Request-Id: the client's (when sane) or a fresh one.
+  void take_request_id();
+  void log_problem(unsigned status, std::string_view detail) const;
   void arm_lookup_timer();
   void on_lookup_timer(beast::error_code ec);
   void on_shutdown(bool force);
@@ -168,6 +182,8 @@ private:
   steady::time_point lookup_deadline_{};
   uint64_t lookup_seq_ = 0;
   doc_key key_{};
+  write_op write_op_ = write_op::create_dept; ///< the write in flight
+  std::string request_id_;
   std::size_t drained_ = 0;
   unsigned version_ = 11;
   state state_ = state::reading;

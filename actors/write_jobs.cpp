@@ -1,0 +1,69 @@
+#include "actors/write_jobs.hpp"
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/statements.hpp"
+#include "persistence/pg/writes.hpp"
+
+namespace restcache {
+
+namespace {
+
+rc_error error_of(pg::write_status s) noexcept {
+  switch (s) {
+    case pg::write_status::ok:
+    case pg::write_status::created: return rc_error::none;
+    case pg::write_status::not_found: return rc_error::not_found;
+    case pg::write_status::conflict: return rc_error::conflict;
+    case pg::write_status::precondition_failed: return rc_error::precondition_failed;
+    case pg::write_status::invalid: return rc_error::unprocessable;
+  }
+  return rc_error::internal;
+}
+
+pg::write_outcome run(pg::connection& c, const write_request& req) {
+  switch (req.op) {
+    case write_op::create_dept: return pg::create_dept(c, *req.dept);
+    case write_op::replace_dept: return pg::replace_dept(c, *req.dept, req.if_match);
+    case write_op::rewrite_random_dept: return pg::rewrite_random_dept(c);
+    case write_op::delete_dept: return pg::delete_dept(c, req.id, req.if_match);
+    case write_op::create_emp: return pg::create_emp(c, *req.emp);
+    case write_op::replace_emp: return pg::replace_emp(c, *req.emp, req.if_match);
+    case write_op::delete_emp: return pg::delete_emp(c, req.id, req.if_match);
+  }
+  return pg::write_outcome{pg::write_status::invalid, req.id, "unknown write", {}};
+}
+
+} // namespace
+
+direct_job make_write_job(write_request req) {
+  return [req = std::move(req)](pg::connection& c) {
+    auto w = run(c, req);
+    direct_outcome out;
+    out.error = error_of(w.status);
+    out.id = w.id;
+    out.created = w.status == pg::write_status::created;
+    out.detail = std::move(w.detail);
+    out.changes = std::move(w.changes);
+    return out;
+  };
+}
+
+direct_job make_page_job(int32_t after, int32_t limit) {
+  return [after, limit](pg::connection& c) {
+    direct_outcome out;
+    out.body = encode_dept_list(pg::fetch_dept_page(c, after, limit));
+    return out;
+  };
+}
+
+write_result to_write_result(const direct_outcome& outcome, bool applied) {
+  write_result r;
+  r.error = outcome.error;
+  r.id = outcome.id;
+  r.created = outcome.created;
+  r.detail = outcome.detail;
+  r.applied = applied;
+  return r;
+}
+
+} // namespace restcache
