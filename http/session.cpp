@@ -15,6 +15,7 @@
 
 #include <random>
 
+#include "http/gzip.hpp"
 #include "messages/body_parser.hpp"
 
 namespace restcache::http::detail {
@@ -304,6 +305,8 @@ void session::handle_request() {
   version_ = req.version() == 10 ? 10 : 11;
   keep_alive_ = req.keep_alive() && !core_.registry.stopping();
   take_request_id();
+  auto ae = req.find(bhttp::field::accept_encoding);
+  gzip_ = ae != req.end() && accepts_gzip(ae->value());
   const route r = parse_route(req.method_string(), req.target());
   head_ = r.head;
   switch (r.kind) {
@@ -372,7 +375,7 @@ void session::start_write(const route& r) {
   w.op = write_op_;
   w.id = r.id;
   if (auto im = req.find(bhttp::field::if_match); im != req.end())
-    w.if_match = std::string{im->value()};
+    w.if_match = identity_etags(im->value()); // a gzip ETag names the same document
   if (has_body(r.kind)) {
     if (!req.has_content_length() && !req.chunked())
       return send_problem(make_problem(411, "a write needs a body with Content-Length (or chunked)"));
@@ -443,6 +446,17 @@ void session::on_page(uint64_t seq, page_result r) {
   if (r.error != rc_error::none)
     return send_problem(make_problem(r.error));
   owned_body_ = std::move(r.body);
+  if (gzip_ && owned_body_.size() >= gzip_min_bytes) {
+    owned_body_ = gzip_compress(owned_body_);
+    begin_response(200);
+    res_.set(bhttp::field::content_type, content_type_json);
+    res_.set(bhttp::field::content_encoding, "gzip");
+    res_.set(bhttp::field::vary, "Accept-Encoding");
+    res_.content_length(owned_body_.size());
+    if (!head_)
+      res_.body() = {owned_body_.data(), owned_body_.size()};
+    return do_write();
+  }
   send_owned(200, content_type_json);
 }
 
@@ -561,17 +575,34 @@ bool session::not_modified(std::string_view etag) const {
 }
 
 void session::send_doc(doc_ptr doc) {
-  if (not_modified(doc->etag)) {
+  const bool gz = gzip_ && doc->body.size() >= gzip_min_bytes;
+  std::string gz_etag;
+  if (gz)
+    gz_etag = gzip_etag(doc->etag);
+  std::string_view etag = gz ? std::string_view{gz_etag} : std::string_view{doc->etag};
+  if (not_modified(etag)) {
     core_.metrics.not_modified.fetch_add(1, std::memory_order_relaxed);
     begin_response(304);
-    res_.set(bhttp::field::etag, doc->etag);
+    res_.set(bhttp::field::etag, etag);
     res_.set(bhttp::field::cache_control, cache_control_documents);
+    res_.set(bhttp::field::vary, "Accept-Encoding");
     return do_write();
   }
   begin_response(200);
   res_.set(bhttp::field::content_type, content_type_json);
-  res_.set(bhttp::field::etag, doc->etag);
+  res_.set(bhttp::field::etag, etag);
   res_.set(bhttp::field::cache_control, cache_control_documents);
+  res_.set(bhttp::field::vary, "Accept-Encoding");
+  if (gz) {
+    // Compressed per request: only for clients that ask; the cached bytes
+    // stay the identity encoding.
+    owned_body_ = gzip_compress(doc->body);
+    res_.set(bhttp::field::content_encoding, "gzip");
+    res_.content_length(owned_body_.size());
+    if (!head_)
+      res_.body() = {owned_body_.data(), owned_body_.size()};
+    return do_write();
+  }
   res_.content_length(doc->body.size());
   if (!head_)
     res_.body() = {doc->body.data(), doc->body.size()}; // no copy: doc_ keeps the bytes alive

@@ -1,4 +1,5 @@
 #define CAF_SUITE http_server
+#include <zlib.h>
 
 #include "http/server.hpp"
 
@@ -290,6 +291,48 @@ CAF_TEST(if none match answers 304 without a body) {
   CAF_CHECK_EQUAL(r.status, 404);
   CAF_CHECK_EQUAL(c.connects(), 1u);
   CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().not_modified.load(), 7u);
+}
+
+CAF_TEST(a client that accepts gzip gets the document compressed with its own etag) {
+  auto c = client();
+  auto plain = c.get("/deptemps/3");
+  CAF_REQUIRE_EQUAL(plain.status, 200);
+  CAF_CHECK_EQUAL(plain.header_or_empty("Vary"), "Accept-Encoding");
+  auto r = c.get("/deptemps/3", {{"Accept-Encoding", "br;q=1.0, gzip;q=0.8"}});
+  CAF_REQUIRE_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Encoding"), "gzip");
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), std::to_string(r.body.size()));
+  CAF_CHECK_LESS(r.body.size(), plain.body.size());
+  // Inflate it back (zlib: windowBits 15 + 32 detects the gzip header).
+  z_stream zs{};
+  CAF_REQUIRE_EQUAL(inflateInit2(&zs, 15 + 32), Z_OK);
+  std::string out(plain.body.size() + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(r.body.data());
+  zs.avail_in = static_cast<uInt>(r.body.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  CAF_CHECK_EQUAL(inflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  inflateEnd(&zs);
+  CAF_CHECK_EQUAL(out, plain.body);
+  auto gz_etag = r.header_or_empty("ETag");
+  CAF_CHECK_NOT_EQUAL(gz_etag, plain.header_or_empty("ETag"));
+  CAF_CHECK_EQUAL(c.get("/deptemps/3", {{"Accept-Encoding", "gzip"}, {"If-None-Match", gz_etag}}).status, 304);
+  // q=0 refuses it; so does identity only.
+  CAF_CHECK_EQUAL(c.get("/deptemps/3", {{"Accept-Encoding", "gzip;q=0, *"}}).header_or_empty("Content-Encoding"), "");
+  CAF_CHECK_EQUAL(c.get("/deptemps/3", {{"Accept-Encoding", "identity"}}).header_or_empty("Content-Encoding"), "");
+  CAF_CHECK_EQUAL(c.get("/deptemps/3", {{"Accept-Encoding", "*"}}).header_or_empty("Content-Encoding"), "gzip");
+}
+
+CAF_TEST(every response echoes the request id or makes one) {
+  auto c = client();
+  auto r = c.get("/deptemps/3", {{"X-Request-Id", "abc-123"}});
+  CAF_CHECK_EQUAL(r.header_or_empty("X-Request-Id"), "abc-123");
+  auto made = c.get("/nowhere").header_or_empty("X-Request-Id");
+  CAF_CHECK_EQUAL(made.size(), 16u);
+  auto insane = c.get("/health", {{"X-Request-Id", "no spaces allowed"}}).header_or_empty("X-Request-Id");
+  CAF_CHECK_EQUAL(insane.size(), 16u);
+  CAF_CHECK_NOT_EQUAL(insane, made);
 }
 
 CAF_TEST(head answers the headers of get without the body) {

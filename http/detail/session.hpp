@@ -189,6 +189,7 @@ private:
   state state_ = state::reading;
   bool reject_;
   bool head_ = false;
+  bool gzip_ = false; ///< the request accepts Content-Encoding: gzip
   bool keep_alive_ = false;
   bool lookup_pending_ = false;
   bool timer_armed_ = false;

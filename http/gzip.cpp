@@ -1,0 +1,102 @@
+#include "http/gzip.hpp"
+
+#include <zlib.h>
+
+#include <cctype>
+#include <stdexcept>
+
+namespace restcache::http {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+/// q of a coding's parameters ("q=0.5"); 1 when absent, 0 when malformed.
+double quality(std::string_view params) noexcept {
+  while (!params.empty()) {
+    auto semi = params.find(';');
+    auto p = trim(params.substr(0, semi));
+    params = semi == std::string_view::npos ? std::string_view{} : params.substr(semi + 1);
+    if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+      auto v = p.substr(2);
+      if (v.empty() || (v[0] != '0' && v[0] != '1'))
+        return 0;
+      // "0", "0.0", "0.000": zero; anything else in 0..1 counts as accepted.
+      for (char c : v.substr(1))
+        if (c != '.' && c != '0')
+          return 1;
+      return v[0] == '1' ? 1 : 0;
+    }
+  }
+  return 1;
+}
+
+} // namespace
+
+bool accepts_gzip(std::string_view value) noexcept {
+  bool star = false, gzip = false, gzip_named = false;
+  while (!value.empty()) {
+    auto comma = value.find(',');
+    auto item = value.substr(0, comma);
+    value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+    auto semi = item.find(';');
+    auto coding = trim(item.substr(0, semi));
+    auto q = quality(semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1));
+    if (iequals(coding, "gzip") || iequals(coding, "x-gzip")) {
+      gzip_named = true;
+      gzip = q > 0;
+    } else if (coding == "*") {
+      star = q > 0;
+    }
+  }
+  return gzip_named ? gzip : star;
+}
+
+std::string gzip_compress(std::string_view body) {
+  z_stream zs{};
+  // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+  if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("deflateInit2 failed");
+  std::string out;
+  out.resize(deflateBound(&zs, static_cast<uLong>(body.size())));
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+  zs.avail_in = static_cast<uInt>(body.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  int rc = deflate(&zs, Z_FINISH);
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END)
+    throw std::runtime_error("deflate failed");
+  out.resize(zs.total_out);
+  return out;
+}
+
+std::string gzip_etag(std::string_view etag) {
+  if (etag.size() >= 2 && etag.back() == '"')
+    return std::string{etag.substr(0, etag.size() - 1)} + "-gz\"";
+  return std::string{etag};
+}
+
+std::string identity_etags(std::string_view if_match) {
+  std::string out{if_match};
+  for (size_t at = 0; (at = out.find("-gz\"", at)) != std::string::npos;)
+    out.erase(at, 3);
+  return out;
+}
+
+} // namespace restcache::http
