@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "tools/cli_args.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
@@ -155,26 +156,11 @@ void parse_url(options& o, std::string_view url) {
 
 options parse_args(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    std::optional<std::string_view> inline_value;
-    if (arg.rfind("--", 0) == 0) {
-      if (auto eq = arg.find('='); eq != std::string_view::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-    }
-    auto value = [&]() -> std::string_view {
-      if (inline_value)
-        return *inline_value;
-      if (i + 1 >= argc)
-        usage_error("option " + std::string{arg} + " needs a value");
-      return argv[++i];
-    };
-    auto flag = [&] {
-      if (inline_value)
-        usage_error("option " + std::string{arg} + " takes no value");
-    };
+  restcache::tools::cli_args cli{argc, argv, usage_error};
+  while (cli.next()) {
+    const std::string_view arg = cli.name();
+    auto value = [&] { return cli.value(); };
+    auto flag = [&] { cli.flag(); };
     if (arg == "-h" || arg == "--help") {
       std::fputs(usage_text, stdout);
       std::fputs(help_text, stdout);

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "tools/cli_args.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
@@ -92,26 +93,11 @@ int64_t parse_count(std::string_view opt, std::string_view s, int64_t min, int64
 
 args parse_args(int argc, char** argv) {
   args a;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    std::optional<std::string_view> inline_value;
-    if (arg.rfind("--", 0) == 0) {
-      if (auto eq = arg.find('='); eq != std::string_view::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-    }
-    auto value = [&]() -> std::string_view {
-      if (inline_value)
-        return *inline_value;
-      if (i + 1 >= argc)
-        usage_error("option " + std::string{arg} + " needs a value");
-      return argv[++i];
-    };
-    auto flag = [&] {
-      if (inline_value)
-        usage_error("option " + std::string{arg} + " takes no value");
-    };
+  restcache::tools::cli_args cli{argc, argv, usage_error};
+  while (cli.next()) {
+    const std::string_view arg = cli.name();
+    auto value = [&] { return cli.value(); };
+    auto flag = [&] { cli.flag(); };
     constexpr int64_t int4_max = std::numeric_limits<int32_t>::max();
     if (arg == "-h" || arg == "--help") {
       flag();
