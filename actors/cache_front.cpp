@@ -179,9 +179,12 @@ caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cach
           self->delayed_send(self, std::chrono::seconds(1), retry_atom::value);
           return;
         }
-        spdlog::info("{} department ids loaded for /depts/random", o.ids->size());
+        if (front.dept_id_count() == 0)
+          spdlog::info("{} department ids loaded for /depts/random", o.ids->size());
         front.set_dept_ids(std::move(o.ids));
-        self->quit();
+        // Departments come and go through writes: read the set again now
+        // and then (a deleted id picked meanwhile is retried by the edge).
+        self->delayed_send(self, std::chrono::seconds(30), retry_atom::value);
       },
       [attempt](retry_atom) { attempt(); },
     };

@@ -63,9 +63,9 @@ private:
   std::chrono::milliseconds apply_timeout_{5'000};
 };
 
-/// Spawns an actor that borrows a connection from `pool`, reads every
-/// department id into `front`, and quits; it retries every second while the
-/// database is unavailable. The caller stops it at shutdown.
+/// Spawns an actor that borrows a connection from `pool` and reads every
+/// department id into `front`, again every 30 s; it retries every second
+/// while the database is unavailable. The caller stops it at shutdown.
 caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front);
 
 } // namespace restcache

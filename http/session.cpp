@@ -301,6 +301,7 @@ void session::log_problem(unsigned status, std::string_view detail) const {
 
 void session::handle_request() {
   auto& req = parser_->get();
+  random_tries_ = 0;
   core_.metrics.requests.fetch_add(1, std::memory_order_relaxed);
   version_ = req.version() == 10 ? 10 : 11;
   keep_alive_ = req.keep_alive() && !core_.registry.stopping();
@@ -320,6 +321,7 @@ void session::handle_request() {
       auto id = core_.gateway.random_dept_id();
       if (!id)
         return send_problem(make_problem(503, "no department ids are loaded yet; retry later"));
+      random_tries_ = 1;
       return start_lookup(doc_key{doc_kind::deptemps, *id});
     }
     case route_kind::list_depts:
@@ -498,6 +500,14 @@ void session::on_lookup(uint64_t seq, lookup_result r) {
   if (r.error == rc_error::none && r.doc)
     return send_doc(std::move(r.doc));
   rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
+  if (e == rc_error::not_found && random_tries_ > 0 && random_tries_ < 4) {
+    // The id set is refreshed every 30 s: a department deleted since is
+    // skipped, not answered 404 to a request for "any department".
+    if (auto id = core_.gateway.random_dept_id()) {
+      ++random_tries_;
+      return start_lookup(doc_key{doc_kind::deptemps, *id});
+    }
+  }
   if (e == rc_error::not_found) {
     std::string detail = (key_.kind == doc_kind::emp ? "employee " : "department ")
                          + std::to_string(key_.id) + " does not exist";

@@ -190,6 +190,7 @@ private:
   bool reject_;
   bool head_ = false;
   bool gzip_ = false; ///< the request accepts Content-Encoding: gzip
+  uint8_t random_tries_ = 0; ///< /depts/random: ids tried (one deleted meanwhile is retried)
   bool keep_alive_ = false;
   bool lookup_pending_ = false;
   bool timer_armed_ = false;
