@@ -11,23 +11,13 @@
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Polls `done` every 10 ms until it holds or `limit` passes.
-bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit = 20s) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
 
 std::string dbname_of(const std::string& dsn) {
   auto at = dsn.find("dbname=");
@@ -49,14 +39,7 @@ struct fixture {
   }
 
   static std::string make_db(int64_t depts) {
-    auto dsn = shared_private_pg().create_database("feed");
-    pg::connection c{dsn};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = depts;
-    opts.emps_per_dept = 2;
-    pg::load_demo_data(c, opts);
-    return dsn;
+    return create_demo_database("feed", depts, 2);
   }
 
   ~fixture() {

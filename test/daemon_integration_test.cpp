@@ -13,6 +13,7 @@
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -24,33 +25,9 @@ constexpr int64_t demo_depts = 300;
 /// One database with demo data for the whole suite.
 const std::string& demo_dsn() {
   static const std::string dsn = [] {
-    auto& cluster = shared_private_pg();
-    auto dsn = cluster.create_database("daemon");
-    pg::connection c{dsn};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = demo_depts;
-    opts.emps_per_dept = 10;
-    pg::load_demo_data(c, opts);
-    return dsn;
+    return create_demo_database("daemon", demo_depts, 10);
   }();
   return dsn;
-}
-
-/// The value of an unlabelled sample in a Prometheus exposition, or -1.
-int64_t metric(const std::string& text, const std::string& name) {
-  auto at = text.find("\n" + name + " ");
-  if (at == std::string::npos)
-    return -1;
-  return std::stoll(text.substr(at + name.size() + 2));
-}
-
-/// The sum of a per-shard metric's samples, or 0.
-int64_t shard_sum(const std::string& text, const std::string& name) {
-  int64_t sum = 0;
-  for (size_t at = 0; (at = text.find("\n" + name + "{", at)) != std::string::npos; ++at)
-    sum += std::stoll(text.substr(text.find("} ", at) + 2));
-  return sum;
 }
 
 /// A directory for an LMDB tier that outlives one daemon (restart tests).
@@ -264,7 +241,7 @@ CAF_TEST(cache populate loads every department at start up) {
   int64_t entries = 0;
   for (int i = 0; i < 250 && entries < demo_depts; ++i) {
     auto text = c.get("/metrics").body;
-    entries = shard_sum(text, "restcache_cache_entries");
+    entries = metric_sum(text, "restcache_cache_entries");
     std::this_thread::sleep_for(std::chrono::milliseconds{20});
   }
   CAF_CHECK_EQUAL(entries, demo_depts);
@@ -304,7 +281,7 @@ CAF_TEST(records queued at shutdown are written and a restart serves them from L
     CAF_CHECK_EQUAL(r.body, bodies[static_cast<size_t>(id - 1)]);
   }
   CAF_CHECK_EQUAL(db_queries(), before); // warm restart: no query
-  CAF_CHECK_EQUAL(shard_sum(c.get("/metrics").body, "restcache_cache_tier_hits"), 40);
+  CAF_CHECK_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_tier_hits"), 40);
 }
 
 CAF_TEST(lmdb mode keeps nothing in memory and serves repeats from the tier) {
@@ -323,8 +300,8 @@ CAF_TEST(lmdb mode keeps nothing in memory and serves repeats from the tier) {
   CAF_CHECK_EQUAL(again.header_or_empty("ETag"), first.header_or_empty("ETag"));
   CAF_CHECK_EQUAL(db_queries(), before);
   auto text = c.get("/metrics").body;
-  CAF_CHECK_EQUAL(shard_sum(text, "restcache_cache_tier_hits"), 1);
-  CAF_CHECK_EQUAL(shard_sum(text, "restcache_cache_entries"), 0);
+  CAF_CHECK_EQUAL(metric_sum(text, "restcache_cache_tier_hits"), 1);
+  CAF_CHECK_EQUAL(metric_sum(text, "restcache_cache_entries"), 0);
 }
 
 CAF_TEST(the async driver serves the same documents) {

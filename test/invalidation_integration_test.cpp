@@ -17,6 +17,7 @@
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -25,21 +26,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int64_t depts = 200;
-
-int64_t metric(const std::string& text, const std::string& name) {
-  auto at = text.find("\n" + name + " ");
-  return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
-}
-
-bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit = 20s) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
 
 /// One database per test (changes would leak between tests otherwise), the
 /// daemons on it, and an LMDB directory that outlives a daemon.
@@ -60,14 +46,7 @@ struct fixture {
   }
 
   static std::string make_db() {
-    auto dsn = shared_private_pg().create_database("inval");
-    pg::connection c{dsn};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = depts;
-    opts.emps_per_dept = 5;
-    pg::load_demo_data(c, opts);
-    return dsn;
+    return create_demo_database("inval", depts, 5);
   }
 
   std::unique_ptr<daemon_process> start(std::vector<std::string> extra = {}) {
@@ -77,8 +56,11 @@ struct fixture {
     args.insert(args.end(), extra.begin(), extra.end());
     auto d = std::make_unique<daemon_process>(args);
     http_client c{d->port()};
+    // Caught up, and the id set loaded: its query must not land in a
+    // test's count of queries.
     CAF_REQUIRE(wait_until([&] {
-      return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1;
+      auto text = c.get("/metrics").body;
+      return metric(text, "restcache_listener_caught_up") == 1 && metric(text, "restcache_dept_ids") > 0;
     }));
     return d;
   }

@@ -22,6 +22,7 @@
 #include "test/fixtures/daemon_process.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
 
 // Crash safety of the LMDB tier (issue 4): the daemon populates 100,000
 // documents through its batch writer (transactions of 10,000 records) and is
@@ -46,37 +47,9 @@ constexpr uint64_t max_bytes = 1ull << 30;
 
 const std::string& crash_dsn() {
   static const std::string dsn = [] {
-    auto dsn = shared_private_pg().create_database("lmdbcrash");
-    pg::connection c{dsn};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = total_depts;
-    opts.emps_per_dept = 10;
-    pg::load_demo_data(c, opts);
-    return dsn;
+    return create_demo_database("lmdbcrash", total_depts, 10);
   }();
   return dsn;
-}
-
-/// The value of an unlabelled sample in a Prometheus exposition, or -1.
-int64_t metric(const std::string& text, const std::string& name) {
-  auto at = text.find("\n" + name + " ");
-  if (at == std::string::npos)
-    return -1;
-  return std::stoll(text.substr(at + name.size() + 2));
-}
-
-/// The sum of a labelled sample over its labels (name{...} value), or -1.
-int64_t metric_sum(const std::string& text, const std::string& name) {
-  int64_t sum = -1;
-  for (auto at = text.find("\n" + name + "{"); at != std::string::npos;
-       at = text.find("\n" + name + "{", at + 1)) {
-    auto sp = text.find("} ", at);
-    if (sp == std::string::npos)
-      break;
-    sum = std::max<int64_t>(sum, 0) + std::stoll(text.substr(sp + 2));
-  }
-  return sum;
 }
 
 /// The documents PostgreSQL holds, encoded as the daemon encodes them; fetched
