@@ -144,3 +144,52 @@ rss_detail() {
   awk '/^VmRSS/ {t = $2} /^RssAnon/ {a = $2} /^RssFile/ {f = $2}
        END { printf "%d KiB (anon %d, file %d)\n", t, a, f }' "/proc/$1/status"
 }
+
+# bench_psql SQL: runs SQL on the bench database (after bench_setup); rows
+# unaligned, tuples only.
+bench_psql() {
+  "$PG_CLUSTER_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d "$BENCH_DSN" -c "$1"
+}
+
+# wrk_latency_ms PCT < wrk --latency output: that percentile in ms ("50%", "99%").
+wrk_latency_ms() {
+  awk -v p="$1" '
+    function ms(v) {
+      if (v ~ /us$/) return substr(v, 1, length(v) - 2) / 1000
+      if (v ~ /ms$/) return substr(v, 1, length(v) - 2) + 0
+      if (v ~ /s$/)  return substr(v, 1, length(v) - 1) * 1000
+      return v + 0
+    }
+    $1 == p { v = ms($2) } END { printf "%.2f\n", v }'
+}
+
+# metric_buckets PORT NAME: the cumulative buckets of a histogram from
+# /metrics, one "LE COUNT" line each (LE +Inf last).
+metric_buckets() {
+  curl -s "127.0.0.1:$1/metrics" | awk -v n="$2_bucket" '
+    index($1, n "{le=\"") == 1 { le = substr($1, length(n) + 6); sub(/"}$/, "", le); print le, $2 }'
+}
+
+# histogram_quantile Q BEFORE AFTER: the Q quantile (0..1) in ms of the
+# observations made between two metric_buckets snapshots (files), linear
+# within a bucket as Prometheus does; "-" without observations, ">X" when it
+# falls in the +Inf bucket.
+histogram_quantile() {
+  awk -v q="$1" '
+    FILENAME == ARGV[1] { before[$1] = $2; next }
+    { le[++k] = $1; cum[k] = $2 - before[$1] }
+    END {
+      total = cum[k]
+      if (total <= 0) { print "-"; exit }
+      want = q * total; lo = 0; below = 0
+      for (i = 1; i <= k; i++) {
+        if (cum[i] >= want) {
+          if (le[i] == "+Inf") { printf ">%g\n", lo * 1000; exit }
+          in_b = cum[i] - below
+          f = in_b > 0 ? (want - below) / in_b : 1
+          printf "%.2f\n", (lo + (le[i] - lo) * f) * 1000; exit
+        }
+        lo = le[i]; below = cum[i]
+      }
+    }' "$2" "$3"
+}

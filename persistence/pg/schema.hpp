@@ -11,7 +11,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 2;
+inline constexpr int schema_version = 3;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
 /// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp" (pg/change_feed.hpp parses it).
