@@ -279,6 +279,11 @@ void session::reject_request(unsigned status, std::string_view detail) {
     version_ = 11;
   keep_alive_ = false; // the stream is not in a known state any more
   head_ = false;
+  // Echo the client's id on a 413 or 431 as on any answer: the fields read
+  // so far are in the message even when the header did not complete (Beast
+  // reports an announced Content-Length over the limit before it does).
+  if (parser_)
+    take_request_id();
   send_problem(make_problem(status, detail));
 }
 
@@ -459,7 +464,13 @@ void session::on_page(uint64_t seq, page_result r) {
       res_.body() = {owned_body_.data(), owned_body_.size()};
     return do_write();
   }
-  send_owned(200, content_type_json);
+  begin_response(200);
+  res_.set(bhttp::field::content_type, content_type_json);
+  res_.set(bhttp::field::vary, "Accept-Encoding");
+  res_.content_length(owned_body_.size());
+  if (!head_)
+    res_.body() = {owned_body_.data(), owned_body_.size()};
+  do_write();
 }
 
 void session::on_written(uint64_t seq, write_result r) {
