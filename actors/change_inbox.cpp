@@ -37,6 +37,7 @@ void change_inbox::add(const key_change& change) {
       auto [it, fresh] = changes_.try_emplace(change.key, change);
       if (!fresh) {
         ++coalesced_;
+        it->second.coalesced = true;
         // The newest sequence; the oldest change time (the latency of the
         // first change this invalidation answers).
         it->second.seq = std::max(it->second.seq, change.seq);

@@ -70,6 +70,8 @@ struct listener_metrics {
   std::atomic<uint64_t> tier_drops{0};     ///< both tiers dropped: log pruned, or storm overflow
   std::atomic<uint64_t> invalidations{0};  ///< keys sent to shards (after coalescing)
   std::atomic<uint64_t> pruned{0};         ///< change-log entries deleted by retention
+  /// Notifications of changes this instance's writes had applied already.
+  std::atomic<uint64_t> already_applied{0};
   /// The replay watermark: every change of a transaction below this xid is applied.
   std::atomic<uint64_t> watermark{0};
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied

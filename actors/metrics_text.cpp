@@ -60,6 +60,9 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 "counter", rd(m.tier_drops));
   append_metric(out, "restcache_listener_invalidations_total", "Keys invalidated after coalescing.",
                 "counter", rd(m.invalidations));
+  append_metric(out, "restcache_listener_already_applied_total",
+                "Notifications of changes this instance's own writes had applied already.", "counter",
+                rd(m.already_applied));
   append_metric(out, "restcache_listener_pruned_total", "Change-log entries pruned by retention.",
                 "counter", rd(m.pruned));
   append_metric(out, "restcache_listener_watermark_xid",

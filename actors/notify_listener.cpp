@@ -21,7 +21,33 @@ void with_dept_keys(change_batch& changes) {
   auto n = changes.size();
   for (size_t i = 0; i < n; ++i)
     if (changes[i].key.kind == doc_kind::deptemps)
-      changes.push_back({{doc_kind::dept, changes[i].key.id}, changes[i].seq, changes[i].changed_us});
+      changes.push_back(
+        {{doc_kind::dept, changes[i].key.id}, changes[i].seq, changes[i].changed_us, changes[i].coalesced});
+}
+
+void notify_listener_state::remember_direct(const change_batch& changes) {
+  for (auto& c : changes) {
+    auto [it, fresh] = applied_directly.insert_or_assign(c.key, c.seq);
+    (void) it;
+    if (fresh)
+      applied_directly_order.push_back(c.key);
+  }
+  while (applied_directly_order.size() > max_applied_directly) {
+    applied_directly.erase(applied_directly_order.front());
+    applied_directly_order.pop_front();
+  }
+}
+
+bool notify_listener_state::applied_before(const key_change& c) {
+  // Only an exact, single change: a coalesced one may also stand for a
+  // change of another transaction with a lower sequence.
+  if (c.coalesced)
+    return false;
+  auto i = applied_directly.find(c.key);
+  if (i == applied_directly.end() || i->second != c.seq)
+    return false;
+  applied_directly.erase(i); // its key stays in the order queue; erasing a missing key is harmless
+  return true;
 }
 
 void notify_listener_state::set_caught_up(bool yes) {
@@ -53,6 +79,12 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     }
   }
   with_dept_keys(r.changes);
+  std::erase_if(r.changes, [this](const key_change& c) {
+    if (!applied_before(c))
+      return false;
+    bump(metrics->already_applied);
+    return true;
+  });
   if (!r.changes.empty()) {
     std::vector<change_batch> per_shard(shards.size());
     uint64_t top = 0;
@@ -157,6 +189,9 @@ notify_listener(notify_listener_ptr self,
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
       with_dept_keys(changes);
+      // Its notification comes later through the same shards' mailboxes,
+      // so it finds this applied already.
+      st.remember_direct(changes);
       std::vector<change_batch> per_shard(st.shards.size());
       uint64_t top = 0;
       for (auto& c : changes) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -48,6 +49,17 @@ struct notify_listener_state {
   std::map<uint64_t, size_t> outstanding; ///< round -> shard replies still due
   std::deque<std::pair<uint64_t, change_inbox::mark_point>> marks; ///< (round, mark)
   bool round_waiting = false;       ///< the inbox woke us while too many rounds were out
+  /// Changes this instance's own writes applied directly (read-your-writes),
+  /// by key: when the notification of exactly that change comes, it is not
+  /// applied again (it would drop the document the next GET just refilled).
+  /// Bounded; a forgotten entry only costs that extra drop.
+  std::unordered_map<doc_key, uint64_t, doc_key_hash> applied_directly;
+  std::deque<doc_key> applied_directly_order;
+  static constexpr size_t max_applied_directly = 65'536;
+
+  void remember_direct(const change_batch& changes);
+  /// True (and forgotten) when `c` is exactly a change applied directly.
+  bool applied_before(const key_change& c);
 
   /// Takes the inbox's round and sends each shard its share.
   void dispatch(notify_listener_ptr self);

@@ -63,6 +63,9 @@ struct key_change {
   doc_key key;
   uint64_t seq = 0;
   int64_t changed_us = 0;
+  /// Several changes to the key were merged into this one (the inbox keeps
+  /// the newest sequence): it stands for more than change `seq`.
+  bool coalesced = false;
 };
 using change_batch = std::vector<key_change>;
 

@@ -179,6 +179,51 @@ CAF_TEST(many changes to a few keys are coalesced into one invalidation per key)
   CAF_CHECK_EQUAL(lm.applied_seq.load(), 10'000u);
 }
 
+CAF_TEST(the notification of a change a write applied directly is not applied again) {
+  connect();
+  // The write's own invalidation (db_direct), then a GET refills the key.
+  auto confirmed = std::make_shared<uint64_t>(0);
+  sys.spawn(
+    [confirmed](caf::event_based_actor* client, notify_listener_actor target) {
+      client->request(target, caf::infinite, invalidate_atom::value, change_batch{{key(21), 77, 0}})
+        .then([confirmed](uint64_t s) { *confirmed = s; });
+    },
+    listener);
+  sched.run();
+  sched.trigger_timeouts(); // the writer's delete
+  sched.run();
+  CAF_REQUIRE_EQUAL(*confirmed, 77u);
+  cache(21);
+  CAF_REQUIRE_EQUAL(entries(), 1);
+  // Its notification: exactly that change, already applied.
+  inbox->add({key(21), 77, 0});
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 1);
+  CAF_CHECK_EQUAL(lm.already_applied.load(), 2u); // the deptemps and the department-alone key
+  // Another change to the key is applied.
+  inbox->add({key(21), 78, 0});
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  // And a coalesced one even if its newest sequence was applied directly:
+  // it may stand for a change of another transaction too.
+  cache(22);
+  sys.spawn(
+    [](caf::event_based_actor* client, notify_listener_actor target) {
+      client->request(target, caf::infinite, invalidate_atom::value, change_batch{{key(22), 90, 0}})
+        .then([](uint64_t) {});
+    },
+    listener);
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  cache(22);
+  CAF_REQUIRE_EQUAL(entries(), 1);
+  inbox->add({key(22), 89, 0});
+  inbox->add({key(22), 90, 0});
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+}
+
 CAF_TEST(a drop request clears memory and the LMDB tier) {
   connect();
   cache(7);
