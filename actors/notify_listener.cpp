@@ -83,6 +83,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     if (!applied_before(c))
       return false;
     bump(metrics->already_applied);
+    if (c.seq > metrics->applied_seq.load(std::memory_order_relaxed))
+      metrics->applied_seq.store(c.seq, std::memory_order_relaxed); // applied, by the write itself
     return true;
   });
   if (!r.changes.empty()) {
