@@ -571,25 +571,35 @@ write_outcome replace_dept(connection& c, const dept_with_emps& d,
     });
 }
 
-write_outcome delete_dept(connection& c, int32_t deptno,
-                          const std::optional<std::string>& if_match) {
+namespace {
+
+/// DELETE of one row by key, with If-Match checked against its document
+/// under the row lock: departments and employees differ only in these.
+write_outcome delete_row(connection& c, int32_t id, const std::optional<std::string>& if_match,
+                         const statement& lock, const statement& remove,
+                         bool (*matches)(connection&, int32_t, const std::string&), const char* noun) {
+  const std::string missing = std::string{noun} + " " + str(id) + " does not exist";
   return run_write(
     c,
     [&] {
       if (if_match) {
-        if (run(c, lock_dept, {str(deptno)}).rows() == 0)
-          return outcome(write_status::not_found, deptno,
-                         "department " + str(deptno) + " does not exist");
-        if (!dept_matches(c, deptno, *if_match))
-          return outcome(write_status::precondition_failed, deptno,
-                         "the department's document has another ETag");
+        if (run(c, lock, {str(id)}).rows() == 0)
+          return outcome(write_status::not_found, id, missing);
+        if (!matches(c, id, *if_match))
+          return outcome(write_status::precondition_failed, id,
+                         std::string{"the "} + noun + "'s document has another ETag");
       }
-      if (run(c, delete_dept_stmt, {str(deptno)}).rows() == 0)
-        return outcome(write_status::not_found, deptno,
-                       "department " + str(deptno) + " does not exist");
-      return outcome(write_status::ok, deptno);
+      if (run(c, remove, {str(id)}).rows() == 0)
+        return outcome(write_status::not_found, id, missing);
+      return outcome(write_status::ok, id);
     },
-    [&](const error& e) { return common_error(e, deptno); });
+    [&](const error& e) { return common_error(e, id); });
+}
+
+} // namespace
+
+write_outcome delete_dept(connection& c, int32_t deptno, const std::optional<std::string>& if_match) {
+  return delete_row(c, deptno, if_match, lock_dept, delete_dept_stmt, dept_matches, "department");
 }
 
 write_outcome rewrite_random_dept(connection& c) {
@@ -648,25 +658,8 @@ write_outcome replace_emp(connection& c, const emp_row& e,
     });
 }
 
-write_outcome delete_emp(connection& c, int32_t empno,
-                         const std::optional<std::string>& if_match) {
-  return run_write(
-    c,
-    [&] {
-      if (if_match) {
-        if (run(c, lock_emp, {str(empno)}).rows() == 0)
-          return outcome(write_status::not_found, empno,
-                         "employee " + str(empno) + " does not exist");
-        if (!emp_matches(c, empno, *if_match))
-          return outcome(write_status::precondition_failed, empno,
-                         "the employee's document has another ETag");
-      }
-      if (run(c, delete_emp_stmt, {str(empno)}).rows() == 0)
-        return outcome(write_status::not_found, empno,
-                       "employee " + str(empno) + " does not exist");
-      return outcome(write_status::ok, empno);
-    },
-    [&](const error& e) { return common_error(e, empno); });
+write_outcome delete_emp(connection& c, int32_t empno, const std::optional<std::string>& if_match) {
+  return delete_row(c, empno, if_match, lock_emp, delete_emp_stmt, emp_matches, "employee");
 }
 
 } // namespace restcache::pg
