@@ -63,10 +63,15 @@ bool sane_request_id(std::string_view id) noexcept {
 }
 
 std::string fresh_request_id() {
+  // On every request without an id: 16 hex digits, no formatting call, and
+  // short enough for the string's inline buffer (no allocation).
   thread_local std::mt19937_64 rng{std::random_device{}()};
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
-  return std::string(buf, 16);
+  static constexpr char hex[] = "0123456789abcdef";
+  uint64_t v = rng();
+  std::string id(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4)
+    id[static_cast<size_t>(i)] = hex[v & 15];
+  return id;
 }
 
 /// application/json, with parameters (charset) or not, in any case.
