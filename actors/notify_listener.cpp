@@ -25,6 +25,17 @@ void with_dept_keys(change_batch& changes) {
         {{doc_kind::dept, changes[i].key.id}, changes[i].seq, changes[i].changed_us, changes[i].coalesced});
 }
 
+std::vector<change_batch> notify_listener_state::split_by_shard(const change_batch& changes,
+                                                               uint64_t& top) const {
+  std::vector<change_batch> per_shard(shards.size());
+  top = 0;
+  for (auto& c : changes) {
+    per_shard[doc_key_hash{}(c.key) % shards.size()].push_back(c);
+    top = std::max(top, c.seq);
+  }
+  return per_shard;
+}
+
 void notify_listener_state::remember_direct(const change_batch& changes) {
   for (auto& c : changes) {
     auto [it, fresh] = applied_directly.insert_or_assign(c.key, c.seq);
@@ -88,12 +99,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     return true;
   });
   if (!r.changes.empty()) {
-    std::vector<change_batch> per_shard(shards.size());
     uint64_t top = 0;
-    for (auto& c : r.changes) {
-      per_shard[doc_key_hash{}(c.key) % shards.size()].push_back(c);
-      top = std::max(top, c.seq);
-    }
+    auto per_shard = split_by_shard(r.changes, top);
     bump(metrics->invalidations, r.changes.size());
     for (size_t i = 0; i < shards.size(); ++i) {
       if (per_shard[i].empty())
@@ -194,12 +201,8 @@ notify_listener(notify_listener_ptr self,
       // Its notification comes later through the same shards' mailboxes,
       // so it finds this applied already.
       st.remember_direct(changes);
-      std::vector<change_batch> per_shard(st.shards.size());
       uint64_t top = 0;
-      for (auto& c : changes) {
-        per_shard[doc_key_hash{}(c.key) % st.shards.size()].push_back(c);
-        top = std::max(top, c.seq);
-      }
+      auto per_shard = st.split_by_shard(changes, top);
       auto due = std::make_shared<size_t>(0);
       for (auto& b : per_shard)
         *due += b.empty() ? 0 : 1;

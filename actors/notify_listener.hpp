@@ -57,6 +57,9 @@ struct notify_listener_state {
   std::deque<doc_key> applied_directly_order;
   static constexpr size_t max_applied_directly = 65'536;
 
+  /// Each shard's share of `changes` (by the key's owner); `top` gets the
+  /// highest sequence.
+  std::vector<change_batch> split_by_shard(const change_batch& changes, uint64_t& top) const;
   void remember_direct(const change_batch& changes);
   /// True (and forgotten) when `c` is exactly a change applied directly.
   bool applied_before(const key_change& c);

@@ -371,15 +371,8 @@ void session::start_write(const route& r) {
     constexpr std::string_view bearer = "Bearer ";
     std::string_view given = auth == req.end() ? std::string_view{} : std::string_view{auth->value()};
     if (!given.starts_with(bearer) || !same_secret(given.substr(bearer.size()), core_.opts.write_token)) {
-      owned_body_.clear();
-      auto p = make_problem(401, "writes need Authorization: Bearer <the http.write-token>");
-      owned_body_ = std::move(p.body);
-      begin_response(401);
+      begin_problem(make_problem(401, "writes need Authorization: Bearer <the http.write-token>"));
       res_.set(bhttp::field::www_authenticate, "Bearer realm=\"restcache\"");
-      res_.set(bhttp::field::content_type, content_type_problem);
-      res_.content_length(owned_body_.size());
-      res_.body() = {owned_body_.data(), owned_body_.size()};
-      log_problem(401, "missing or wrong write token");
       return do_write();
     }
   }
@@ -458,23 +451,15 @@ void session::on_page(uint64_t seq, page_result r) {
   if (r.error != rc_error::none)
     return send_problem(make_problem(r.error));
   owned_body_ = std::move(r.body);
-  if (gzip_ && owned_body_.size() >= gzip_min_bytes) {
+  const bool gz = gzip_ && owned_body_.size() >= gzip_min_bytes;
+  if (gz)
     owned_body_ = gzip_compress(owned_body_);
-    begin_response(200);
-    res_.set(bhttp::field::content_type, content_type_json);
-    res_.set(bhttp::field::content_encoding, "gzip");
-    res_.set(bhttp::field::vary, "Accept-Encoding");
-    res_.content_length(owned_body_.size());
-    if (!head_)
-      res_.body() = {owned_body_.data(), owned_body_.size()};
-    return do_write();
-  }
   begin_response(200);
   res_.set(bhttp::field::content_type, content_type_json);
   res_.set(bhttp::field::vary, "Accept-Encoding");
-  res_.content_length(owned_body_.size());
-  if (!head_)
-    res_.body() = {owned_body_.data(), owned_body_.size()};
+  if (gz)
+    res_.set(bhttp::field::content_encoding, "gzip");
+  set_body(owned_body_);
   do_write();
 }
 
@@ -495,9 +480,7 @@ void session::on_written(uint64_t seq, write_result r) {
       begin_response(201);
       res_.set(bhttp::field::location, (emp ? "/depts/emps/" : "/depts/") + std::to_string(r.id));
       res_.set(bhttp::field::content_type, content_type_json);
-      res_.content_length(owned_body_.size());
-      if (!head_)
-        res_.body() = {owned_body_.data(), owned_body_.size()};
+      set_body(owned_body_);
       return do_write();
     }
     case write_op::rewrite_random_dept:
@@ -562,12 +545,16 @@ void session::begin_response(unsigned status) {
   res_.set("X-Request-Id", request_id_);
 }
 
-void session::send_body(unsigned status, std::string_view content_type, std::string_view body) {
-  begin_response(status);
-  res_.set(bhttp::field::content_type, content_type);
+void session::set_body(std::string_view body) {
   res_.content_length(body.size());
   if (!head_)
     res_.body() = {body.data(), body.size()};
+}
+
+void session::send_body(unsigned status, std::string_view content_type, std::string_view body) {
+  begin_response(status);
+  res_.set(bhttp::field::content_type, content_type);
+  set_body(body);
   do_write();
 }
 
@@ -575,18 +562,20 @@ void session::send_owned(unsigned status, std::string_view content_type) {
   send_body(status, content_type, owned_body_);
 }
 
-void session::send_problem(problem p, std::string_view allow) {
+void session::begin_problem(problem p) {
   log_problem(p.status, p.body);
   owned_body_ = std::move(p.body);
   begin_response(p.status);
   if (p.retry_after)
     res_.set(bhttp::field::retry_after, retry_after_seconds);
+  res_.set(bhttp::field::content_type, content_type_problem);
+  set_body(owned_body_);
+}
+
+void session::send_problem(problem p, std::string_view allow) {
+  begin_problem(std::move(p));
   if (!allow.empty())
     res_.set(bhttp::field::allow, allow);
-  res_.set(bhttp::field::content_type, content_type_problem);
-  res_.content_length(owned_body_.size());
-  if (!head_)
-    res_.body() = {owned_body_.data(), owned_body_.size()};
   do_write();
 }
 
@@ -624,14 +613,10 @@ void session::send_doc(doc_ptr doc) {
     // stay the identity encoding.
     owned_body_ = gzip_compress(doc->body);
     res_.set(bhttp::field::content_encoding, "gzip");
-    res_.content_length(owned_body_.size());
-    if (!head_)
-      res_.body() = {owned_body_.data(), owned_body_.size()};
+    set_body(owned_body_);
     return do_write();
   }
-  res_.content_length(doc->body.size());
-  if (!head_)
-    res_.body() = {doc->body.data(), doc->body.size()}; // no copy: doc_ keeps the bytes alive
+  set_body(doc->body); // no copy: doc_ keeps the bytes alive
   doc_ = std::move(doc);
   do_write();
 }

@@ -30,18 +30,6 @@ const std::string& demo_dsn() {
   return dsn;
 }
 
-/// A directory for an LMDB tier that outlives one daemon (restart tests).
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    char tmpl[] = "/tmp/restcache-it-lmdb-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~temp_dir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
 
 struct fixture {
   std::unique_ptr<daemon_process> daemon;
@@ -253,7 +241,7 @@ CAF_TEST(cache populate loads every department at start up) {
 
 CAF_TEST(records queued at shutdown are written and a restart serves them from LMDB) {
   daemon->terminate();
-  temp_dir dir;
+  temp_dir dir{"lmdb"}; // outlives one daemon: the restart reads it
   // A flush interval longer than the test: only the shutdown drain writes.
   std::vector<std::string> tier_args{"--lmdb.path=" + dir.path, "--lmdb.flush-interval=600000"};
   start(tier_args);

@@ -32,16 +32,13 @@ constexpr int64_t depts = 200;
 struct fixture {
   std::string dsn;
   pg::connection sql;
-  std::string lmdb_dir;
+  temp_dir lmdb{"inval"};
+  const std::string& lmdb_dir = lmdb.path;
 
   fixture() : dsn(make_db()), sql(dsn) {
-    char tmpl[] = "/tmp/restcache-inv-XXXXXX";
-    lmdb_dir = mkdtemp(tmpl);
   }
 
   ~fixture() {
-    std::error_code ignored;
-    std::filesystem::remove_all(lmdb_dir, ignored);
     shared_private_pg().drop_database(dsn);
   }
 

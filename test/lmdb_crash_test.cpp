@@ -86,22 +86,9 @@ struct file_report {
   size_t newer = 0; ///< records written after the write_seq given to check_file
 };
 
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    char tmpl[] = "/tmp/lmdb_crash_test_XXXXXX";
-    if (!mkdtemp(tmpl))
-      throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 struct fixture {
-  temp_dir dir;
+  temp_dir dir{"lmdb-crash"};
   std::unique_ptr<expected_docs> expected_ptr;
 
   expected_docs& expected() {

@@ -16,31 +16,19 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 using namespace restcache::lmdb;
+using restcache::test::temp_dir;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory per test, removed afterwards.
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    char tmpl[] = "/tmp/lmdb_store_test_XXXXXX";
-    if (!mkdtemp(tmpl))
-      throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 struct fixture {
-  temp_dir dir;
+  temp_dir dir{"lmdb-store"}; // a fresh one per test
   env_options opts(uint64_t max_bytes = 256ull << 20) const { return env_options{dir.path, max_bytes}; }
 };
 

@@ -16,9 +16,11 @@
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace std::chrono_literals;
 using namespace restcache;
+using restcache::test::insert_scott_rows;
 using restcache::test::receive_notifications;
 using restcache::test::shared_private_pg;
 
@@ -46,14 +48,7 @@ struct fixture {
   /// employees, then empties the change log.
   void seed() {
     CAF_REQUIRE_EQUAL(pg::ensure_schema(c), pg::schema_version);
-    c.exec("INSERT INTO dept VALUES (10, 'ACCOUNTING', 'NEW YORK'), (20, 'RESEARCH', 'DALLAS'),"
-           "                        (30, 'SALES', 'CHICAGO');"
-           "INSERT INTO emp VALUES (7839, 'KING', 'PRESIDENT', NULL, '1981-11-17', 5000, NULL, 10),"
-           "  (7782, 'CLARK', 'MANAGER', 7839, '1981-06-09', 2450, NULL, 10),"
-           "  (7566, 'JONES', 'MANAGER', 7839, '1981-04-02', 2975, NULL, 20),"
-           "  (7499, 'ALLEN', 'SALESMAN', 7839, '1981-02-20', 1600, 300, 30),"
-           "  (7521, 'WARD', 'SALESMAN', 7499, '1981-02-22', 1250, 500, 30);"
-           "TRUNCATE change_log");
+    insert_scott_rows(c);
   }
 
   /// Every (entity, id) logged after `after_seq`, as a set.

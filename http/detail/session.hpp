@@ -161,6 +161,11 @@ private:
   void begin_response(unsigned status);
   void send_body(unsigned status, std::string_view content_type, std::string_view body);
   void send_owned(unsigned status, std::string_view content_type);
+  /// Content-Length and, unless HEAD, the body (not copied: it must live
+  /// until the write is done).
+  void set_body(std::string_view body);
+  /// A problem response up to do_write(), so a caller can add a header.
+  void begin_problem(problem p);
   void send_problem(problem p, std::string_view allow = {});
   void send_doc(doc_ptr doc);
   void do_write();
