@@ -81,8 +81,9 @@ machine_load() {
   printf 'load average %s (2 cores shared)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-# bench_start_nginx PORT FILE: nginx, one worker, keep-alive, answering every
-# /deptemps/ path with the bytes of FILE (copied into $BENCH_LOG_DIR/www).
+# bench_start_nginx PORT FILE: nginx (bench/nginx.conf.in; NGINX_WORKERS worker
+# processes, default 1), keep-alive, answering every GET /deptemps/{id} and
+# GET /depts/random with the bytes of FILE (copied into $BENCH_LOG_DIR/www).
 # Sets NGINX_PID_FILE; bench_stop_nginx stops it.
 bench_start_nginx() {
   local port="$1" file="$2"
@@ -91,21 +92,8 @@ bench_start_nginx() {
   chmod 755 "$BENCH_LOG_DIR"
   chmod -R a+rX "$BENCH_LOG_DIR/www"
   NGINX_PID_FILE="$BENCH_LOG_DIR/nginx.pid"
-  cat >"$BENCH_LOG_DIR/nginx.conf" <<CONF
-worker_processes 1;
-pid $NGINX_PID_FILE;
-error_log $BENCH_LOG_DIR/nginx-error.log;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port;
-    root $BENCH_LOG_DIR/www;
-    location /deptemps/ { default_type application/json; try_files /doc.json =404; }
-  }
-}
-CONF
+  sed -e "s|@DIR@|$BENCH_LOG_DIR|g" -e "s|@PORT@|$port|g" -e "s|@WORKERS@|${NGINX_WORKERS:-1}|g" \
+    "$RESTCACHE_ROOT/bench/nginx.conf.in" >"$BENCH_LOG_DIR/nginx.conf"
   nginx -c "$BENCH_LOG_DIR/nginx.conf" -p "$BENCH_LOG_DIR"
   local i
   for i in $(seq 1 50); do
@@ -202,4 +190,56 @@ histogram_quantile() {
         lo = le[i]; below = cum[i]
       }
     }' "$2" "$3"
+}
+
+# bench_raise_nofile [WANT]: raises this shell's open-file limit (inherited by
+# the daemons, nginx, ab and wrk it starts) to the hard limit; as root the hard
+# limit is first raised to WANT (default 65536) when lower. Prints the limit.
+bench_raise_nofile() {
+  local want="${1:-65536}" hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$hard" -lt "$want" ] && [ "$(id -u)" -eq 0 ]; then
+    ulimit -Hn "$want" 2>/dev/null || true
+    hard=$(ulimit -Hn)
+  fi
+  ulimit -Sn "$hard" 2>/dev/null || true
+  ulimit -n
+}
+
+# bench_wait_populated PORT LOG [TIMEOUT_S]: after restcached started with
+# --cache.populate (log file LOG): waits for "cache.populate: done", then until
+# the memory tier's entry count holds still (the shards have taken every put)
+# and, with an LMDB tier, the batch writer has nothing queued and its record
+# count holds still or reached every department. Prints what is held.
+bench_wait_populated() {
+  local port="$1" log="$2" timeout="${3:-1800}" i last=-1 now still=0 queued records=0 ids
+  for i in $(seq 1 "$timeout"); do
+    grep -q "cache.populate: done" "$log" && break
+    sleep 1
+  done
+  grep -q "cache.populate: done" "$log" || { echo "cache.populate did not finish in ${timeout}s" >&2; return 1; }
+  for i in $(seq 1 600); do
+    now=$(metric "$port" restcache_cache_entries)
+    [ "$now" -eq "$last" ] && break
+    last=$now
+    sleep 1
+  done
+  ids=$(metric "$port" restcache_dept_ids)
+  last=-1
+  local text
+  text=$(curl -s "127.0.0.1:$port/metrics")
+  if grep -q '^restcache_lmdb_records' <<<"$text"; then
+    for i in $(seq 1 "$timeout"); do
+      queued=$(( $(metric "$port" restcache_batch_queued) + $(metric "$port" restcache_batch_mailbox) ))
+      records=$(metric "$port" restcache_lmdb_records)
+      [ "$queued" -eq 0 ] && [ "$records" -ge "$ids" ] && break
+      if [ "$queued" -eq 0 ] && [ "$records" -eq "$last" ]; then still=$((still + 1)); else still=0; fi
+      [ "$still" -ge 3 ] && break
+      last=$records
+      sleep 1
+    done
+    echo "populated: $(metric "$port" restcache_cache_entries) documents in memory, $records in LMDB, of $ids departments"
+  else
+    echo "populated: $(metric "$port" restcache_cache_entries) documents in memory of $ids departments"
+  fi
 }

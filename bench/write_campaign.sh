@@ -54,7 +54,8 @@
 # Usage:
 #   bench/write_campaign.sh [restcached options...]
 #     DEPTS=100000 DURATION=10 CONCURRENCY="1 2 4 8 16 32 64" SERIES="random put emps"
-#     READ_CONNS=16 DOCS=2000 SAMPLE=200 PGBENCH=1 FRESH_DURATION=0 FRESH_DELAY_MS=1000
+#     READ_CONNS=16 (0: no read load at all; the read columns show "-", pgbench runs alone only)
+#     DOCS=2000 SAMPLE=200 PGBENCH=1 FRESH_DURATION=0 FRESH_DELAY_MS=1000
 #     SETTLE_MAX=30 (s to wait for the notifications after a point)
 #     WRK_TIMEOUT=30s (the write wrk's --timeout: a slower write is a socket error, not in the percentiles)
 #     PGBENCH_WARMUP=3 (s of each pgbench run not counted)
@@ -90,6 +91,13 @@ daemon_args=("$@")
 port=18380
 ref_port=18381
 emp_base0=1000000000
+if [ "${read_conns:-x}" = 0 ]; then
+  read_desc="no read load (READ_CONNS=0)"
+  pg_loads="alone"
+else
+  read_desc="read load wrk -t1 -c$read_conns GET /deptemps/{random id in 1..$depts} at the same time"
+  pg_loads="alone reads"
+fi
 case "$depts$secs$read_conns$ndocs$sample$fresh_duration$settle_max" in
   *[!0-9]*) echo "write_campaign: DEPTS, DURATION, READ_CONNS, DOCS, SAMPLE, FRESH_DURATION, SETTLE_MAX take numbers" >&2; exit 2 ;;
 esac
@@ -191,11 +199,15 @@ run_point() {
   metric_buckets $port restcache_invalidation_latency_seconds >"$BENCH_LOG_DIR/buckets-$tag.before"
   t0=$(cpu_ticks "$DAEMON_PID")
 
-  wrk_random "$port" "${secs}s" "$read_conns" "$depts" --latency >"$BENCH_LOG_DIR/read-$tag.txt" &
-  READ_PID=$!
+  if [ "$read_conns" -gt 0 ]; then
+    wrk_random "$port" "${secs}s" "$read_conns" "$depts" --latency >"$BENCH_LOG_DIR/read-$tag.txt" &
+    READ_PID=$!
+  else
+    : >"$BENCH_LOG_DIR/read-$tag.txt"
+  fi
   WRITE_DOCS="$BENCH_LOG_DIR/docs.jsonl" EMP_BASE="$emp_base" DEPTS="$depts" \
     wrk -t1 -c"$c" -d"${secs}s" --timeout "$wrk_timeout" --latency -s "$script" "http://127.0.0.1:$port/" >"$BENCH_LOG_DIR/write-$tag.txt"
-  wait "$READ_PID" || true
+  [ -z "$READ_PID" ] || wait "$READ_PID" || true
   READ_PID=""
   t1=$(cpu_ticks "$DAEMON_PID")
 
@@ -226,6 +238,7 @@ run_point() {
   statuses=$(sed -n 's/^statuses: //p' "$w")
   rrps=$(awk '/Requests\/sec/ {print int($2)}' "$r")
   rp99=$(wrk_latency_ms 99% <"$r")
+  if [ "$read_conns" -eq 0 ]; then rrps="-"; rp99="-"; fi
   ip50=$(histogram_quantile 0.5 "$BENCH_LOG_DIR/buckets-$tag.before" "$BENCH_LOG_DIR/buckets-$tag.after")
   ip99=$(histogram_quantile 0.99 "$BENCH_LOG_DIR/buckets-$tag.before" "$BENCH_LOG_DIR/buckets-$tag.after")
   cpu=$(awk -v t=$((t1 - t0)) -v hz="$hz" -v d="$secs" 'BEGIN {printf "%.0f%%", 100 * t / hz / d}')
@@ -249,7 +262,7 @@ campaign_seq0=$(last_seq)
 metric_buckets $port restcache_invalidation_latency_seconds >"$BENCH_LOG_DIR/buckets-start"
 echo
 echo "write campaign: ${secs}s per point, concurrency $concurrency, series $series_list;" \
-     "read load wrk -t1 -c$read_conns GET /deptemps/{1..$depts} meanwhile; restcached ${daemon_args[*]:-(defaults)}"
+     "$read_desc; restcached ${daemon_args[*]:-(defaults)}"
 idx=0
 for series in $series_list; do
   if [ "$series" = put ]; then
@@ -302,7 +315,7 @@ if [ "$pgbench_on" = 1 ]; then
   echo
   echo "pgbench reference: bench/write_rewrite_random.sql, -M prepared, ${pg_warmup}s + ${secs}s per point (the last ${secs}s counted), alone and with the read load, the daemon listening"
   for c in $concurrency; do
-    for load in alone reads; do
+    for load in $pg_loads; do
       [ -z "$expect_seq" ] || wait_applied "$expect_seq" >/dev/null
       seq0=$(last_seq)
       n0=$(metric $port restcache_listener_notifications_total)
@@ -371,7 +384,7 @@ echo
 echo "## Write campaign"
 echo
 echo "restcached ${daemon_args[*]:-(defaults: tiered, db.write-pool-size=2)}, cache.populate; $depts departments x 10;" \
-     "${secs}s per point, wrk -t1 -cC --timeout $wrk_timeout --latency; read load wrk -t1 -c$read_conns GET /deptemps/{random} at the same time."
+     "${secs}s per point, wrk -t1 -cC --timeout $wrk_timeout --latency; $read_desc."
 echo "At start: $start_load. After: $(machine_load). Everything on one machine (2 cores: 2 wrk, restcached, PostgreSQL)."
 echo
 echo "| series | C | write req/s | p50 ms | p99 ms | non-2xx | socket errors | 2xx writes | notifications sent | received | sent/write | listener invalidations | shard invalidations | inval p50 ms | inval p99 ms | settled s | all arrived | read req/s | read p99 ms | db queries | daemon cpu |"
@@ -394,9 +407,9 @@ echo
 echo "Sampled documents: $sample_line"
 if [ "${#pg_rows[@]}" -gt 0 ]; then
   echo
-  echo "### pgbench reference (the PUT /depts/random transaction without HTTP; alone, and with the campaign's read load)"
+  echo "### pgbench reference (the PUT /depts/random transaction without HTTP; alone, and with the campaign's read load unless READ_CONNS=0)"
   echo
-  echo "| C | pgbench | tps | p50 ms | p99 ms | failed | read req/s | notifications sent | received | restcache PUT /depts/random req/s (with reads) | restcache / pgbench |"
+  echo "| C | pgbench | tps | p50 ms | p99 ms | failed | read req/s | notifications sent | received | restcache PUT /depts/random req/s (this run) | restcache / pgbench |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${pg_rows[@]}"
 fi
