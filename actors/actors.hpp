@@ -6,12 +6,16 @@
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
 
+#include <chrono>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "actors/db_connection.hpp"
 #include "persistence/record_store.hpp"
 #include "messages/atoms.hpp"
 #include "messages/cache_types.hpp"
+#include "messages/inspect_types.hpp"
 
 // Local-only message types: they hold callbacks or shared pointers and never
 // cross a process boundary.
@@ -27,6 +31,12 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::direct_outcome)
 
 namespace restcache {
+
+/// How often each long-lived actor stores its own mailbox size into its
+/// metrics (CAF 0.17: only the owner may read it): one mailbox_atom per
+/// interval per actor from a helper holding a weak reference
+/// (actors/mailbox_report.hpp), never per request.
+inline constexpr std::chrono::seconds mailbox_report_interval{1};
 
 /// Owns the keys that hash to it (doc_key_hash mod shards): their cached
 /// documents and the fills in flight for them. The one place that orders what
@@ -52,7 +62,16 @@ using cache_shard_actor = caf::typed_actor<
   /// A document read by cache.populate while the shard's invalidation epoch
   /// was `uint64_t`: kept only if no invalidation came since, the key is not
   /// cached and no fill is in flight for it.
-  caf::reacts_to<put_atom, doc_key, doc_ptr, uint64_t>>;
+  caf::reacts_to<put_atom, doc_key, doc_ptr, uint64_t>,
+  /// Once a second (from its mailbox reporter): stores its mailbox size into cache_metrics::mailbox.
+  caf::reacts_to<mailbox_atom>,
+  /// Describes the shard: entries, bytes, fills in flight, shielded keys,
+  /// applied change sequence (and stores its mailbox size).
+  caf::replies_to<inspect_atom>::with<actor_report>,
+  /// What the shard holds for one key: memory copy, LMDB record (read with
+  /// the shard's own tier reader), fill in flight, shielded, change sequence.
+  /// Local only (doc_key is not serializable): the inspector asks it.
+  caf::replies_to<inspect_atom, doc_key>::with<key_report>>;
 
 /// Lends database connections, at most one borrower each, and queues
 /// borrowers (bounded) while all are busy.
@@ -66,7 +85,11 @@ using db_pool_actor = caf::typed_actor<
   /// reconnect; sent by the connection's own thread.
   caf::reacts_to<conn_up_atom, uint64_t>,
   /// Connection number `uint64_t` broke; sent by the connection's own thread.
-  caf::reacts_to<conn_down_atom, uint64_t>>;
+  caf::reacts_to<conn_down_atom, uint64_t>,
+  /// Once a second (from its mailbox reporter): stores its mailbox size into db_metrics::mailbox.
+  caf::reacts_to<mailbox_atom>,
+  /// Describes the pool: size, up, in use, idle, waiting borrowers.
+  caf::replies_to<inspect_atom>::with<actor_report>>;
 
 /// cache.populate: reads departments page by page and hands the documents
 /// to their shards until all are cached or the memory budget is nearly used.
@@ -102,7 +125,11 @@ using batch_writer_actor = caf::typed_actor<
   /// the records written in total. A normal-priority message, so it comes
   /// after every record already in the mailbox (an exit_msg would overtake
   /// them in CAF 0.17).
-  caf::replies_to<drain_atom>::with<uint64_t>>;
+  caf::replies_to<drain_atom>::with<uint64_t>,
+  /// Once a second (from its mailbox reporter): stores its mailbox size into batch_metrics::mailbox.
+  caf::reacts_to<mailbox_atom>,
+  /// Describes the writer: queued records, pending deletes, flushes, last flush.
+  caf::replies_to<inspect_atom>::with<actor_report>>;
 
 /// Applies the change stream: takes rounds of coalesced changes from the
 /// listener's inbox, sends each shard its share, and advances the replay
@@ -117,7 +144,12 @@ using notify_listener_actor = caf::typed_actor<
   /// A write of this instance committed these changes: apply them now (not
   /// waiting for the notification) and answer once both tiers are rid of
   /// the keys, so the write can answer read-your-writes.
-  caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>>;
+  caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// Once a second (from its mailbox reporter): stores its mailbox size into listener_metrics::mailbox.
+  caf::reacts_to<mailbox_atom>,
+  /// Describes the listener: connected, caught up, applied change sequence,
+  /// watermark, rounds in flight.
+  caf::replies_to<inspect_atom>::with<actor_report>>;
 
 /// One write or uncached read: borrows a connection of the direct pool, runs
 /// its job there, gives the connection back, applies the write's own
@@ -131,5 +163,29 @@ using db_direct_actor = caf::typed_actor<
 using db_query_actor = caf::typed_actor<
   /// The query's outcome, sent by the connection's thread.
   caf::reacts_to<fetched_atom, fetch_outcome>>;
+
+/// Reads every department id into the cache_front (for /depts/random) at
+/// start-up and again every 30 s; retries every second while the database
+/// is unavailable.
+using dept_id_loader_actor = caf::typed_actor<
+  /// The ids (or the error), from the connection's thread.
+  caf::reacts_to<ids_atom, dept_ids_outcome>,
+  /// Time to read the ids (again).
+  caf::reacts_to<retry_atom>,
+  /// Describes the loader: ids loaded, loads, last error, connection borrowed.
+  caf::replies_to<inspect_atom>::with<actor_report>>;
+
+/// Published on 127.0.0.1 (inspect.port) for restcache-inspect in another
+/// process: only serializable types (messages/inspect_types.hpp), and the
+/// interface must be the same on both sides.
+using inspector_actor = caf::typed_actor<
+  /// Every long-lived actor's report, in a fixed order (shards, pools,
+  /// writer, listener, id loader, inspector). An actor that does not answer
+  /// within the inspector's timeout is listed with answered = false and a note.
+  caf::replies_to<list_atom>::with<std::vector<actor_report>>,
+  /// "dept:<id>": one report per document kind of the department (deptemps,
+  /// then dept), each from the shard that owns it. Anything else answers
+  /// sec::invalid_argument with a message saying what is wrong.
+  caf::replies_to<key_atom, std::string>::with<std::vector<key_report>>>;
 
 } // namespace restcache

@@ -3,7 +3,10 @@
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <thread>
+
+#include "actors/mailbox_report.hpp"
 
 namespace restcache {
 
@@ -35,6 +38,7 @@ void batch_writer_state::flush_records() {
     bump(metrics->flushes);
     bump(metrics->records_written, batch.size());
     metrics->last_flush_us.store(static_cast<uint64_t>(us.count()), std::memory_order_relaxed);
+    metrics->flush_duration.observe_us(us.count());
   } catch (const std::exception& e) {
     bump(metrics->write_errors);
     bump(metrics->records_dropped, batch.size());
@@ -94,6 +98,36 @@ void batch_writer_state::confirm_deletes() {
   delete_promises.clear();
 }
 
+namespace {
+
+actor_report writer_report(batch_writer_actor::pointer self, const batch_writer_state& st) {
+  actor_report r;
+  r.name = batch_writer_state::name;
+  r.id = self->id();
+  r.answered = true;
+  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  auto& m = *st.metrics;
+  m.mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
+  r.add("queued records", st.queue.size())
+    .add("records in mailbox", rd(m.in_mailbox))
+    .add("pending deletes", st.deletes.size())
+    .add("clear pending", st.clear_pending)
+    .add("flushes", rd(m.flushes))
+    .add("records written", rd(m.records_written))
+    .add("records dropped", rd(m.records_dropped))
+    .add("last flush took", [&] {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.1f ms", double(rd(m.last_flush_us)) / 1000.0);
+      return std::string{buf};
+    }())
+    .add("write errors", rd(m.write_errors))
+    .add("flush timer armed", st.timer_armed);
+  return r;
+}
+
+} // namespace
+
 batch_writer_actor::behavior_type
 batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batch_writer_config cfg,
              std::shared_ptr<record_store> store, batch_metrics* metrics) {
@@ -101,6 +135,10 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
   st.cfg = cfg;
   st.store = std::move(store);
   st.metrics = metrics;
+  // The mailbox size for /metrics: one message a second from a helper that
+  // holds only a weak reference (never on the get path; never keeps this
+  // actor alive or delays its exit).
+  start_mailbox_reports(self);
   // Shutdown: whatever is queued still reaches the tier.
   self->set_exit_handler([self](caf::exit_msg& msg) {
     self->state.flush_deletes();
@@ -177,6 +215,11 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       st.flush_records();
       return st.metrics->records_written.load(std::memory_order_relaxed);
     },
+    [self](mailbox_atom) {
+      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+                                         std::memory_order_relaxed);
+    },
+    [self](inspect_atom) -> actor_report { return writer_report(self, self->state); },
     [self](flush_del_atom) {
       if (!self->state.flush_deletes()) {
         self->state.delete_flush_scheduled = true;

@@ -37,6 +37,8 @@ struct batch_metrics {
   /// queue nor the mailbox grows past lmdb.max-queue while a commit runs.
   std::atomic<int64_t> in_mailbox{0};
   std::atomic<uint64_t> last_flush_us{0};    ///< duration of the last record transaction
+  std::atomic<int64_t> mailbox{0};           ///< the writer's mailbox, as it last reported it
+  latency_histogram flush_duration;          ///< record transactions, begin to commit
 };
 
 struct batch_writer_state {

@@ -17,7 +17,7 @@ cache_front::cache_front(std::vector<cache_shard_actor> shards, std::vector<cach
 }
 
 const cache_shard_actor& cache_front::shard_for(const doc_key& key) const {
-  return shards_[doc_key_hash{}(key) % shards_.size()];
+  return shards_[shard_index(key, shards_.size())];
 }
 
 void cache_front::lookup(doc_key key, reply_callback cb) {
@@ -69,16 +69,16 @@ void cache_front::list_depts(int32_t after, int32_t limit, page_callback cb) {
               apply_timeout_);
 }
 
-bool cache_front::ready() const {
-  if (db_metrics_.connections_up.load(std::memory_order_relaxed) == 0)
-    return false;
+std::vector<http::readiness_check> cache_front::readiness() const {
+  std::vector<http::readiness_check> checks;
+  bool db_up = db_metrics_.connections_up.load(std::memory_order_relaxed) > 0;
+  checks.push_back({"database", db_up, db_up ? "up" : "down"});
   for (auto& check : readiness_checks_)
-    if (!check())
-      return false;
-  return true;
+    checks.push_back(check());
+  return checks;
 }
 
-void cache_front::add_readiness_check(std::function<bool()> check) {
+void cache_front::add_readiness_check(std::function<http::readiness_check()> check) {
   readiness_checks_.push_back(std::move(check));
 }
 
@@ -102,43 +102,34 @@ std::string cache_front::metrics_text() const {
   using http::append_sample;
   std::string out;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
+  auto shard_label = [](size_t i) { return "{shard=\"" + std::to_string(i) + "\"}"; };
   auto per_shard = [&](const char* name, const char* type, const char* help, auto field) {
     append_metric_header(out, name, help, type);
     for (size_t i = 0; i < cache_metrics_.size(); ++i)
-      append_sample(out, name, "{shard=\"" + std::to_string(i) + "\"}", rd(cache_metrics_[i].*field));
+      append_sample(out, name, shard_label(i), rd(cache_metrics_[i].*field));
   };
   using cm = cache_metrics;
-  per_shard("restcache_cache_hits", "counter", "Lookups answered from the memory tier.", &cm::hits);
-  per_shard("restcache_cache_misses", "counter", "Lookups not answered from the memory tier.", &cm::misses);
-  per_shard("restcache_cache_tier_hits", "counter", "Memory misses answered from the LMDB tier.",
-            &cm::tier_hits);
-  per_shard("restcache_cache_coalesced", "counter", "Misses that joined a fill already in flight.",
+  append_metric_header(out, "restcache_cache_hits_total", "Lookups answered from a tier, by shard and tier.",
+                       "counter");
+  for (size_t i = 0; i < cache_metrics_.size(); ++i) {
+    auto shard = "{shard=\"" + std::to_string(i) + "\",tier=";
+    append_sample(out, "restcache_cache_hits_total", shard + "\"memory\"}", rd(cache_metrics_[i].hits));
+    append_sample(out, "restcache_cache_hits_total", shard + "\"lmdb\"}", rd(cache_metrics_[i].tier_hits));
+  }
+  per_shard("restcache_cache_memory_misses_total", "counter",
+            "Lookups not found in memory (then answered from LMDB or by a fill).", &cm::misses);
+  per_shard("restcache_cache_coalesced_total", "counter", "Misses that joined a fill already in flight.",
             &cm::coalesced);
-  per_shard("restcache_cache_fills", "counter", "Fills started (one database query each).", &cm::fills);
-  per_shard("restcache_cache_fill_errors", "counter", "Fills that failed or timed out.", &cm::fill_errors);
-  per_shard("restcache_cache_fills_discarded", "counter",
+  per_shard("restcache_cache_fills_total", "counter", "Fills started (one database query each).", &cm::fills);
+  per_shard("restcache_cache_fill_errors_total", "counter", "Fills that failed or timed out.", &cm::fill_errors);
+  per_shard("restcache_cache_fills_discarded_total", "counter",
             "Fills overtaken by an invalidation, not cached.", &cm::fills_discarded);
-  per_shard("restcache_cache_evictions", "counter", "Entries evicted to stay within the byte budget.",
+  per_shard("restcache_cache_evictions_total", "counter", "Entries evicted to stay within the byte budget.",
             &cm::evictions);
-  per_shard("restcache_cache_invalidations", "counter", "Invalidations applied.", &cm::invalidations);
-  per_shard("restcache_cache_populated", "counter", "Entries stored by cache.populate.", &cm::populated);
+  per_shard("restcache_cache_invalidations_total", "counter", "Invalidations applied.", &cm::invalidations);
+  per_shard("restcache_cache_populated_total", "counter", "Entries stored by cache.populate.", &cm::populated);
   per_shard("restcache_cache_entries", "gauge", "Documents held in memory.", &cm::entries);
   per_shard("restcache_cache_bytes", "gauge", "Bytes charged against the memory budget.", &cm::bytes);
-  auto& db = db_metrics_;
-  append_metric(out, "restcache_db_queries_total", "Statements run on pooled connections.", "counter",
-                rd(db.queries));
-  append_metric(out, "restcache_db_query_errors_total", "Statements that failed.", "counter",
-                rd(db.query_errors));
-  append_metric(out, "restcache_db_query_timeouts_total", "Statements cancelled by the query timeout.",
-                "counter", rd(db.query_timeouts));
-  append_metric(out, "restcache_db_connects_total", "Successful (re)connections.", "counter",
-                rd(db.reconnects));
-  append_metric(out, "restcache_db_connections_up", "Pooled connections established.", "gauge",
-                rd(db.connections_up));
-  append_metric(out, "restcache_db_borrow_waiting", "Fills waiting for a connection.", "gauge",
-                rd(db.borrow_waiting));
-  append_metric(out, "restcache_db_borrow_rejected_total",
-                "Fills refused because the wait queue was full.", "counter", rd(db.borrow_rejected));
   append_metric(out, "restcache_dept_ids", "Department ids /depts/random picks from.", "gauge",
                 static_cast<int64_t>(dept_id_count()));
   for (auto& source : metrics_sources_)
@@ -146,49 +137,93 @@ std::string cache_front::metrics_text() const {
   return out;
 }
 
-caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front) {
-  using ids_atom = caf::atom_constant<caf::atom("ids")>;
-  using retry_atom = caf::atom_constant<caf::atom("retry")>;
-  // The pool is passed as a spawn argument, not captured: CAF 0.17 binds a
-  // null std::tuple<> reference when a function actor takes no arguments,
-  // which UBSan rightly reports.
-  return sys.spawn([&front](caf::event_based_actor* self, db_pool_actor pool) -> caf::behavior {
-    auto lease = std::make_shared<db_lease>();
-    auto attempt = [self, pool, lease] {
-      self->request(pool, caf::infinite, borrow_atom::value)
-        .then(
-          [self, lease](borrow_result& b) {
-            if (b.error != rc_error::none) {
-              self->delayed_send(self, std::chrono::seconds(1), retry_atom::value);
-              return;
-            }
-            *lease = b.lease;
-            auto me = caf::actor_cast<caf::actor>(self);
-            b.lease->fetch_dept_ids([me](dept_ids_outcome o) {
-              caf::anon_send(me, ids_atom::value, std::move(o));
-            });
-          },
-          [self](caf::error&) { self->quit(); });
-    };
-    attempt();
-    return {
-      [self, pool, lease, &front](ids_atom, dept_ids_outcome& o) {
-        self->send(pool, release_atom::value, std::move(*lease));
-        if (o.error != rc_error::none) {
-          spdlog::warn("loading department ids failed ({}); retrying", to_string(o.error));
-          self->delayed_send(self, std::chrono::seconds(1), retry_atom::value);
-          return;
-        }
-        if (front.dept_id_count() == 0)
-          spdlog::info("{} department ids loaded for /depts/random", o.ids->size());
-        front.set_dept_ids(std::move(o.ids));
-        // Departments come and go through writes: read the set again now
-        // and then (a deleted id picked meanwhile is retried by the edge).
-        self->delayed_send(self, std::chrono::seconds(30), retry_atom::value);
-      },
-      [attempt](retry_atom) { attempt(); },
-    };
-  }, std::move(pool));
+namespace {
+
+struct dept_id_loader_state {
+  static inline const char* name = "dept_id_loader";
+  // Not an aggregate: CAF 0.17 would otherwise try to build the state from
+  // the actor pointer (C++20 parenthesized aggregate init of `pool`).
+  dept_id_loader_state() = default;
+  db_pool_actor pool;
+  cache_front* front = nullptr;
+  db_lease lease;           ///< the borrowed connection while a read runs
+  uint64_t loads = 0;       ///< successful reads of the id set
+  uint64_t failures = 0;
+  std::string last_error;   ///< of the last failed attempt, "" after a success
+
+  void attempt(dept_id_loader_actor::stateful_pointer<dept_id_loader_state> self) {
+    self->request(pool, caf::infinite, borrow_atom::value)
+      .then(
+        [self](borrow_result& b) {
+          auto& st = self->state;
+          if (b.error != rc_error::none) {
+            ++st.failures;
+            st.last_error = std::string{to_string(b.error)};
+            self->delayed_send(self, std::chrono::seconds(1), retry_atom::value);
+            return;
+          }
+          st.lease = b.lease;
+          auto me = caf::actor_cast<dept_id_loader_actor>(self);
+          b.lease->fetch_dept_ids([me](dept_ids_outcome o) {
+            caf::anon_send(me, ids_atom::value, std::move(o));
+          });
+        },
+        [self](caf::error&) { self->quit(); });
+  }
+};
+
+// The pool is passed as a spawn argument, not captured: CAF 0.17 binds a
+// null std::tuple<> reference when a function actor takes no arguments,
+// which UBSan rightly reports.
+dept_id_loader_actor::behavior_type
+dept_id_loader(dept_id_loader_actor::stateful_pointer<dept_id_loader_state> self, db_pool_actor pool,
+               cache_front* front) {
+  self->state.pool = std::move(pool);
+  self->state.front = front;
+  self->state.attempt(self);
+  return {
+    [self](ids_atom, dept_ids_outcome& o) {
+      auto& st = self->state;
+      self->send(st.pool, release_atom::value, std::move(st.lease));
+      st.lease = nullptr;
+      if (o.error != rc_error::none) {
+        ++st.failures;
+        st.last_error = std::string{to_string(o.error)};
+        spdlog::warn("loading department ids failed ({}); retrying", to_string(o.error));
+        self->delayed_send(self, std::chrono::seconds(1), retry_atom::value);
+        return;
+      }
+      ++st.loads;
+      st.last_error.clear();
+      if (st.front->dept_id_count() == 0)
+        spdlog::info("{} department ids loaded for /depts/random", o.ids->size());
+      st.front->set_dept_ids(std::move(o.ids));
+      // Departments come and go through writes: read the set again now
+      // and then (a deleted id picked meanwhile is retried by the edge).
+      self->delayed_send(self, std::chrono::seconds(30), retry_atom::value);
+    },
+    [self](retry_atom) { self->state.attempt(self); },
+    [self](inspect_atom) -> actor_report {
+      auto& st = self->state;
+      actor_report r;
+      r.name = dept_id_loader_state::name;
+      r.id = self->id();
+      r.answered = true;
+      r.mailbox = static_cast<int64_t>(self->mailbox().size());
+      r.add("ids", st.front->dept_id_count())
+        .add("loads", st.loads)
+        .add("failures", st.failures)
+        .add("reading now", st.lease != nullptr)
+        .add("last error", st.last_error.empty() ? std::string{"none"} : st.last_error);
+      return r;
+    },
+  };
+}
+
+} // namespace
+
+dept_id_loader_actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front) {
+  return sys.spawn(dept_id_loader, std::move(pool), &front);
 }
 
 } // namespace restcache

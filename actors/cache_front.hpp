@@ -20,6 +20,12 @@
 
 namespace restcache {
 
+/// The shard that owns `key` among `shard_count`: the one place that decides
+/// it (the edge routes lookups with it, the inspector asks the same shard).
+inline size_t shard_index(const doc_key& key, size_t shard_count) noexcept {
+  return doc_key_hash{}(key) % shard_count;
+}
+
 class cache_front final : public http::cache_gateway {
 public:
   /// `cache` holds one cache_metrics per shard, in shard order.
@@ -28,7 +34,7 @@ public:
 
   void lookup(doc_key key, reply_callback cb) override;
   std::optional<int32_t> random_dept_id() override;
-  bool ready() const override;
+  std::vector<http::readiness_check> readiness() const override;
   std::string metrics_text() const override;
   void write(write_request req, write_callback cb) override;
   void list_depts(int32_t after, int32_t limit, page_callback cb) override;
@@ -45,7 +51,7 @@ public:
   /// Extra exposition text appended to /metrics (the HTTP server's counters).
   void add_metrics_source(std::function<std::string()> source);
   /// One more condition /ready requires (besides a pooled connection).
-  void add_readiness_check(std::function<bool()> check);
+  void add_readiness_check(std::function<http::readiness_check()> check);
 
   const cache_shard_actor& shard_for(const doc_key& key) const;
 
@@ -56,7 +62,7 @@ private:
   mutable std::mutex ids_mtx_;
   std::shared_ptr<const std::vector<int32_t>> dept_ids_;
   std::vector<std::function<std::string()>> metrics_sources_;
-  std::vector<std::function<bool()>> readiness_checks_;
+  std::vector<std::function<http::readiness_check()>> readiness_checks_;
   caf::actor_system* sys_ = nullptr;
   db_pool_actor direct_pool_;
   notify_listener_actor listener_;
@@ -66,6 +72,6 @@ private:
 /// Spawns an actor that borrows a connection from `pool` and reads every
 /// department id into `front`, again every 30 s; it retries every second
 /// while the database is unavailable. The caller stops it at shutdown.
-caf::actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front);
+dept_id_loader_actor spawn_dept_id_loader(caf::actor_system& sys, db_pool_actor pool, cache_front& front);
 
 } // namespace restcache

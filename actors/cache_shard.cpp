@@ -3,6 +3,7 @@
 #include <caf/all.hpp>
 
 #include "actors/db_query.hpp"
+#include "actors/mailbox_report.hpp"
 #include "messages/document_encoder.hpp"
 
 namespace restcache {
@@ -23,13 +24,13 @@ int64_t entry_charge(const cached_doc& doc) noexcept {
   return static_cast<int64_t>(doc.body.capacity() + doc.etag.capacity()) + overhead;
 }
 
-void cache_shard_state::store(const doc_key& key, doc_ptr doc) {
+void cache_shard_state::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
   auto charge = entry_charge(*doc);
   if (charge > cfg.memory_bytes)
     return; // larger than the whole budget: serve it, don't keep it
   drop(key);
   auto generation = next_generation++;
-  entries.emplace(key, entry{std::move(doc), charge, generation, false});
+  entries.emplace(key, entry{std::move(doc), charge, generation, false, seq});
   clock.push_back(clock_slot{key, generation});
   bytes += charge;
   metrics->entries.fetch_add(1, std::memory_order_relaxed);
@@ -131,6 +132,89 @@ void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc
   self->send(cfg.writer, put_atom::value, key, doc, seq);
 }
 
+namespace {
+
+const char* mode_name(cache_mode m) {
+  switch (m) {
+    case cache_mode::memory:
+      return "memory";
+    case cache_mode::none:
+      return "none";
+    case cache_mode::tiered:
+      return "tiered";
+    case cache_mode::lmdb:
+      return "lmdb";
+  }
+  return "?";
+}
+
+const char* kind_name(doc_kind k) {
+  switch (k) {
+    case doc_kind::deptemps:
+      return "deptemps";
+    case doc_kind::emp:
+      return "emp";
+    case doc_kind::dept:
+      return "dept";
+  }
+  return "?";
+}
+
+} // namespace
+
+actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
+  actor_report r;
+  r.name = name;
+  r.id = self->id();
+  r.answered = true;
+  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  size_t waiters = 0;
+  for (auto& [id, w] : uncached_fills)
+    waiters += w.size();
+  for (auto& [key, f] : fills)
+    waiters += f.waiters.size();
+  r.add("entries", entries.size())
+    .add("bytes", bytes)
+    .add("budget", cfg.memory_bytes)
+    .add("fills in flight", fills.size())
+    .add("uncached fills", uncached_fills.size())
+    .add("waiting readers", waiters)
+    .add("shielded keys", shielded.size())
+    .add("clears in flight", clears_in_flight)
+    .add("applied seq", applied_seq)
+    .add("epoch", epoch)
+    .add("mode", std::string{mode_name(cfg.mode)} + (cfg.bypassed() && cfg.mode != cache_mode::none ? " (bypassed)" : ""));
+  return r;
+}
+
+key_report cache_shard_state::report_key(const doc_key& key) const {
+  key_report r;
+  r.key = std::string{kind_name(key.kind)} + ":" + std::to_string(key.id);
+  r.shard_applied_seq = applied_seq;
+  if (auto i = entries.find(key); i != entries.end()) {
+    r.in_memory = true;
+    r.memory_bytes = static_cast<int64_t>(i->second.doc->body.size());
+    r.etag = i->second.doc->etag;
+    r.doc_seq = i->second.seq;
+  }
+  if (auto f = fills.find(key); f != fills.end()) {
+    r.fill_in_flight = true;
+    if (!r.in_memory)
+      r.doc_seq = f->second.seq;
+  }
+  r.shielded = clears_in_flight > 0 || shielded.count(key) > 0;
+  r.tier_enabled = cfg.uses_tier();
+  if (r.tier_enabled) {
+    // This shard's own reader, on this shard's thread, as a GET would read.
+    if (auto doc = cfg.tier->get(key)) {
+      r.in_lmdb = true;
+      r.lmdb_bytes = static_cast<int64_t>(doc->body.size());
+    }
+  }
+  return r;
+}
+
 cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
@@ -148,6 +232,11 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     self->delayed_send(self, st.cfg.fill_timeout, fill_tmo_atom::value, key, id);
     return id;
   };
+
+  // The mailbox size for /metrics: one message a second from a helper that
+  // holds only a weak reference (never on the get path; never keeps this
+  // actor alive or delays its exit).
+  start_mailbox_reports(self);
 
   return {
     [self, start_fill](get_atom, const doc_key& key, reply_callback& cb) {
@@ -171,7 +260,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
           if (auto doc = st.cfg.tier->get(key)) {
             bump(st.metrics->tier_hits);
             if (st.cfg.uses_memory())
-              st.store(key, doc); // promoted
+              st.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
             cb(lookup_result{rc_error::none, std::move(doc)});
             return;
           }
@@ -264,7 +353,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       }
       if (current && result.doc) {
         if (st.cfg.uses_memory())
-          st.store(key, result.doc);
+          st.store(key, result.doc, seq);
         st.write_through(self, key, result.doc, seq);
       }
       answer_all(*waiters, result);
@@ -277,8 +366,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       bump(st.metrics->populated);
       st.write_through(self, key, doc, st.applied_seq);
       if (st.cfg.uses_memory())
-        st.store(key, std::move(doc));
+        st.store(key, std::move(doc), st.applied_seq);
     },
+    [self](mailbox_atom) {
+      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+                                         std::memory_order_relaxed);
+    },
+    [self](inspect_atom) -> actor_report { return self->state.report(self); },
+    [self](inspect_atom, const doc_key& key) -> key_report { return self->state.report_key(key); },
     [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;
       bool current = false;

@@ -57,6 +57,9 @@ struct cache_shard_state {
     int64_t charge = 0;      ///< bytes counted against the budget
     uint64_t generation = 0; ///< matches the clock slot that owns this entry
     bool referenced = false; ///< CLOCK bit: set on a hit, cleared by the hand
+    /// applied_seq when the document was read (fill start, populate, LMDB
+    /// read): it reflects every change up to it. Shown by inspection.
+    uint64_t seq = 0;
   };
   struct clock_slot {
     doc_key key;
@@ -101,8 +104,8 @@ struct cache_shard_state {
   /// Clears of the second tier in flight: no tier read at all meanwhile.
   uint32_t clears_in_flight = 0;
 
-  /// Stores a document, evicting under the budget.
-  void store(const doc_key& key, doc_ptr doc);
+  /// Stores a document read at change sequence `seq`, evicting under the budget.
+  void store(const doc_key& key, doc_ptr doc, uint64_t seq);
   /// Drops the key's entry if present.
   void drop(const doc_key& key);
   /// Drops every entry.
@@ -121,6 +124,11 @@ struct cache_shard_state {
   /// Hands a document that is current to the batch writer (tier modes).
   void write_through(cache_shard_actor::pointer self, const doc_key& key, const doc_ptr& doc,
                      uint64_t seq);
+  /// What the shard holds (the inspect handler).
+  actor_report report(cache_shard_actor::pointer self) const;
+  /// What the shard holds for `key` (the memory copy, its LMDB record read
+  /// with this shard's tier reader, fill, shield, sequences).
+  key_report report_key(const doc_key& key) const;
 };
 
 /// Bytes a cached document costs: its body and ETag plus a fixed overhead

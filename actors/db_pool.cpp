@@ -2,6 +2,8 @@
 
 #include <caf/all.hpp>
 
+#include "actors/mailbox_report.hpp"
+
 namespace restcache {
 
 size_t db_pool_state::connections_up() const noexcept {
@@ -11,14 +13,47 @@ size_t db_pool_state::connections_up() const noexcept {
   return n;
 }
 
+void db_pool_state::lend(uint64_t i) {
+  if (!slots[i].lent) {
+    slots[i].lent = true;
+    metrics->in_use.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void db_pool_state::give_back(uint64_t i) {
+  if (slots[i].lent) {
+    slots[i].lent = false;
+    metrics->in_use.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+actor_report db_pool_state::report(db_pool_actor::pointer self) const {
+  actor_report r;
+  r.name = name;
+  r.id = self->id();
+  r.answered = true;
+  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  size_t lent = 0;
+  for (auto& s : slots)
+    lent += s.lent ? 1 : 0;
+  r.add("size", slots.size())
+    .add("up", connections_up())
+    .add("in use", lent)
+    .add("idle", idle.size())
+    .add("waiting", waiters.size())
+    .add("max waiting", cfg.max_waiters)
+    .add("rejected", metrics->borrow_rejected.load(std::memory_order_relaxed));
+  return r;
+}
+
 void db_pool_state::make_available(uint64_t i) {
-  auto& s = slots[i];
   if (!waiters.empty()) {
-    s.lent = true;
+    lend(i);
     auto rp = std::move(waiters.front());
     waiters.pop_front();
     metrics->borrow_waiting.fetch_sub(1, std::memory_order_relaxed);
-    rp.deliver(borrow_result{rc_error::none, s.conn});
+    rp.deliver(borrow_result{rc_error::none, slots[i].conn});
     return;
   }
   idle.push_back(i);
@@ -49,6 +84,10 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
   };
   for (uint64_t i = 0; i < cfg.pool_size; ++i)
     st.slots[i].conn = factory(i, notify(conn_up_atom::value), notify(conn_down_atom::value));
+  // The mailbox size for /metrics: one message a second from a helper that
+  // holds only a weak reference (never on the get path; never keeps this
+  // actor alive or delays its exit).
+  start_mailbox_reports(self);
   // When the pool exits its state is destroyed: dropping the leases stops
   // the connection threads (each finishes its current statement first).
   return {
@@ -57,7 +96,7 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       if (!st.idle.empty()) {
         auto i = st.idle.back(); // LIFO: the warmest connection
         st.idle.pop_back();
-        st.slots[i].lent = true;
+        st.lend(i);
         return borrow_result{rc_error::none, st.slots[i].conn};
       }
       if (st.connections_up() == 0)
@@ -75,7 +114,7 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       auto i = lease->slot();
       if (i >= st.slots.size() || !st.slots[i].lent)
         return;
-      st.slots[i].lent = false;
+      st.give_back(i);
       if (st.slots[i].up && lease->up())
         st.make_available(i);
     },
@@ -96,6 +135,11 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       if (st.connections_up() == 0)
         st.fail_waiters(rc_error::db_unavailable);
     },
+    [self](mailbox_atom) {
+      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+                                         std::memory_order_relaxed);
+    },
+    [self](inspect_atom) -> actor_report { return self->state.report(self); },
   };
 }
 

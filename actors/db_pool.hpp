@@ -37,6 +37,11 @@ struct db_pool_state {
   std::deque<caf::typed_response_promise<borrow_result>> waiters;
 
   size_t connections_up() const noexcept;
+  /// Marks slot `i` lent / given back, keeping db_metrics::in_use current.
+  void lend(uint64_t i);
+  void give_back(uint64_t i);
+  /// What the pool holds (the inspect handler).
+  actor_report report(db_pool_actor::pointer self) const;
   /// Lends slot `i` to the oldest waiter, or marks it idle.
   void make_available(uint64_t i);
   /// Answers every waiter with `e` (no connection left to wait for).

@@ -4,39 +4,11 @@
 // relaxed atomics: a scrape needs no message round trip into the actors.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <iterator>
 
 namespace restcache {
-
-struct cache_metrics {
-  std::atomic<uint64_t> hits{0};
-  std::atomic<uint64_t> tier_hits{0};    ///< misses answered from the LMDB tier
-  std::atomic<uint64_t> misses{0};       ///< lookups not answered from memory
-  std::atomic<uint64_t> coalesced{0};    ///< misses that joined a fill in flight
-  std::atomic<uint64_t> fills{0};        ///< fills started
-  std::atomic<uint64_t> fill_errors{0};
-  std::atomic<uint64_t> fills_discarded{0}; ///< fills overtaken by an invalidation
-  std::atomic<uint64_t> evictions{0};
-  std::atomic<uint64_t> invalidations{0};
-  /// Incremented by the shard before it applies each invalidation. A
-  /// populate batch read after observing value N is stored only while the
-  /// shard still is at N (nothing it read can have been invalidated since).
-  std::atomic<uint64_t> invalidation_epoch{0};
-  std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
-  std::atomic<int64_t> entries{0};
-  std::atomic<int64_t> bytes{0};
-};
-
-struct db_metrics {
-  std::atomic<uint64_t> queries{0};          ///< statements run for requests
-  std::atomic<uint64_t> query_errors{0};
-  std::atomic<uint64_t> query_timeouts{0};
-  std::atomic<uint64_t> reconnects{0};       ///< successful (re)connections
-  std::atomic<int64_t> connections_up{0};
-  std::atomic<int64_t> borrow_waiting{0};
-  std::atomic<uint64_t> borrow_rejected{0};  ///< wait queue full: answered overloaded
-};
 
 /// Durations in fixed buckets (Prometheus histogram), written by one actor,
 /// read on scrape. Bounds in seconds.
@@ -60,6 +32,64 @@ struct latency_histogram {
   }
 };
 
+/// Observes the time from its construction to its destruction.
+class scoped_duration {
+public:
+  explicit scoped_duration(latency_histogram& h) noexcept : h_(h), start_(std::chrono::steady_clock::now()) {}
+  ~scoped_duration() { observe_now(); }
+  /// Observes now (before a result is handed on, so a reader that saw the
+  /// result also sees the observation); later calls do nothing.
+  void observe_now() noexcept {
+    if (done_)
+      return;
+    done_ = true;
+    h_.observe_us(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_)
+                    .count());
+  }
+  scoped_duration(const scoped_duration&) = delete;
+  scoped_duration& operator=(const scoped_duration&) = delete;
+
+private:
+  latency_histogram& h_;
+  std::chrono::steady_clock::time_point start_;
+  bool done_ = false;
+};
+
+struct cache_metrics {
+  std::atomic<uint64_t> hits{0};
+  std::atomic<uint64_t> tier_hits{0};    ///< misses answered from the LMDB tier
+  std::atomic<uint64_t> misses{0};       ///< lookups not answered from memory
+  std::atomic<uint64_t> coalesced{0};    ///< misses that joined a fill in flight
+  std::atomic<uint64_t> fills{0};        ///< fills started
+  std::atomic<uint64_t> fill_errors{0};
+  std::atomic<uint64_t> fills_discarded{0}; ///< fills overtaken by an invalidation
+  std::atomic<uint64_t> evictions{0};
+  std::atomic<uint64_t> invalidations{0};
+  /// Incremented by the shard before it applies each invalidation. A
+  /// populate batch read after observing value N is stored only while the
+  /// shard still is at N (nothing it read can have been invalidated since).
+  std::atomic<uint64_t> invalidation_epoch{0};
+  std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
+  std::atomic<int64_t> entries{0};
+  std::atomic<int64_t> bytes{0};
+  /// The shard's mailbox size as it last reported it (only the owning actor
+  /// may read its mailbox size in CAF 0.17).
+  std::atomic<int64_t> mailbox{0};
+};
+
+struct db_metrics {
+  std::atomic<uint64_t> queries{0};          ///< statements run for requests
+  std::atomic<uint64_t> query_errors{0};
+  std::atomic<uint64_t> query_timeouts{0};
+  std::atomic<uint64_t> reconnects{0};       ///< successful (re)connections
+  std::atomic<int64_t> connections_up{0};
+  std::atomic<int64_t> borrow_waiting{0};
+  std::atomic<uint64_t> borrow_rejected{0};  ///< wait queue full: answered overloaded
+  std::atomic<int64_t> in_use{0};            ///< connections lent out now
+  std::atomic<int64_t> mailbox{0};           ///< the pool actor's mailbox, as it last reported it
+  latency_histogram query_duration;          ///< a statement sent to its result decoded
+};
+
 /// The notify listener: its connection thread and its actor write these.
 struct listener_metrics {
   std::atomic<uint64_t> notifications{0};  ///< change notifications received
@@ -75,11 +105,43 @@ struct listener_metrics {
   /// The replay watermark: every change of a transaction below this xid is applied.
   std::atomic<uint64_t> watermark{0};
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
+  std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
   latency_histogram invalidation_latency;  ///< change made to dropped from both tiers
 };
+
+// RESTCACHE_METRICS=OFF (CMake) builds a daemon whose hot-path counting is
+// compiled out (bump_hot, single_writer_counter), to measure what counting
+// costs (bench/). Tests need it on.
+#ifndef RESTCACHE_METRICS_ENABLED
+#define RESTCACHE_METRICS_ENABLED 1
+#endif
 
 inline void bump(std::atomic<uint64_t>& c, uint64_t n = 1) noexcept {
   c.fetch_add(n, std::memory_order_relaxed);
 }
+
+/// For the counters of the request path (a memory hit): compiled out with
+/// RESTCACHE_METRICS=OFF.
+inline void bump_hot(std::atomic<uint64_t>& c) noexcept {
+  if constexpr (RESTCACHE_METRICS_ENABLED)
+    c.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// A counter one thread writes (a plain load and store, no locked
+/// instruction) and any thread reads.
+struct single_writer_counter {
+  std::atomic<uint64_t> value{0};
+
+  void add(uint64_t n = 1) noexcept {
+    if constexpr (RESTCACHE_METRICS_ENABLED)
+      value.store(value.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  /// For a slot several threads share.
+  void add_shared(uint64_t n = 1) noexcept {
+    if constexpr (RESTCACHE_METRICS_ENABLED)
+      value.fetch_add(n, std::memory_order_relaxed);
+  }
+  uint64_t get() const noexcept { return value.load(std::memory_order_relaxed); }
+};
 
 } // namespace restcache

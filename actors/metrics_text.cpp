@@ -1,11 +1,40 @@
 #include "actors/metrics_text.hpp"
 
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
 #include "http/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 
 namespace restcache {
 
 using http::append_metric;
+using http::append_metric_header;
+using http::append_sample;
+
+namespace {
+
+void append_histogram_of(std::string& out, const char* name, const char* help, const latency_histogram& h,
+                         const std::string& labels = {}) {
+  uint64_t counts[latency_histogram::bucket_count];
+  for (size_t i = 0; i < latency_histogram::bucket_count; ++i)
+    counts[i] = h.buckets[i].load(std::memory_order_relaxed);
+  if (!help) {
+    http::append_histogram_samples(out, name, labels, latency_histogram::bounds, counts,
+                                   std::size(latency_histogram::bounds),
+                                   double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
+    return;
+  }
+  http::append_histogram(out, name, help, latency_histogram::bounds, counts, std::size(latency_histogram::bounds),
+                         double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
+}
+
+} // namespace
 
 std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) {
   std::string out;
@@ -39,6 +68,8 @@ std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) 
                 "gauge", rd(m.in_mailbox));
   append_metric(out, "restcache_batch_last_flush_seconds", "Duration of the last record transaction.",
                 "gauge", double(m.last_flush_us.load(std::memory_order_relaxed)) / 1e6);
+  append_histogram_of(out, "restcache_batch_flush_duration_seconds",
+                      "Record transactions of the batch writer, begin to commit.", m.flush_duration);
   return out;
 }
 
@@ -70,14 +101,84 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 rd(m.watermark));
   append_metric(out, "restcache_listener_applied_seq", "Highest change sequence applied.", "gauge",
                 rd(m.applied_seq));
-  auto& h = m.invalidation_latency;
-  uint64_t counts[latency_histogram::bucket_count];
-  for (size_t i = 0; i < latency_histogram::bucket_count; ++i)
-    counts[i] = h.buckets[i].load(std::memory_order_relaxed);
-  http::append_histogram(out, "restcache_invalidation_latency_seconds",
-                         "From a change (trigger time) to its keys dropped from both tiers.",
-                         latency_histogram::bounds, counts, std::size(latency_histogram::bounds),
-                         double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
+  append_histogram_of(out, "restcache_invalidation_latency_seconds",
+                      "From a change (trigger time) to its keys dropped from both tiers.", m.invalidation_latency);
+  return out;
+}
+
+std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
+  std::string out;
+  const std::pair<const char*, const db_metrics*> pools[] = {{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
+  auto each = [&](const char* name, const char* type, const char* help, auto field) {
+    append_metric_header(out, name, help, type);
+    for (auto& [labels, m] : pools)
+      append_sample(out, name, labels, static_cast<int64_t>((m->*field).load(std::memory_order_relaxed)));
+  };
+  each("restcache_db_queries_total", "counter", "Statements (jobs) run on pooled connections.", &db_metrics::queries);
+  each("restcache_db_query_errors_total", "counter", "Statements that failed.", &db_metrics::query_errors);
+  each("restcache_db_query_timeouts_total", "counter", "Statements cancelled by the query timeout.",
+       &db_metrics::query_timeouts);
+  each("restcache_db_connects_total", "counter", "Successful (re)connections.", &db_metrics::reconnects);
+  each("restcache_db_connections_up", "gauge", "Pooled connections established.", &db_metrics::connections_up);
+  each("restcache_db_connections_in_use", "gauge", "Pooled connections lent out now.", &db_metrics::in_use);
+  each("restcache_db_borrow_waiting", "gauge", "Borrowers waiting for a connection.", &db_metrics::borrow_waiting);
+  each("restcache_db_borrow_rejected_total", "counter", "Borrowers refused because the wait queue was full.",
+       &db_metrics::borrow_rejected);
+  append_metric_header(out, "restcache_db_query_duration_seconds",
+                       "A job's statements, sent to result decoded.", "histogram");
+  for (auto& [labels, m] : pools)
+    append_histogram_of(out, "restcache_db_query_duration_seconds", nullptr, m->query_duration, labels);
+  return out;
+}
+
+std::string mailbox_metrics_text(const std::vector<mailbox_gauge>& actors) {
+  std::string out;
+  append_metric_header(out, "restcache_actor_mailbox_messages",
+                       "Messages waiting in a long-lived actor's mailbox, as the actor last reported (about every second).",
+                       "gauge");
+  for (auto& [name, gauge] : actors)
+    append_sample(out, "restcache_actor_mailbox_messages", "{actor=\"" + name + "\"}",
+                  static_cast<int64_t>(gauge->load(std::memory_order_relaxed)));
+  return out;
+}
+
+std::string process_metrics_text() {
+  std::string out;
+  const double ticks = double(sysconf(_SC_CLK_TCK));
+  const double page = double(sysconf(_SC_PAGESIZE));
+  std::ifstream stat_file{"/proc/self/stat"};
+  std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start at ") ".
+  auto close = stat.rfind(") ");
+  if (close != std::string::npos) {
+    std::istringstream fields{stat.substr(close + 2)};
+    std::vector<std::string> f{std::istream_iterator<std::string>{fields}, {}};
+    // f[0] is field 3 (state): utime 14, stime 15, starttime 22, rss 24.
+    if (f.size() > 22) {
+      double cpu = (std::stod(f[11]) + std::stod(f[12])) / ticks;
+      append_metric(out, "process_cpu_seconds_total", "User and system CPU time spent.", "counter", cpu);
+      double boot = 0;
+      std::ifstream stat_all{"/proc/stat"};
+      for (std::string line; std::getline(stat_all, line);)
+        if (line.rfind("btime ", 0) == 0)
+          boot = std::stod(line.substr(6));
+      append_metric(out, "process_start_time_seconds", "Start time since the epoch.", "gauge",
+                    boot + std::stod(f[19]) / ticks);
+      append_metric(out, "process_resident_memory_bytes", "Resident memory size.", "gauge",
+                    static_cast<int64_t>(std::stod(f[21]) * page));
+    }
+  }
+  int64_t fds = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (auto* e = readdir(d))
+      fds += e->d_name[0] != '.';
+    closedir(d);
+    --fds; // the directory stream's own
+  }
+  append_metric(out, "process_open_fds", "Open file descriptors.", "gauge", fds);
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0)
+    append_metric(out, "process_max_fds", "The open-file limit (soft).", "gauge", static_cast<int64_t>(lim.rlim_cur));
   return out;
 }
 

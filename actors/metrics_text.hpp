@@ -1,9 +1,13 @@
 #pragma once
 
 // Prometheus exposition of the counters that live outside the shards: the
-// LMDB tier with its batch writer, and the notify listener.
+// LMDB tier with its batch writer, the notify listener, the database pools,
+// the actors' mailboxes and the process.
 
+#include <atomic>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
@@ -16,5 +20,15 @@ class store;
 
 std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
+/// Both pools, labelled pool="fill" (cache fills) and pool="write" (writes and GET /depts).
+std::string db_metrics_text(const db_metrics& fill, const db_metrics& write);
+
+/// A long-lived actor's name and the mailbox size it reports of itself.
+using mailbox_gauge = std::pair<std::string, const std::atomic<int64_t>*>;
+/// restcache_actor_mailbox_messages{actor="..."}.
+std::string mailbox_metrics_text(const std::vector<mailbox_gauge>& actors);
+
+/// The conventional process_* metrics (resident memory, CPU, open files, start time) from /proc.
+std::string process_metrics_text();
 
 } // namespace restcache

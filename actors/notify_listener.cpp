@@ -6,6 +6,9 @@
 #include <chrono>
 #include <limits>
 
+#include "actors/cache_front.hpp"
+#include "actors/mailbox_report.hpp"
+
 namespace restcache {
 
 namespace {
@@ -30,7 +33,7 @@ std::vector<change_batch> notify_listener_state::split_by_shard(const change_bat
   std::vector<change_batch> per_shard(shards.size());
   top = 0;
   for (auto& c : changes) {
-    per_shard[doc_key_hash{}(c.key) % shards.size()].push_back(c);
+    per_shard[shard_index(c.key, shards.size())].push_back(c); // as the edge routes lookups
     top = std::max(top, c.seq);
   }
   return per_shard;
@@ -162,6 +165,28 @@ void notify_listener_state::release_marks() {
   }
 }
 
+actor_report notify_listener_state::report(notify_listener_ptr self) const {
+  actor_report r;
+  r.name = name;
+  r.id = self->id();
+  r.answered = true;
+  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
+  r.add("connected", rd(metrics->connected) != 0)
+    .add("caught up", rd(metrics->caught_up) != 0)
+    .add("session", session)
+    .add("applied seq", rd(metrics->applied_seq))
+    .add("watermark", rd(metrics->watermark))
+    .add("rounds in flight", outstanding.size())
+    .add("marks waiting", marks.size())
+    .add("inbox keys", inbox ? inbox->pending() : size_t{0})
+    .add("notifications", rd(metrics->notifications))
+    .add("replayed", rd(metrics->replayed))
+    .add("tier drops", rd(metrics->tier_drops));
+  return r;
+}
+
 notify_listener_actor::behavior_type
 notify_listener(notify_listener_ptr self,
                 notify_listener_config cfg, std::vector<cache_shard_actor> shards,
@@ -187,8 +212,17 @@ notify_listener(notify_listener_ptr self,
       st.cfg.connection, *st.inbox, *metrics,
       [send_self](uint64_t session) { send_self(listen_up_atom::value, session); },
       [send_self] { send_self(listen_dn_atom::value); });
+  // The mailbox size for /metrics: one message a second from a helper that
+  // holds only a weak reference (never on the get path; never keeps this
+  // actor alive or delays its exit).
+  start_mailbox_reports(self);
   return {
     [self](changes_atom) { self->state.dispatch(self); },
+    [self](mailbox_atom) {
+      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+                                         std::memory_order_relaxed);
+    },
+    [self](inspect_atom) -> actor_report { return self->state.report(self); },
     [self](listen_up_atom, uint64_t session) { self->state.session = session; },
     [self](listen_dn_atom) {
       auto& st = self->state;

@@ -71,6 +71,8 @@ struct notify_listener_state {
   /// Applies every mark whose round and all before it are confirmed.
   void release_marks();
   void set_caught_up(bool yes);
+  /// What the listener holds (the inspect handler).
+  actor_report report(notify_listener_ptr self) const;
 };
 
 /// The change log names departments once ("dept"): their deptemps document

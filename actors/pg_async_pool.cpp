@@ -233,6 +233,7 @@ struct slot_rec {
   std::deque<std::unique_ptr<async_job>> queue;
   clock_type::time_point retry_at{};
   std::optional<clock_type::time_point> deadline;
+  clock_type::time_point job_started{}; ///< for db_metrics::query_duration
   std::chrono::milliseconds backoff = initial_backoff;
 };
 
@@ -746,6 +747,8 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
   }
   if (more && send_current(s)) // the next statement of the same job
     return;
+  metrics.query_duration.observe_us(
+    std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - s.job_started).count());
   s.current.reset();
   start_next(s);
 }
@@ -777,6 +780,7 @@ void pg_async_driver::impl::start_next(slot_rec& s) {
     s.current = std::move(s.queue.front());
     s.queue.pop_front();
     bump(metrics.queries);
+    s.job_started = clock_type::now();
     if (send_current(s))
       return;
     s.current.reset();

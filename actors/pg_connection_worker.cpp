@@ -66,6 +66,7 @@ void pg_connection_worker::execute(std::function<void(pg::connection&)> job,
       return;
     }
     bump(metrics_.queries);
+    scoped_duration timed{metrics_.query_duration};
     try {
       job(*conn);
     } catch (const std::exception& e) {
@@ -83,6 +84,7 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
       return;
     }
     bump(metrics_.queries);
+    scoped_duration timed{metrics_.query_duration};
     try {
       fetch_outcome out{rc_error::not_found, nullptr, nullptr};
       if (key.kind == doc_kind::emp) {
@@ -94,6 +96,7 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
         out.error = rc_error::none;
         out.deptemps = std::make_shared<const dept_with_emps>(std::move(*d));
       }
+      timed.observe_now();
       done(std::move(out));
     } catch (const std::exception& e) {
       done(fetch_outcome{on_failure(e, conn), nullptr, nullptr});
@@ -109,9 +112,11 @@ void pg_connection_worker::fetch_deptemps_batch(int32_t after, int32_t limit, bo
       return;
     }
     bump(metrics_.queries);
+    scoped_duration timed{metrics_.query_duration};
     try {
       int64_t total = count ? pg::count_depts(*conn) : 0;
       auto page = pg::fetch_deptemps_batch(*conn, after, limit);
+      timed.observe_now();
       done(deptemps_batch_outcome{
         rc_error::none, std::make_shared<const std::vector<dept_with_emps>>(std::move(page)), total});
     } catch (const std::exception& e) {
@@ -127,8 +132,10 @@ void pg_connection_worker::fetch_dept_ids(std::function<void(dept_ids_outcome)> 
       return;
     }
     bump(metrics_.queries);
+    scoped_duration timed{metrics_.query_duration};
     try {
       auto ids = pg::fetch_dept_ids(*conn);
+      timed.observe_now();
       done(dept_ids_outcome{rc_error::none,
                             std::make_shared<const std::vector<int32_t>>(std::move(ids))});
     } catch (const std::exception& e) {

@@ -1,10 +1,8 @@
-// restcached: the daemon. Parses options, wires the actors to the HTTP
-// server, and runs until SIGINT or SIGTERM.
+// restcached: the daemon. Reads its options, wires the actors to the HTTP
+// server, and runs until SIGINT or SIGTERM (SIGHUP reopens the log files).
 
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
-#include <spdlog/async.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <signal.h>
@@ -20,12 +18,15 @@
 #include "actors/batch_writer.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/db_pool.hpp"
+#include "actors/inspector.hpp"
 #include "actors/pg_async_pool.hpp"
 #include "actors/pg_connection_worker.hpp"
 #include "config/options.hpp"
 #include "actors/metrics_text.hpp"
 #include "actors/notify_listener.hpp"
+#include "http/prometheus.hpp"
 #include "http/server.hpp"
+#include "logging/log_setup.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
 #include "persistence/pg/schema.hpp"
@@ -33,14 +34,6 @@
 using namespace restcache;
 
 namespace {
-
-void setup_logging(const std::string& level) {
-  spdlog::init_thread_pool(8192, 1);
-  auto logger = spdlog::create_async<spdlog::sinks::stderr_color_sink_mt>("restcached");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(spdlog::level::from_str(level));
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-}
 
 // 4096 concurrent clients need more descriptors than the usual soft limit.
 void raise_open_file_limit() {
@@ -69,17 +62,6 @@ void check_schema(const std::string& dsn) {
   } catch (const std::exception& e) {
     spdlog::warn("database not reachable at start-up ({}); will keep retrying", e.what());
   }
-}
-
-// CAF reports a bad value as parser_error(...) without saying which option
-// was meant in words: find the first argument that fails on its own.
-std::string describe_parse_error(int argc, char** argv, const caf::error& err) {
-  for (int i = 1; i < argc; ++i) {
-    restcache_config probe;
-    if (probe.parse(caf::actor_system_config::string_list{argv[i]}))
-      return std::string{"invalid option or value '"} + argv[i] + "'";
-  }
-  return caf::to_string(err);
 }
 
 lmdb::sync_mode parse_sync_mode(const std::string& s) {
@@ -120,42 +102,36 @@ void stop_cache(caf::actor_system& system, notify_listener_actor& listener,
 } // namespace
 
 int main(int argc, char** argv) {
-  // CAF's --help lists only its global options; the long help lists ours.
-  std::vector<char*> args{argv, argv + argc};
-  static char long_help[] = "--long-help";
-  for (auto& a : args)
-    if (std::string_view{a} == "--help" || std::string_view{a} == "-h" || std::string_view{a} == "-?")
-      a = long_help;
-  argc = static_cast<int>(args.size());
-  argv = args.data();
+  // Signals are taken synchronously by the main thread (sigwait below); every
+  // thread started from here on (the loggers' too) inherits the blocked
+  // mask, so no other thread takes them with the default action (exit). A
+  // second SIGTERM while stopping stays pending: SIGKILL forces.
+  sigset_t handled_signals;
+  sigemptyset(&handled_signals);
+  sigaddset(&handled_signals, SIGINT);
+  sigaddset(&handled_signals, SIGTERM);
+  sigaddset(&handled_signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &handled_signals, nullptr);
+  // sigwait never sees a signal whose disposition is "ignore" (nohup, some
+  // supervisors and test runners pass SIGHUP ignored): take them back.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    signal(sig, SIG_DFL);
   restcache_config cfg;
-  if (auto err = cfg.parse(argc, argv)) {
-    std::fprintf(stderr, "restcached: %s (see restcached --help)\n",
-                 describe_parse_error(argc, argv, err).c_str());
-    return 2;
-  }
-  if (cfg.cli_helptext_printed)
-    return 0;
-  if (!cfg.remainder.empty()) {
-    std::fprintf(stderr, "restcached: unexpected argument '%s' (options look like --http.port=8080; see --help)\n",
-                 cfg.remainder.front().c_str());
-    return 2;
-  }
-  if (auto problem = cfg.validate_and_resolve()) {
-    std::fprintf(stderr, "restcached: %s\n", problem->c_str());
-    return 2;
-  }
+  if (auto exit_code = cfg.read_options(argc, argv)) // --help, --version, --dump-config, bad input
+    return *exit_code;
   auto& o = cfg.opts;
-  setup_logging(o.log_level);
+  std::unique_ptr<logging::log_setup> logs;
+  try {
+    logs = std::make_unique<logging::log_setup>(
+      logging::log_options{o.log_level, o.log_format, o.log_file, o.log_access, o.log_access_file});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "restcached: %s\n", e.what());
+    return 1;
+  }
+  spdlog::info("{} starting (config file {}{})", restcache_version_text(), cfg.config_file_used,
+               cfg.config_file_found ? "" : ", not found: defaults and command line only");
   raise_open_file_limit();
 
-  // Signals are taken synchronously by the main thread (sigwait below); every
-  // thread started from here on inherits the blocked mask.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
   check_schema(o.db_dsn);
@@ -200,6 +176,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
   int exit_code = 0;
+  if (o.inspect_port > 0) { // restcache-inspect: before the actor system exists
+    cfg.load<caf::io::middleman>();
+    add_inspect_message_types(cfg);
+  }
   {
     caf::actor_system system{cfg};
 
@@ -266,8 +246,15 @@ int main(int argc, char** argv) {
                               std::make_shared<change_inbox>(listener_cfg.max_pending_keys),
                               &change_metrics, &bypass);
       front->add_metrics_source([&change_metrics] { return listener_metrics_text(change_metrics); });
-      if (!bypass_on_loss) // serve: possibly old documents, so not ready
-        front->add_readiness_check([&change_metrics] { return change_metrics.caught_up.load() == 1; });
+      // Not ready until the listener has caught up, under either policy:
+      // bypass serves from PostgreSQL meanwhile (slow), serve possibly old
+      // documents; a load balancer should prefer an instance that is caught up.
+      front->add_readiness_check([&change_metrics] {
+        if (change_metrics.caught_up.load() == 1)
+          return http::readiness_check{"listener", true, "caught up"};
+        return http::readiness_check{"listener", false,
+                                     change_metrics.connected.load() == 1 ? "catching up" : "down"};
+      });
     }
     auto id_loader = spawn_dept_id_loader(system, pool, *front);
     front->set_direct_path(system, direct_pool, listener,
@@ -288,6 +275,22 @@ int main(int argc, char** argv) {
       populator = caf::actor_cast<caf::actor>(
         system.spawn(cache_populator, populate_cfg, pool, shards, &shard_metrics));
     }
+    // restcache-inspect: every long-lived actor, in the order it lists them;
+    // published below (inspect.port), stopped with the others.
+    inspector_actor inspector;
+    if (o.inspect_port > 0) {
+      inspector_config icfg;
+      auto last = [](const std::atomic<int64_t>& m) { return [&m] { return m.load(); }; };
+      for (size_t i = 0; i < shards.size(); ++i)
+        icfg.actors.push_back(inspect_entry("shard-" + std::to_string(i), shards[i], last(shard_metrics[i].mailbox)));
+      icfg.actors.push_back(inspect_entry("db-pool", pool, last(pool_metrics.mailbox)));
+      icfg.actors.push_back(inspect_entry("db-write-pool", direct_pool, last(direct_metrics.mailbox)));
+      icfg.actors.push_back(inspect_entry("batch-writer", writer, last(writer_metrics.mailbox)));
+      icfg.actors.push_back(inspect_entry("notify-listener", listener, last(change_metrics.mailbox)));
+      icfg.actors.push_back(inspect_entry("dept-id-loader", id_loader));
+      icfg.shards = shards;
+      inspector = spawn_inspector(system, std::move(icfg));
+    }
 
     http::server_options http_opts;
     http_opts.address = o.http_address;
@@ -298,7 +301,11 @@ int main(int argc, char** argv) {
     http_opts.max_connections = static_cast<size_t>(o.http_max_connections);
     http_opts.read_timeout = std::chrono::milliseconds{o.http_read_timeout_ms};
     http_opts.lookup_timeout = std::chrono::milliseconds{o.cache_fill_timeout_ms + 1000};
+    http_opts.drain_timeout = std::chrono::milliseconds{o.http_shutdown_timeout_ms};
+    http_opts.access_log = logs->access();
     server = std::make_unique<http::server>(http_opts, *front);
+    if (tier_store) // opened above or start-up failed; LMDB has no later "closed" state
+      front->add_readiness_check([] { return http::readiness_check{"lmdb", true, "open"}; });
     if (tier_store)
       front->add_metrics_source(
         [&tier_store, &writer_metrics] { return lmdb_metrics_text(*tier_store, writer_metrics); });
@@ -307,7 +314,38 @@ int main(int argc, char** argv) {
       server->metrics().append_prometheus(text);
       return text;
     });
+    front->add_metrics_source([&pool_metrics, &direct_metrics] { return db_metrics_text(pool_metrics, direct_metrics); });
+    {
+      std::vector<mailbox_gauge> mailboxes;
+      for (size_t i = 0; i < shard_metrics.size(); ++i)
+        mailboxes.emplace_back("shard-" + std::to_string(i), &shard_metrics[i].mailbox);
+      mailboxes.emplace_back("db-pool", &pool_metrics.mailbox);
+      mailboxes.emplace_back("db-write-pool", &direct_metrics.mailbox);
+      if (writer)
+        mailboxes.emplace_back("batch-writer", &writer_metrics.mailbox);
+      if (listener)
+        mailboxes.emplace_back("notify-listener", &change_metrics.mailbox);
+      front->add_metrics_source([mailboxes] { return mailbox_metrics_text(mailboxes); });
+    }
+    if (auto* access = logs->access())
+      front->add_metrics_source([access] {
+        std::string text;
+        http::append_metric(text, "restcache_access_log_lines_total", "Access log lines written.", "counter",
+                            static_cast<int64_t>(access->written()));
+        http::append_metric(text, "restcache_access_log_dropped_total",
+                            "Access log lines dropped because the writer was behind.", "counter",
+                            static_cast<int64_t>(access->dropped()));
+        return text;
+      });
+    front->add_metrics_source([] { return process_metrics_text(); });
     try {
+      if (inspector) { // before serving: a port that cannot be had stops start-up
+        auto bound = publish_inspector(system, inspector, static_cast<uint16_t>(o.inspect_port));
+        if (!bound)
+          throw std::runtime_error("cannot publish the inspector on 127.0.0.1:" + std::to_string(o.inspect_port)
+                                   + " (inspect.port): " + system.render(bound.error()));
+        spdlog::info("inspector published on 127.0.0.1:{} (restcache-inspect --port {})", *bound, *bound);
+      }
       server->start();
       server->run_threads();
       spdlog::info("restcached listening on http://{}:{}/ ({} http threads, {} shards, cache.mode={}, "
@@ -317,15 +355,27 @@ int main(int argc, char** argv) {
       // A line scripts and tests can wait for.
       std::printf("restcached: listening on %s:%u\n", o.http_address.c_str(), server->bound_port());
       std::fflush(stdout);
-      int sig = 0;
-      sigwait(&stop_signals, &sig);
-      spdlog::info("signal {} received: shutting down", sig);
+      for (;;) {
+        int sig = 0;
+        sigwait(&handled_signals, &sig);
+        if (sig != SIGHUP) {
+          spdlog::info("{} received: stopping (requests in flight get {} ms)", strsignal(sig),
+                       o.http_shutdown_timeout_ms);
+          break;
+        }
+        if (auto problems = logs->reopen(); problems.empty())
+          spdlog::info("SIGHUP: log files reopened");
+        else
+          spdlog::error("SIGHUP: cannot reopen {}; still writing to the old file", problems);
+      }
     } catch (const std::exception& e) {
       spdlog::critical("cannot start: {}", e.what());
       exit_code = 1;
     }
     server->stop();
     caf::anon_send_exit(id_loader, caf::exit_reason::user_shutdown);
+    if (inspector)
+      caf::anon_send_exit(inspector, caf::exit_reason::user_shutdown);
     if (populator)
       caf::anon_send_exit(populator, caf::exit_reason::user_shutdown);
     stop_cache(system, listener, shards, writer);
@@ -336,6 +386,5 @@ int main(int argc, char** argv) {
     system.await_all_actors_done();
   }
   spdlog::info("restcached stopped");
-  spdlog::shutdown();
   return exit_code;
 }

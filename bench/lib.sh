@@ -67,9 +67,11 @@ bench_stop_daemon() {
   DAEMON_PID=""
 }
 
-# metric PORT NAME: the sum of a metric's samples from /metrics.
+# metric PORT NAME [LABEL]: the sum of a metric's samples from /metrics; with
+# LABEL (tier="lmdb"), only of the samples that have it.
 metric() {
-  curl -s "127.0.0.1:$1/metrics" | awk -v n="$2" '$1 == n || index($1, n "{") == 1 { s += $2 } END { printf "%d\n", s }'
+  curl -s "127.0.0.1:$1/metrics" | awk -v n="$2" -v l="${3:-}" \
+    '($1 == n || index($1, n "{") == 1) && index($1, l) > 0 { s += $2 } END { printf "%d\n", s }'
 }
 
 # rss_kib PID: resident set size in KiB.

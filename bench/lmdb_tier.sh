@@ -163,11 +163,13 @@ BENCH_LOG_DIR="$log_root" bench_start_nginx "$nginx_port" "$log_root/doc.json"
 rss_mem_before="$(rss_detail "$MEM_PID")"
 rss_lmdb_before="$(rss_detail "$LMDB_PID")"
 
-counters=(restcache_http_requests_total restcache_cache_hits restcache_cache_tier_hits
-          restcache_cache_misses restcache_db_queries_total)
+# name|label: the sum of the samples of name that have label
+counters=("restcache_http_requests_total|" 'restcache_cache_hits_total|tier="memory"'
+          'restcache_cache_hits_total|tier="lmdb"' "restcache_cache_memory_misses_total|"
+          "restcache_db_queries_total|")
 snapshot() { # PORT -> the counters, space-separated
   local c out=()
-  for c in "${counters[@]}"; do out+=("$(metric "$1" "$c")"); done
+  for c in "${counters[@]}"; do out+=("$(metric "$1" "${c%%|*}" "${c#*|}")"); done
   echo "${out[*]}"
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -207,7 +209,7 @@ run() {
 # Warm-up: each daemon answers every id once (for lmdb this maps every page of
 # the file into the process, as a long-running daemon would have), then a
 # timed random run against each server (connections, CPU frequency).
-answered() { echo $(( $(metric "$1" restcache_cache_hits) + $(metric "$1" restcache_cache_tier_hits) )); }
+answered() { metric "$1" restcache_cache_hits_total; }
 for t in "memory $mem_port" "lmdb $lmdb_port"; do
   set -- $t
   t0=$(date +%s.%N)

@@ -69,7 +69,7 @@ wait_populated
 DEPTS="$depts" wrk -t1 -c64 -d"$duration" -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$port/" | grep -E "Requests/sec"
 entries=$(metric $port restcache_cache_entries)
 bytes=$(metric $port restcache_cache_bytes)
-evictions=$(metric $port restcache_cache_evictions)
+evictions=$(metric $port restcache_cache_evictions_total)
 kib=$(rss_kib "$DAEMON_PID")
 echo "entries $entries, tier bytes $((bytes >> 20)) MiB (budget $budget_mib MiB), evictions $evictions"
 echo "RSS ${kib} KiB = baseline + $(( (kib - base_kib) >> 10 )) MiB"

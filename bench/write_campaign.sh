@@ -194,7 +194,7 @@ run_point() {
   wait_stable restcache_listener_invalidations_total
   n0=$(metric $port restcache_listener_notifications_total)
   i0=$(metric $port restcache_listener_invalidations_total)
-  s0=$(metric $port restcache_cache_invalidations)
+  s0=$(metric $port restcache_cache_invalidations_total)
   q0=$(metric $port restcache_db_queries_total)
   metric_buckets $port restcache_invalidation_latency_seconds >"$BENCH_LOG_DIR/buckets-$tag.before"
   t0=$(cpu_ticks "$DAEMON_PID")
@@ -223,7 +223,7 @@ run_point() {
   sent=$(bench_psql "SELECT count(*) FROM change_log WHERE seq > $seq0")
   recv=$(( $(metric $port restcache_listener_notifications_total) - n0 ))
   inv=$(( $(metric $port restcache_listener_invalidations_total) - i0 ))
-  shard_inv=$(( $(metric $port restcache_cache_invalidations) - s0 ))
+  shard_inv=$(( $(metric $port restcache_cache_invalidations_total) - s0 ))
   queries=$(( $(metric $port restcache_db_queries_total) - q0 ))
   metric_buckets $port restcache_invalidation_latency_seconds >"$BENCH_LOG_DIR/buckets-$tag.after"
 

@@ -17,6 +17,8 @@ inline constexpr int64_t http_body_limit = 2 * 1024 * 1024;
 inline constexpr const char* http_write_token = "";
 inline constexpr int64_t http_max_connections = 10'000;
 inline constexpr int64_t http_read_timeout_ms = 30'000;
+/// SIGTERM/SIGINT: how long requests in flight may take to finish.
+inline constexpr int64_t http_shutdown_timeout_ms = 5'000;
 
 // db.*
 inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults and PG* variables
@@ -75,5 +77,21 @@ inline constexpr const char* lmdb_sync = "durable";
 
 // log.*
 inline constexpr const char* log_level = "info";
+inline constexpr const char* log_format = "text"; ///< text | json (one object per line)
+/// Empty: stderr. A file is reopened on SIGHUP (logrotate's postrotate).
+inline constexpr const char* log_file = "";
+/// One line per request, off by default.
+inline constexpr bool log_access = false;
+/// Empty: the access log goes where the log goes (log.file or stderr).
+inline constexpr const char* log_access_file = "";
+
+// daemon
+/// Where the daemon reads its configuration when --config-file is not given
+/// (a missing file there is not an error; a missing --config-file is).
+inline constexpr const char* config_file = "/etc/restcache/restcached.conf";
+
+// inspect.*
+/// Loopback port the inspector actor is published on for restcache-inspect; 0: off.
+inline constexpr int64_t inspect_port = 0;
 
 } // namespace restcache::defaults

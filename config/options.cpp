@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 
 #include "config/defaults.hpp"
@@ -15,6 +16,83 @@ int64_t cores() {
   return std::max<int64_t>(1, std::thread::hardware_concurrency());
 }
 
+constexpr int64_t int_max = std::numeric_limits<int64_t>::max();
+
+std::string join(const std::vector<std::string>& xs, const char* sep) {
+  std::string out;
+  for (auto& x : xs)
+    out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+std::optional<int64_t> parse_integer(const std::string& s) {
+  if (s.empty())
+    return std::nullopt;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size())
+    return std::nullopt;
+  int64_t v = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9')
+      return std::nullopt;
+    if (v > (int_max - (s[i] - '0')) / 10)
+      return std::nullopt; // overflow
+    v = v * 10 + (s[i] - '0');
+  }
+  return s[0] == '-' ? -v : v;
+}
+
+/// Builds the table: each add_* sets the variable to its default and
+/// registers it with CAF under group.name.
+class spec_builder {
+public:
+  spec_builder(std::vector<option_spec>& specs, caf::config_option_set& caf_opts, std::string group)
+    : specs_(specs), caf_opts_(caf_opts), group_(std::move(group)) {}
+
+  spec_builder& integer(int64_t& var, const char* name, int64_t def, int64_t min, int64_t max,
+                        std::string help) {
+    var = def;
+    add(name, option_spec::kind::integer, &var, std::to_string(def), std::move(help)).min = min;
+    specs_.back().max = max;
+    caf::actor_system_config::opt_group{caf_opts_, group_.c_str()}.add(var, name, specs_.back().help.c_str());
+    return *this;
+  }
+
+  spec_builder& text(std::string& var, const char* name, const char* def, std::string help,
+                     std::vector<std::string> choices = {}, bool secret = false) {
+    var = def;
+    auto& s = add(name, option_spec::kind::text, &var, def, std::move(help));
+    s.choices = std::move(choices);
+    s.secret = secret;
+    caf::actor_system_config::opt_group{caf_opts_, group_.c_str()}.add(var, name, s.help.c_str());
+    return *this;
+  }
+
+  spec_builder& flag(bool& var, const char* name, bool def, std::string help) {
+    var = def;
+    add(name, option_spec::kind::flag, &var, def ? "true" : "false", std::move(help));
+    caf::actor_system_config::opt_group{caf_opts_, group_.c_str()}.add(var, name, specs_.back().help.c_str());
+    return *this;
+  }
+
+private:
+  option_spec& add(const char* name, option_spec::kind k, void* target, std::string def, std::string help) {
+    option_spec s;
+    s.group = group_;
+    s.name = name;
+    s.type = k;
+    s.target = target;
+    s.default_text = std::move(def);
+    s.help = std::move(help);
+    specs_.push_back(std::move(s));
+    return specs_.back();
+  }
+
+  std::vector<option_spec>& specs_;
+  caf::config_option_set& caf_opts_;
+  std::string group_;
+};
+
 } // namespace
 
 int64_t physical_memory_bytes() {
@@ -23,75 +101,148 @@ int64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? int64_t(pages) * int64_t(page) : 0;
 }
 
+std::string option_spec::allowed() const {
+  switch (type) {
+    case kind::flag:
+      return "a flag (--" + key() + " on the command line, true or false in a config file)";
+    case kind::integer:
+      if (max == int_max)
+        return "an integer >= " + std::to_string(min);
+      return "an integer " + std::to_string(min) + ".." + std::to_string(max);
+    case kind::text:
+      return choices.empty() ? "a string" : "one of " + join(choices, ", ");
+  }
+  return {};
+}
+
+std::string option_spec::current_literal() const {
+  switch (type) {
+    case kind::flag:
+      return *static_cast<const bool*>(target) ? "true" : "false";
+    case kind::integer:
+      return std::to_string(*static_cast<const int64_t*>(target));
+    case kind::text: {
+      std::string out = "\"";
+      for (char c : *static_cast<const std::string*>(target)) {
+        if (c == '"' || c == '\\')
+          out += '\\';
+        out += c;
+      }
+      return out + "\"";
+    }
+  }
+  return {};
+}
+
+std::optional<std::string> option_spec::check_text(const std::string& value) const {
+  switch (type) {
+    case kind::flag:
+      if (value == "true" || value == "false")
+        return std::nullopt;
+      return "expected " + allowed();
+    case kind::integer: {
+      auto v = parse_integer(value);
+      if (!v || *v < min || *v > max)
+        return "expected " + allowed();
+      return std::nullopt;
+    }
+    case kind::text:
+      if (!choices.empty() && std::find(choices.begin(), choices.end(), value) == choices.end())
+        return "expected " + allowed();
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> option_spec::check_current() const {
+  switch (type) {
+    case kind::flag:
+      return std::nullopt;
+    case kind::integer:
+      return check_text(std::to_string(*static_cast<const int64_t*>(target)));
+    case kind::text:
+      return check_text(*static_cast<const std::string*>(target));
+  }
+  return std::nullopt;
+}
+
 restcache_config::restcache_config() {
-  opts = daemon_options{
-    defaults::http_address,      defaults::http_port,           defaults::http_threads,
-    defaults::http_body_limit,   defaults::http_max_connections, defaults::http_read_timeout_ms,
-    defaults::http_write_token,
-    defaults::db_dsn,            defaults::db_pool_size,        defaults::db_queue_size,
-    defaults::db_query_timeout_ms, defaults::db_write_pool_size, defaults::db_driver, defaults::cache_shards,      defaults::cache_mode,
-    defaults::cache_memory_bytes, defaults::cache_fill_timeout_ms, defaults::cache_populate,
-    defaults::cache_populate_page, defaults::cache_on_listener_loss, defaults::changelog_retention,
-    defaults::changelog_max_pending, defaults::changelog_mark_interval_ms, defaults::lmdb_path, defaults::lmdb_max_bytes,
-    defaults::lmdb_batch_size, defaults::lmdb_flush_interval_ms, defaults::lmdb_max_queue,
-    defaults::lmdb_sync, defaults::log_level,
-  };
-  opt_group{custom_options_, "http"}
-    .add(opts.http_address, "address", "address to listen on (default 127.0.0.1)")
-    .add(opts.http_port, "port", "TCP port to listen on, 0 picks a free one (default 8080)")
-    .add(opts.http_threads, "threads", "asio threads serving HTTP, 0 = half the cores (default 0)")
-    .add(opts.http_body_limit, "body-limit", "largest request body in bytes (default 2097152)")
-    .add(opts.http_write_token, "write-token",
-         "when set, writes need 'Authorization: Bearer <token>' (default empty: off)")
-    .add(opts.http_max_connections, "max-connections",
-         "open connections beyond which new ones get 503 (default 10000)")
-    .add(opts.http_read_timeout_ms, "read-timeout-ms",
-         "idle keep-alive and slow-request limit in ms (default 30000)");
-  opt_group{custom_options_, "db"}
-    .add(opts.db_dsn, "dsn", "libpq connection string; empty = PG* environment (default empty)")
-    .add(opts.db_pool_size, "pool-size", "pooled PostgreSQL connections (default 4)")
-    .add(opts.db_queue_size, "queue-size",
-         "fills that may wait for a connection before 503 (default 10000)")
-    .add(opts.db_query_timeout_ms, "query-timeout-ms", "statement timeout in ms (default 5000)")
-    .add(opts.db_write_pool_size, "write-pool-size",
-         "connections for writes and GET /depts, apart from the fill pool (default 2)")
-    .add(opts.db_driver, "driver",
-         "threads (a thread per connection) | async (one thread drives all) (default threads)");
-  opt_group{custom_options_, "cache"}
-    .add(opts.cache_shards, "shards", "cache shard actors, 0 = one per core (default 0)")
-    .add(opts.cache_mode, "mode",
-         "tiered (memory, LMDB, PostgreSQL) | memory | lmdb | none (default tiered)")
-    .add(opts.cache_memory_bytes, "memory-bytes",
-         "byte budget of the memory tier, 0 = a quarter of RAM (default 0)")
-    .add(opts.cache_fill_timeout_ms, "fill-timeout-ms",
-         "a fill not done by then answers 504 (default 10000)")
-    .add(opts.cache_populate, "populate",
-         "load departments into the tiers at start-up, up to the budget (flag)")
-    .add(opts.cache_populate_page, "populate-page",
-         "departments per populate query (default 2000)")
-    .add(opts.cache_on_listener_loss, "on-listener-loss",
-         "bypass (GETs go to PostgreSQL while the change listener is not caught up) | "
-         "serve (possibly old documents; /ready says not ready) (default bypass)");
-  opt_group{custom_options_, "changelog"}
-    .add(opts.changelog_retention, "retention",
-         "seconds change-log entries are kept once applied, 0 = never prune (default 86400)")
-    .add(opts.changelog_max_pending, "max-pending",
-         "changed keys coalesced while the shards catch up; beyond, both tiers are dropped "
-         "(default 1000000)")
-    .add(opts.changelog_mark_interval_ms, "mark-interval",
-         "ms between replay watermark marks (default 200)");
-  opt_group{custom_options_, "lmdb"}
-    .add(opts.lmdb_path, "path", "directory of the LMDB tier, created if missing (default var/lmdb)")
-    .add(opts.lmdb_max_bytes, "max-bytes",
-         "byte budget of the LMDB file; about 4 KB per document (default 1 GiB)")
-    .add(opts.lmdb_batch_size, "batch-size", "records per write transaction (default 10000)")
-    .add(opts.lmdb_flush_interval_ms, "flush-interval",
-         "ms a smaller batch waits before it is written (default 1000)")
-    .add(opts.lmdb_max_queue, "max-queue",
-         "records queued for writing beyond which new ones are dropped (default 100000)")
-    .add(opts.lmdb_sync, "sync", "durable | no-meta-sync | no-sync (default durable)");
-  opt_group{custom_options_, "log"}
-    .add(opts.log_level, "level", "trace | debug | info | warn | error | off (default info)");
+  auto& o = opts;
+  using std::string;
+  namespace d = defaults;
+  spec_builder{specs_, custom_options_, "http"}
+    .text(o.http_address, "address", d::http_address, "address to listen on")
+    .integer(o.http_port, "port", d::http_port, 0, 65535, "TCP port to listen on, 0 picks a free one")
+    .integer(o.http_threads, "threads", d::http_threads, 0, 256, "asio threads serving HTTP, 0 = half the cores")
+    .integer(o.http_body_limit, "body-limit", d::http_body_limit, 1, int_max, "largest request body in bytes")
+    .text(o.http_write_token, "write-token", d::http_write_token,
+          "when set, writes need 'Authorization: Bearer <token>' (empty: writes are open)", {}, true)
+    .integer(o.http_max_connections, "max-connections", d::http_max_connections, 1, 1'000'000,
+             "open connections beyond which new ones get 503")
+    .integer(o.http_read_timeout_ms, "read-timeout-ms", d::http_read_timeout_ms, 1, int_max,
+             "idle keep-alive and slow-request limit in ms")
+    .integer(o.http_shutdown_timeout_ms, "shutdown-timeout-ms", d::http_shutdown_timeout_ms, 0, 600'000,
+             "on SIGTERM/SIGINT, ms requests in flight may take to finish");
+  spec_builder{specs_, custom_options_, "db"}
+    .text(o.db_dsn, "dsn", d::db_dsn,
+          "libpq connection string; PG* environment variables fill in what it leaves out", {}, true)
+    .integer(o.db_pool_size, "pool-size", d::db_pool_size, 1, 1000, "pooled PostgreSQL connections for fills")
+    .integer(o.db_queue_size, "queue-size", d::db_queue_size, 1, int_max,
+             "fills that may wait for a connection before 503")
+    .integer(o.db_query_timeout_ms, "query-timeout-ms", d::db_query_timeout_ms, 1, int_max,
+             "statement timeout in ms")
+    .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
+             "connections for writes and GET /depts, apart from the fill pool")
+    .text(o.db_driver, "driver", d::db_driver,
+          "threads: a thread per connection; async: one thread drives all", {"threads", "async"});
+  spec_builder{specs_, custom_options_, "cache"}
+    .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
+    .text(o.cache_mode, "mode", d::cache_mode,
+          "tiered: memory, then LMDB, then PostgreSQL; memory; lmdb; none",
+          {"tiered", "memory", "lmdb", "none"})
+    .integer(o.cache_memory_bytes, "memory-bytes", d::cache_memory_bytes, 0, int_max,
+             "byte budget of the memory tier, 0 = a quarter of RAM")
+    .integer(o.cache_fill_timeout_ms, "fill-timeout-ms", d::cache_fill_timeout_ms, 1, int_max,
+             "a fill not done by then answers 504")
+    .flag(o.cache_populate, "populate", d::cache_populate,
+          "load departments into the tiers at start-up, up to the budget")
+    .integer(o.cache_populate_page, "populate-page", d::cache_populate_page, 1, 100'000,
+             "departments per populate query")
+    .text(o.cache_on_listener_loss, "on-listener-loss", d::cache_on_listener_loss,
+          "bypass: GETs go to PostgreSQL while the change listener is not caught up; "
+          "serve: answer from the tiers, possibly old",
+          {"bypass", "serve"});
+  spec_builder{specs_, custom_options_, "changelog"}
+    .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
+             "seconds change-log entries are kept once applied, 0 = never prune")
+    .integer(o.changelog_max_pending, "max-pending", d::changelog_max_pending, 1, int_max,
+             "changed keys coalesced while the shards catch up; beyond, both tiers are dropped")
+    .integer(o.changelog_mark_interval_ms, "mark-interval", d::changelog_mark_interval_ms, 10, 60'000,
+             "ms between replay watermark marks");
+  spec_builder{specs_, custom_options_, "lmdb"}
+    .text(o.lmdb_path, "path", d::lmdb_path, "directory of the LMDB tier, created if missing")
+    .integer(o.lmdb_max_bytes, "max-bytes", d::lmdb_max_bytes, int64_t{1} << 20, int_max,
+             "byte budget of the LMDB file; about 4 KB per document")
+    .integer(o.lmdb_batch_size, "batch-size", d::lmdb_batch_size, 1, 1'000'000,
+             "records per write transaction")
+    .integer(o.lmdb_flush_interval_ms, "flush-interval", d::lmdb_flush_interval_ms, 1, int_max,
+             "ms a smaller batch waits before it is written")
+    .integer(o.lmdb_max_queue, "max-queue", d::lmdb_max_queue, 1, int_max,
+             "records queued for writing beyond which new ones are dropped (at least lmdb.batch-size)")
+    .text(o.lmdb_sync, "sync", d::lmdb_sync, "when LMDB commits reach the disk",
+          {"durable", "no-meta-sync", "no-sync"});
+  spec_builder{specs_, custom_options_, "log"}
+    .text(o.log_level, "level", d::log_level, "least severe level logged",
+          {"trace", "debug", "info", "warn", "error", "critical", "off"})
+    .text(o.log_format, "format", d::log_format, "text lines, or one JSON object per line",
+          {"text", "json"})
+    .text(o.log_file, "file", d::log_file, "log file, reopened on SIGHUP (empty: stderr)")
+    .flag(o.log_access, "access", d::log_access, "log one line per request")
+    .text(o.log_access_file, "access-file", d::log_access_file,
+          "access log file, reopened on SIGHUP (empty: where the log goes)");
+  spec_builder{specs_, custom_options_, "inspect"}
+    .integer(o.inspect_port, "port", d::inspect_port, 0, 65535,
+             "loopback port the inspector actor is published on for restcache-inspect, 0 = off");
   // The work-sharing scheduler wakes workers promptly for request/response
   // hops; work stealing backs off with sleeps (toolchain notes).
   set("scheduler.policy", caf::atom("sharing"));
@@ -99,63 +250,23 @@ restcache_config::restcache_config() {
   set("scheduler.max-threads", static_cast<size_t>(std::max<int64_t>(1, cores() / 2)));
 }
 
+const option_spec* restcache_config::find_spec(const std::string& key) const {
+  for (auto& s : specs_)
+    if (s.key() == key)
+      return &s;
+  return nullptr;
+}
+
 std::optional<std::string> restcache_config::validate_and_resolve() {
   auto& o = opts;
-  auto positive = [](int64_t v) { return v > 0; };
-  if (o.http_port < 0 || o.http_port > 65535)
-    return "http.port must be 0..65535, got " + std::to_string(o.http_port);
-  if (o.http_threads < 0 || o.http_threads > 256)
-    return "http.threads must be 0..256, got " + std::to_string(o.http_threads);
-  if (!positive(o.http_body_limit))
-    return "http.body-limit must be positive";
-  if (!positive(o.http_max_connections))
-    return "http.max-connections must be positive";
-  if (!positive(o.http_read_timeout_ms))
-    return "http.read-timeout-ms must be positive";
-  if (o.db_pool_size < 1 || o.db_pool_size > 1000)
-    return "db.pool-size must be 1..1000, got " + std::to_string(o.db_pool_size);
-  if (o.db_write_pool_size < 1 || o.db_write_pool_size > 1000)
-    return "db.write-pool-size must be 1..1000, got " + std::to_string(o.db_write_pool_size);
-  if (!positive(o.db_queue_size))
-    return "db.queue-size must be positive";
-  if (!positive(o.db_query_timeout_ms))
-    return "db.query-timeout-ms must be positive";
-  if (o.db_driver != "threads" && o.db_driver != "async")
-    return "db.driver must be threads or async, got '" + o.db_driver + "'";
-  if (o.cache_shards < 0 || o.cache_shards > 4096)
-    return "cache.shards must be 0..4096, got " + std::to_string(o.cache_shards);
-  if (o.cache_mode != "tiered" && o.cache_mode != "memory" && o.cache_mode != "lmdb"
-      && o.cache_mode != "none")
-    return "cache.mode must be tiered, memory, lmdb or none, got '" + o.cache_mode + "'";
-  if (o.cache_memory_bytes < 0)
-    return "cache.memory-bytes must not be negative";
-  if (!positive(o.cache_fill_timeout_ms))
-    return "cache.fill-timeout-ms must be positive";
-  if (o.cache_populate_page < 1 || o.cache_populate_page > 100'000)
-    return "cache.populate-page must be 1..100000, got " + std::to_string(o.cache_populate_page);
-  if (o.cache_on_listener_loss != "bypass" && o.cache_on_listener_loss != "serve")
-    return "cache.on-listener-loss must be bypass or serve, got '" + o.cache_on_listener_loss + "'";
-  if (o.changelog_retention < 0)
-    return "changelog.retention must be 0 (never prune) or a number of seconds";
-  if (o.changelog_max_pending < 1)
-    return "changelog.max-pending must be positive";
-  if (o.changelog_mark_interval_ms < 10 || o.changelog_mark_interval_ms > 60'000)
-    return "changelog.mark-interval must be 10..60000 ms, got " + std::to_string(o.changelog_mark_interval_ms);
+  for (auto& s : specs_)
+    if (auto problem = s.check_current())
+      return "invalid value " + s.current_literal() + " for " + s.key() + ": " + *problem;
   if (o.lmdb_path.empty() && uses_lmdb())
-    return "lmdb.path must not be empty with cache.mode=" + o.cache_mode;
-  if (o.lmdb_max_bytes < (int64_t{1} << 20))
-    return "lmdb.max-bytes must be at least 1048576, got " + std::to_string(o.lmdb_max_bytes);
-  if (o.lmdb_batch_size < 1 || o.lmdb_batch_size > 1'000'000)
-    return "lmdb.batch-size must be 1..1000000, got " + std::to_string(o.lmdb_batch_size);
-  if (!positive(o.lmdb_flush_interval_ms))
-    return "lmdb.flush-interval must be a positive number of ms";
+    return "invalid value \"\" for lmdb.path: cache.mode=" + o.cache_mode + " needs a directory";
   if (o.lmdb_max_queue < o.lmdb_batch_size)
-    return "lmdb.max-queue must be at least lmdb.batch-size, got " + std::to_string(o.lmdb_max_queue);
-  if (o.lmdb_sync != "durable" && o.lmdb_sync != "no-meta-sync" && o.lmdb_sync != "no-sync")
-    return "lmdb.sync must be durable, no-meta-sync or no-sync, got '" + o.lmdb_sync + "'";
-  static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
-  if (std::find(std::begin(levels), std::end(levels), o.log_level) == std::end(levels))
-    return "log.level must be one of trace, debug, info, warn, error, critical, off";
+    return "invalid value " + std::to_string(o.lmdb_max_queue) + " for lmdb.max-queue: expected at least lmdb.batch-size ("
+           + std::to_string(o.lmdb_batch_size) + ")";
   auto half = std::max<int64_t>(1, cores() / 2);
   if (o.http_threads == 0)
     o.http_threads = half;

@@ -1,14 +1,17 @@
 #pragma once
 
 // Every option the daemon reads, registered with CAF's actor_system_config so
-// they come from the command line (--http.port=8080) or the config file
-// (--config-file=F), with defaults from config/defaults.hpp.
+// they come from the config file (--config-file=F, else
+// defaults::config_file) and the command line (--http.port=8080, which wins),
+// with defaults from config/defaults.hpp. One table (option_spec) drives the
+// registration, --help, --dump-config and the checks of every value.
 
 #include <caf/actor_system_config.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/cache_shard.hpp"
 
@@ -21,6 +24,7 @@ struct daemon_options {
   int64_t http_body_limit;
   int64_t http_max_connections;
   int64_t http_read_timeout_ms;
+  int64_t http_shutdown_timeout_ms;
   std::string http_write_token;
   std::string db_dsn;
   int64_t db_pool_size;
@@ -45,6 +49,37 @@ struct daemon_options {
   int64_t lmdb_max_queue;
   std::string lmdb_sync;
   std::string log_level;
+  std::string log_format;
+  std::string log_file;
+  bool log_access;
+  std::string log_access_file;
+  int64_t inspect_port; ///< 0: the inspector is not published
+};
+
+/// One option: where its value lives, its default, and what is allowed.
+struct option_spec {
+  enum class kind { text, integer, flag };
+  std::string group;
+  std::string name;
+  kind type;
+  void* target;                      ///< std::string*, int64_t* or bool*
+  std::string default_text;          ///< as --help and --dump-config show it
+  std::string help;
+  int64_t min = 0;                   ///< integers: the allowed range
+  int64_t max = 0;
+  std::vector<std::string> choices;  ///< text: the allowed values (empty: any)
+  bool secret = false;               ///< --dump-config masks it
+
+  std::string key() const { return group + "." + name; }
+  /// "an integer 1..1000", "one of tiered, memory, lmdb, none", ...
+  std::string allowed() const;
+  /// The value as --dump-config writes it (a config-file literal).
+  std::string current_literal() const;
+  /// Checks a value given as text (command line, config file). Returns the
+  /// problem ("expected an integer 0..65535"), or nullopt.
+  std::optional<std::string> check_text(const std::string& value) const;
+  /// Checks the value stored now (after CAF parsed it).
+  std::optional<std::string> check_current() const;
 };
 
 class restcache_config : public caf::actor_system_config {
@@ -52,16 +87,40 @@ public:
   restcache_config();
 
   daemon_options opts;
+  /// The configuration file read (or looked for) and whether it existed.
+  std::string config_file_used;
+  bool config_file_found = false;
 
-  /// After parse(): checks every value and resolves the automatic ones
-  /// (0 = derive from the machine). Returns a message naming the first bad
-  /// option, or nullopt.
+  /// Reads the command line and the configuration file, checks every value
+  /// and resolves the automatic ones. Handles --help, --version and
+  /// --dump-config (prints, returns 0) and refuses bad input with one line on
+  /// stderr (returns 2). nullopt: go on and run the daemon.
+  std::optional<int> read_options(int argc, char** argv);
+
+  const std::vector<option_spec>& specs() const noexcept { return specs_; }
+
+  /// After parsing: checks every value and resolves the automatic ones
+  /// (0 = derive from the machine). Returns a line naming the first bad
+  /// option, its value and what is allowed, or nullopt.
   std::optional<std::string> validate_and_resolve();
 
   cache_mode resolved_cache_mode() const;
   /// cache.mode is tiered or lmdb.
   bool uses_lmdb() const;
+
+  /// --help: every option with its default and what is allowed.
+  std::string help_text() const;
+  /// --dump-config: the effective configuration as a config file.
+  std::string dump_text() const;
+
+private:
+  const option_spec* find_spec(const std::string& key) const;
+
+  std::vector<option_spec> specs_;
 };
+
+/// "restcached 0.1.0 (<git revision>)".
+std::string restcache_version_text();
 
 /// The physical memory of the machine in bytes (0 when unknown).
 int64_t physical_memory_bytes();

@@ -7,11 +7,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "messages/write_types.hpp"
 
 namespace restcache::http {
+
+/// One condition of /ready.
+struct readiness_check {
+  std::string name;  ///< "database", "listener", "lmdb"
+  bool ok = false;
+  std::string state; ///< "up", "down", "caught up", "catching up", "open"
+};
 
 class cache_gateway {
 public:
@@ -25,8 +33,9 @@ public:
   /// or nullopt while that set is empty.
   virtual std::optional<int32_t> random_dept_id() = 0;
 
-  /// True while the database is reachable (at least one pooled connection up).
-  virtual bool ready() const = 0;
+  /// What /ready reports: each condition, whether it holds, and its state
+  /// in a word or two ("up", "caught up", "open"). Ready when all hold.
+  virtual std::vector<readiness_check> readiness() const = 0;
 
   /// Prometheus text exposition of the daemon's counters.
   virtual std::string metrics_text() const = 0;

@@ -1,25 +1,63 @@
 #pragma once
 
-// Counters of the HTTP edge. Owned by http::server (server::metrics()),
-// written by the asio threads with relaxed atomics, readable from any thread.
-// No Beast here.
+// Counters of the HTTP edge. Owned by http::server (server::metrics()).
+// Requests are counted per asio thread (each thread writes only its own
+// slot, no locked instruction per request) and summed on scrape; the rarer
+// connection events use shared relaxed atomics. No Beast here.
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <mutex>
 #include <string>
+
+#include "actors/metrics.hpp"
+#include "http/router.hpp"
 
 namespace restcache::http {
 
+/// The routes as /metrics labels them: every route_kind, plus requests
+/// refused before routing (malformed, too large, too many connections).
+inline constexpr size_t metric_route_count = static_cast<size_t>(route_kind::not_found) + 2;
+inline constexpr size_t unrouted_metric_route = metric_route_count - 1;
+
+/// The statuses restcache answers, each its own label value; anything else is "other".
+inline constexpr unsigned metric_statuses[] = {200, 201, 204, 304, 400, 401, 404, 405, 409, 411,
+                                               412, 413, 415, 422, 431, 500, 502, 503, 504};
+inline constexpr size_t metric_status_count = std::size(metric_statuses) + 1;
+
+/// Request durations: finer than the database histograms, as a memory hit
+/// takes well under a millisecond. Bounds in microseconds.
+inline constexpr int64_t request_duration_bounds_us[] = {50,     100,    250,     500,    1'000,
+                                                         2'500,  5'000,  10'000,  25'000, 50'000,
+                                                         100'000, 250'000, 500'000, 1'000'000, 2'500'000,
+                                                         10'000'000};
+inline constexpr size_t request_duration_buckets = std::size(request_duration_bounds_us) + 1;
+
+/// What one thread counted. Written by that thread only (relaxed load +
+/// store, no lock prefix); read by the scrape.
+struct alignas(64) request_counters {
+  single_writer_counter by_status[metric_route_count][metric_status_count] = {};
+  single_writer_counter duration_buckets[metric_route_count][request_duration_buckets] = {};
+  single_writer_counter duration_sum_us[metric_route_count] = {};
+};
+
 struct http_metrics {
-  /// Responses sent, by status class: index 1 = 1xx ... 5 = 5xx (0 unused).
-  std::atomic<uint64_t> responses_by_class[6] = {};
-  /// Requests that were parsed and routed (each gets exactly one response).
-  std::atomic<uint64_t> requests{0};
+  http_metrics();
+
+  /// Counts one answered request: route (metric_route_count index), status
+  /// and duration. Uses the calling thread's slot once it has registered
+  /// (register_this_thread), else a shared slot with atomic adds.
+  void record(size_t route, unsigned status, int64_t duration_us) noexcept;
+  /// Gives the calling thread a slot of its own for record(); asio threads
+  /// call it once when they start.
+  void register_this_thread();
+
   /// Requests rejected before routing (malformed 400, 413, 431).
   std::atomic<uint64_t> bad_requests{0};
   /// Lookups answered 504 because the cache did not reply within lookup_timeout.
   std::atomic<uint64_t> lookup_timeouts{0};
-  /// 304 Not Modified answers (also counted in 3xx).
+  /// 304 Not Modified answers.
   std::atomic<uint64_t> not_modified{0};
   std::atomic<uint64_t> connections_accepted{0};
   /// Connections over max_connections, answered 503 and closed.
@@ -27,21 +65,23 @@ struct http_metrics {
   /// Currently open (accepted, not rejected) connections.
   std::atomic<int64_t> connections_open{0};
 
-  void count_response(unsigned status) noexcept {
-    unsigned cls = status / 100;
-    if (cls >= 1 && cls <= 5)
-      responses_by_class[cls].fetch_add(1, std::memory_order_relaxed);
-  }
-
-  uint64_t responses(unsigned status_class) const noexcept {
-    return status_class >= 1 && status_class <= 5
-             ? responses_by_class[status_class].load(std::memory_order_relaxed)
-             : 0;
-  }
+  /// Answered requests with a status in the class (1 = 1xx ... 5 = 5xx), summed over threads.
+  uint64_t responses(unsigned status_class) const;
+  /// Answered requests in all, summed over threads.
+  uint64_t requests() const;
 
   /// Appends the counters in Prometheus text format (version 0.0.4), metric
   /// names prefixed with restcache_http_.
   void append_prometheus(std::string& out) const;
+
+private:
+  template <class F>
+  void for_each_slot(F&& f) const;
+
+  mutable std::mutex slots_mtx_;
+  std::deque<request_counters> slots_; ///< elements stay in place as slots are added
+  /// slots_[0], for threads without a slot of their own (atomic adds).
+  request_counters* shared_slot_;
 };
 
 } // namespace restcache::http

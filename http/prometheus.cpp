@@ -35,23 +35,30 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
   out += '\n';
 }
 
-void append_histogram(std::string& out, std::string_view name, std::string_view help,
-                      const double* bounds, const uint64_t* counts, size_t bound_count, double sum) {
-  append_metric_header(out, name, help, "histogram");
+void append_histogram_samples(std::string& out, std::string_view name, std::string_view labels,
+                              const double* bounds, const uint64_t* counts, size_t bound_count, double sum) {
+  // labels come braced ("{route=\"x\"}"); le joins them inside the braces.
+  std::string inner = labels.size() >= 2 ? std::string{labels.substr(1, labels.size() - 2)} + "," : std::string{};
   std::string bucket{name};
   bucket += "_bucket";
   uint64_t cumulative = 0;
-  char le[48];
+  char le[32];
   for (size_t i = 0; i <= bound_count; ++i) {
     cumulative += counts[i];
     if (i < bound_count)
-      std::snprintf(le, sizeof le, "{le=\"%g\"}", bounds[i]);
+      std::snprintf(le, sizeof le, "le=\"%g\"}", bounds[i]);
     else
-      std::snprintf(le, sizeof le, "{le=\"+Inf\"}");
-    append_sample(out, bucket, le, static_cast<int64_t>(cumulative));
+      std::snprintf(le, sizeof le, "le=\"+Inf\"}");
+    append_sample(out, bucket, "{" + inner + le, static_cast<int64_t>(cumulative));
   }
-  append_sample(out, std::string{name} + "_sum", {}, sum);
-  append_sample(out, std::string{name} + "_count", {}, static_cast<int64_t>(cumulative));
+  append_sample(out, std::string{name} + "_sum", labels, sum);
+  append_sample(out, std::string{name} + "_count", labels, static_cast<int64_t>(cumulative));
+}
+
+void append_histogram(std::string& out, std::string_view name, std::string_view help,
+                      const double* bounds, const uint64_t* counts, size_t bound_count, double sum) {
+  append_metric_header(out, name, help, "histogram");
+  append_histogram_samples(out, name, {}, bounds, counts, bound_count, sum);
 }
 
 } // namespace restcache::http

@@ -26,6 +26,11 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
 void append_histogram(std::string& out, std::string_view name, std::string_view help,
                       const double* bounds, const uint64_t* counts, size_t bound_count, double sum);
 
+/// The samples of one labelled series of a histogram (no header); `labels`
+/// braced as for append_sample.
+void append_histogram_samples(std::string& out, std::string_view name, std::string_view labels,
+                              const double* bounds, const uint64_t* counts, size_t bound_count, double sum);
+
 /// A metric with a single unlabelled sample: header and sample.
 template <class Value>
 void append_metric(std::string& out, std::string_view name, std::string_view help,

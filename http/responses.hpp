@@ -21,7 +21,6 @@ inline constexpr std::string_view cache_control_documents = "no-cache";
 /// Retry-After value (seconds) sent with every 503.
 inline constexpr std::string_view retry_after_seconds = "1";
 inline constexpr std::string_view health_body = R"({"status":"ok"})";
-inline constexpr std::string_view ready_body = R"({"status":"ready"})";
 
 // ---- rc_error -> HTTP (the only place this mapping exists) --------------------
 /// none 200, not_found 404, bad_request 400, db_unavailable 503,

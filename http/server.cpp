@@ -97,7 +97,10 @@ void server::run_threads() {
   const int n = std::max(1, impl_->core.opts.threads);
   impl_->threads.reserve(size_t(n));
   for (int i = 0; i < n; ++i)
-    impl_->threads.emplace_back([this] { impl_->run_one_thread(); });
+    impl_->threads.emplace_back([this] {
+      impl_->core.metrics.register_this_thread();
+      impl_->run_one_thread();
+    });
 }
 
 void server::stop() {

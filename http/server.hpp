@@ -10,6 +10,7 @@
 
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
+#include "logging/access_log.hpp"
 
 namespace restcache::http {
 
@@ -26,6 +27,8 @@ struct server_options {
   /// stop(): how long sessions may take to finish the response in flight
   /// (including a pending lookup) before they are answered 503 / closed.
   std::chrono::milliseconds drain_timeout{5'000};
+  /// When set, every answered request is logged there (log.access).
+  logging::access_log* access_log = nullptr;
 };
 
 class server {

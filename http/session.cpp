@@ -217,7 +217,14 @@ void session::force_close() {
 void session::on_run() {
   if (!core_.registry.add(shared_from_this()))
     return finish(); // accepted while stop() began
+  if (core_.opts.access_log) {
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    remote_ = ec ? std::string{"-"} : ep.address().to_string();
+  }
   if (reject_) {
+    started_ = steady::now();
+    metric_route_ = unrouted_metric_route;
     version_ = 11;
     keep_alive_ = false;
     head_ = false;
@@ -279,6 +286,8 @@ void session::on_read(beast::error_code ec, std::size_t) {
 
 void session::reject_request(unsigned status, std::string_view detail) {
   core_.metrics.bad_requests.fetch_add(1, std::memory_order_relaxed);
+  started_ = steady::now();
+  metric_route_ = unrouted_metric_route;
   version_ = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
   if (version_ != 10 && version_ != 11)
     version_ = 11;
@@ -311,14 +320,15 @@ void session::log_problem(unsigned status, std::string_view detail) const {
 
 void session::handle_request() {
   auto& req = parser_->get();
+  started_ = steady::now();
   random_tries_ = 0;
-  core_.metrics.requests.fetch_add(1, std::memory_order_relaxed);
   version_ = req.version() == 10 ? 10 : 11;
   keep_alive_ = req.keep_alive() && !core_.registry.stopping();
   take_request_id();
   auto ae = req.find(bhttp::field::accept_encoding);
   gzip_ = ae != req.end() && accepts_gzip(ae->value());
   const route r = parse_route(req.method_string(), req.target());
+  metric_route_ = static_cast<uint8_t>(r.kind);
   head_ = r.head;
   switch (r.kind) {
     case route_kind::deptemps:
@@ -347,9 +357,7 @@ void session::handle_request() {
     case route_kind::health:
       return send_body(200, content_type_json, health_body);
     case route_kind::ready:
-      if (core_.gateway.ready())
-        return send_body(200, content_type_json, ready_body);
-      return send_problem(make_problem(503, "not ready: the database or the change listener is not there"));
+      return send_readiness();
     case route_kind::metrics:
       owned_body_ = core_.gateway.metrics_text();
       return send_owned(200, content_type_metrics);
@@ -558,6 +566,27 @@ void session::send_body(unsigned status, std::string_view content_type, std::str
   do_write();
 }
 
+void session::send_readiness() {
+  // {"database":"up","listener":"caught up",...}: in both answers, so a
+  // probe's log says which condition failed.
+  std::string checks = "{", failing;
+  for (auto& c : core_.gateway.readiness()) {
+    if (checks.size() > 1)
+      checks += ',';
+    checks += '"' + c.name + "\":\"" + c.state + '"';
+    if (!c.ok)
+      failing += (failing.empty() ? "" : ", ") + c.name + " " + c.state;
+  }
+  checks += '}';
+  if (failing.empty()) {
+    owned_body_ = R"({"status":"ready","checks":)" + checks + "}";
+    return send_owned(200, content_type_json);
+  }
+  auto p = make_problem(503, "not ready: " + failing);
+  p.body.insert(p.body.size() - 1, ",\"checks\":" + checks); // an extension member (RFC 9457)
+  send_problem(std::move(p));
+}
+
 void session::send_owned(unsigned status, std::string_view content_type) {
   send_body(status, content_type, owned_body_);
 }
@@ -624,9 +653,29 @@ void session::send_doc(doc_ptr doc) {
 void session::do_write() {
   state_ = state::writing;
   res_.keep_alive(keep_alive_);
-  core_.metrics.count_response(res_.result_int());
+  account_response();
   stream_.expires_after(core_.opts.read_timeout);
   bhttp::async_write(stream_, res_, beast::bind_front_handler(&session::on_write, shared_from_this()));
+}
+
+void session::account_response() {
+  auto status = res_.result_int();
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started_).count();
+  core_.metrics.record(metric_route_, status, us);
+  if (auto* log = core_.opts.access_log) {
+    logging::access_entry e;
+    e.remote = remote_;
+    if (parser_ && parser_->is_header_done()) {
+      e.method = parser_->get().method_string();
+      e.target = parser_->get().target();
+    }
+    e.version = version_;
+    e.status = status;
+    e.bytes = res_.body().size();
+    e.duration_us = us;
+    e.request_id = request_id_;
+    log->record(e);
+  }
 }
 
 void session::on_write(beast::error_code ec, std::size_t) {

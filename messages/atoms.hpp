@@ -28,5 +28,10 @@ using changes_atom = caf::atom_constant<caf::atom("changes")>;
 using listen_up_atom = caf::atom_constant<caf::atom("listen_up")>;
 using listen_dn_atom = caf::atom_constant<caf::atom("listen_dn")>;
 using done_atom = caf::atom_constant<caf::atom("done")>;
+using ids_atom = caf::atom_constant<caf::atom("ids")>;             // department ids loaded
+using inspect_atom = caf::atom_constant<caf::atom("inspect")>;     // describe yourself (actor_report)
+using mailbox_atom = caf::atom_constant<caf::atom("mailbox")>;     // once a second: store your mailbox size
+using list_atom = caf::atom_constant<caf::atom("list")>;           // inspector: every long-lived actor
+using key_atom = caf::atom_constant<caf::atom("key")>;             // inspector: one key's documents
 
 } // namespace restcache

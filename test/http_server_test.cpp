@@ -98,8 +98,9 @@ public:
     return id;
   }
 
-  bool ready() const override {
-    return is_ready.load();
+  std::vector<http::readiness_check> readiness() const override {
+    bool ok = is_ready.load();
+    return {{"database", ok, ok ? "up" : "down"}, {"listener", true, "caught up"}};
   }
 
   std::string metrics_text() const override {
@@ -401,9 +402,11 @@ CAF_TEST(health ready and metrics) {
   CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
   r = c.get("/ready");
   CAF_CHECK_EQUAL(r.status, 200);
-  CAF_CHECK_EQUAL(r.body, R"({"status":"ready"})");
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up"}})");
   gw.is_ready = false;
-  check_problem(c.get("/ready"), 503, "database");
+  r = c.get("/ready");
+  check_problem(r, 503, "not ready: database down");
+  CAF_CHECK(contains(r.body, R"("checks":{"database":"down","listener":"caught up"}})"));
   gw.is_ready = true;
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   r = c.get("/metrics");
@@ -739,7 +742,7 @@ CAF_TEST(concurrent clients) {
   CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().responses(2), uint64_t(n_threads * per_thread));
 }
 
-CAF_TEST(metrics count responses by class) {
+CAF_TEST(metrics count requests by route and status) {
   auto c = client();
   c.get("/deptemps/1");
   c.get("/deptemps/1", {{"If-None-Match", "*"}});
@@ -750,13 +753,16 @@ CAF_TEST(metrics count responses by class) {
   CAF_CHECK_EQUAL(m.responses(3), 1u);
   CAF_CHECK_EQUAL(m.responses(4), 1u);
   CAF_CHECK_EQUAL(m.responses(5), 1u);
-  CAF_CHECK_EQUAL(m.requests.load(), 4u);
+  CAF_CHECK_EQUAL(m.requests(), 4u);
   CAF_CHECK_EQUAL(m.connections_open.load(), 1);
   std::string text;
   m.append_prometheus(text);
-  CAF_CHECK(contains(text, "restcache_http_responses_total{class=\"2xx\"} 1\n"));
-  CAF_CHECK(contains(text, "restcache_http_responses_total{class=\"5xx\"} 1\n"));
-  CAF_CHECK(contains(text, "restcache_http_requests_total 4\n"));
+  CAF_CHECK(contains(text, "restcache_http_requests_total{method=\"GET\",route=\"/deptemps/{id}\",status=\"200\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_requests_total{method=\"GET\",route=\"/deptemps/{id}\",status=\"304\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_requests_total{method=\"GET\",route=\"/deptemps/{id}\",status=\"503\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_requests_total{method=\"\",route=\"not_found\",status=\"404\"} 1\n"));
+  CAF_CHECK(contains(text, "restcache_http_request_duration_seconds_count{method=\"GET\",route=\"/deptemps/{id}\"} 3\n"));
+  CAF_CHECK(contains(text, "restcache_http_request_duration_seconds_bucket{method=\"GET\",route=\"/deptemps/{id}\",le=\"+Inf\"} 3\n"));
   CAF_CHECK(contains(text, "restcache_http_connections_open 1\n"));
 }
 

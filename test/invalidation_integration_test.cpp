@@ -117,7 +117,7 @@ CAF_TEST(two daemons on one database both drop a changed document) {
   }, 5s));
 }
 
-CAF_TEST(a change made while the listener is cut off is served fresh once it is back) {
+CAF_TEST(a change made while the listener is cut off is served fresh once it is back and ready says so) {
   auto d = start();
   http_client c{d->port()};
   CAF_REQUIRE_EQUAL(c.get("/deptemps/21").status, 200);
@@ -125,10 +125,18 @@ CAF_TEST(a change made while the listener is cut off is served fresh once it is 
   CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_connected") == 0; }));
   sql.exec("UPDATE dept SET loc = 'WHILE CUT' WHERE deptno = 21");
   // Bypass (the default policy): answers come from PostgreSQL meanwhile, and
-  // the pool's connections still work.
+  // the pool's connections still work; /ready says the listener is missing.
   CAF_CHECK_EQUAL(c.get("/deptemps/21").body, truth(21));
+  auto not_ready = c.get("/ready");
+  CAF_CHECK_EQUAL(not_ready.status, 503);
+  CAF_CHECK_EQUAL(not_ready.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK(not_ready.body.find(R"("detail":"not ready: listener down")") != std::string::npos);
+  CAF_CHECK(not_ready.body.find(R"("checks":{"database":"up","listener":"down","lmdb":"open"})")
+            != std::string::npos);
+  CAF_CHECK_EQUAL(c.get("/health").status, 200);
   cut_connections(false);
   CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   CAF_CHECK_EQUAL(c.get("/deptemps/21").body, truth(21));
   CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_replayed_total"), 1);
 }
@@ -161,9 +169,9 @@ CAF_TEST(a restart serves unchanged documents from LMDB and replays what changed
   sql.exec("DELETE FROM dept WHERE deptno = 32");
   d = start(args);
   http_client c{d->port()};
-  auto queries = metric(c.get("/metrics").body, "restcache_db_queries_total");
+  auto queries = metric(c.get("/metrics").body, "restcache_db_queries_total{pool=\"fill\"}");
   CAF_CHECK_EQUAL(c.get("/deptemps/30").body, truth(30));
-  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_db_queries_total"), queries); // from LMDB
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_db_queries_total{pool=\"fill\"}"), queries); // from LMDB
   CAF_CHECK_EQUAL(c.get("/deptemps/31").body, truth(31));
   CAF_CHECK_EQUAL(c.get("/deptemps/32").status, 404);
   CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_replayed_total"), 2);

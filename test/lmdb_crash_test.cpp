@@ -285,8 +285,8 @@ CAF_TEST(a file killed with signal 9 inside a batch reopens whole and serves its
   const size_t samples = std::min<size_t>(50, rep.ids.size());
   for (size_t i = 0; i < samples; ++i)
     ids.push_back(rep.ids[samples == 1 ? 0 : i * (rep.ids.size() - 1) / (samples - 1)]);
-  auto queries_before = metric(text, "restcache_db_queries_total");
-  auto tier_before = metric_sum(text, "restcache_cache_tier_hits");
+  auto queries_before = metric(text, "restcache_db_queries_total{pool=\"fill\"}");
+  auto tier_before = metric_sum(text, "restcache_cache_hits_total", "tier=\"lmdb\"");
   CAF_REQUIRE(queries_before >= 0 && tier_before >= 0);
   size_t ok = 0;
   for (auto id : ids) {
@@ -298,8 +298,8 @@ CAF_TEST(a file killed with signal 9 inside a batch reopens whole and serves its
   }
   CAF_CHECK_EQUAL(ok, ids.size());
   text = c.get("/metrics").body;
-  CAF_CHECK_EQUAL(metric(text, "restcache_db_queries_total"), queries_before);
-  CAF_CHECK_EQUAL(metric_sum(text, "restcache_cache_tier_hits"), tier_before + int64_t(ids.size()));
+  CAF_CHECK_EQUAL(metric(text, "restcache_db_queries_total{pool=\"fill\"}"), queries_before);
+  CAF_CHECK_EQUAL(metric_sum(text, "restcache_cache_hits_total", "tier=\"lmdb\""), tier_before + int64_t(ids.size()));
   // A key the kills kept out of the file comes from PostgreSQL, once.
   if (rep.count < size_t(total_depts)) {
     int32_t missing = 1;
@@ -311,7 +311,7 @@ CAF_TEST(a file killed with signal 9 inside a batch reopens whole and serves its
     auto r = c.get("/deptemps/" + std::to_string(missing));
     CAF_CHECK_EQUAL(r.status, 200);
     CAF_CHECK(r.body == *expected().body(missing));
-    CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_db_queries_total"), queries_before + 1);
+    CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_db_queries_total{pool=\"fill\"}"), queries_before + 1);
   }
   // A clean stop drains the batch writer: that fill reaches the file too.
   CAF_CHECK_EQUAL(d.terminate(), 0);

@@ -126,7 +126,6 @@ CAF_TEST(if none match lists) {
 
 CAF_TEST(fixed bodies and types) {
   CAF_CHECK_EQUAL(str(health_body), R"({"status":"ok"})");
-  CAF_CHECK_EQUAL(str(ready_body), R"({"status":"ready"})");
   CAF_CHECK_EQUAL(str(content_type_problem), "application/problem+json");
   CAF_CHECK_EQUAL(str(content_type_json), "application/json");
   CAF_CHECK_EQUAL(str(content_type_metrics), "text/plain; version=0.0.4");

@@ -377,11 +377,11 @@ CAF_TEST(health ready and metrics answer) {
   CAF_CHECK_EQUAL(h.body, R"({"status":"ok"})");
   auto r = call(c, "GET", "/ready");
   CAF_CHECK_EQUAL(r.status, 200);
-  CAF_CHECK_EQUAL(r.body, R"({"status":"ready"})");
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up","lmdb":"open"}})");
   auto m = call(c, "GET", "/metrics");
   CAF_CHECK_EQUAL(m.status, 200);
   CAF_CHECK(m.header_or_empty("Content-Type").rfind("text/plain", 0) == 0);
-  CAF_CHECK_GREATER_OR_EQUAL(metric(m.body, "restcache_http_requests_total"), 1);
+  CAF_CHECK_GREATER_OR_EQUAL(metric_sum(m.body, "restcache_http_requests_total", "route=\"/ready\""), 1);
 }
 
 CAF_TEST(If-None-Match answers 304 with the ETag and no body) {
@@ -860,10 +860,10 @@ CAF_TEST(read your writes from memory) {
   CAF_REQUIRE_EQUAL(first.status, 200);
   call(c, "GET", "/depts/30");
   call(c, "GET", "/depts/emps/295");
-  auto hits = metric_sum(c.get("/metrics").body, "restcache_cache_hits");
+  auto hits = metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"memory\"");
   CAF_REQUIRE_EQUAL(call(c, "GET", "/deptemps/30").body, first.body);
   CAF_REQUIRE_EQUAL(call(c, "GET", "/depts/emps/295").status, 200);
-  CAF_CHECK_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_hits"), hits + 2); // both from memory
+  CAF_CHECK_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"memory\""), hits + 2); // both from memory
   for (int round = 1; round <= 3; ++round) {
     auto name = "\"Renamed 30 round " + std::to_string(round) + "\"";
     auto cur = call(c, "GET", "/deptemps/30");
@@ -892,10 +892,10 @@ CAF_TEST(read your writes from the LMDB tier) {
   CAF_REQUIRE(wait_until([&] {
     return metric(c.get("/metrics").body, "restcache_batch_records_written_total") >= 2;
   }));
-  auto tier_hits = metric_sum(c.get("/metrics").body, "restcache_cache_tier_hits");
+  auto tier_hits = metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"lmdb\"");
   auto cached = call(c, "GET", "/deptemps/31");
   CAF_REQUIRE_EQUAL(call(c, "GET", "/depts/emps/305").status, 200);
-  CAF_REQUIRE_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_tier_hits"), tier_hits + 2);
+  CAF_REQUIRE_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"lmdb\""), tier_hits + 2);
   auto name = "\"LMDB renamed 31\"";
   CAF_REQUIRE_EQUAL(call(c, "PUT", "/depts/31", json_type, replace_field(cached.body, "deptName", name)).status,
                     204);
@@ -908,9 +908,9 @@ CAF_TEST(read your writes from the LMDB tier) {
   // Once the new document is written to LMDB, it is what the tier serves.
   auto want = db.deptemps(31);
   CAF_CHECK(wait_until([&] {
-    auto before = metric_sum(c.get("/metrics").body, "restcache_cache_tier_hits");
+    auto before = metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"lmdb\"");
     auto r = c.get("/deptemps/31");
-    return r.body == want && metric_sum(c.get("/metrics").body, "restcache_cache_tier_hits") == before + 1;
+    return r.body == want && metric_sum(c.get("/metrics").body, "restcache_cache_hits_total", "tier=\"lmdb\"") == before + 1;
   }, 5s));
 }
 
@@ -1031,12 +1031,12 @@ CAF_TEST(reads answer 503 when the fill queue is full and 504 on a statement tim
   CAF_REQUIRE(wait_until([&] { return lock_waiters(watcher) >= 1; }, 5s));
   CAF_REQUIRE(b.send_raw(raw_request("GET", "/deptemps/8")));
   // b's fill is the one allowed to queue.
-  CAF_REQUIRE(wait_until([&] { return metric(probe.get("/metrics").body, "restcache_db_borrow_waiting") == 1; }, 5s));
+  CAF_REQUIRE(wait_until([&] { return metric(probe.get("/metrics").body, "restcache_db_borrow_waiting{pool=\"fill\"}") == 1; }, 5s));
   auto full = call(probe, "GET", "/deptemps/9", {{"X-Request-Id", "overload-c"}});
   CAF_CHECK_EQUAL(full.status, 503);
   CAF_CHECK_EQUAL(full.header_or_empty("Retry-After"), "1");
   CAF_CHECK_EQUAL(full.header_or_empty("X-Request-Id"), "overload-c");
-  CAF_CHECK_GREATER_OR_EQUAL(metric(probe.get("/metrics").body, "restcache_db_borrow_rejected_total"), 1);
+  CAF_CHECK_GREATER_OR_EQUAL(metric(probe.get("/metrics").body, "restcache_db_borrow_rejected_total{pool=\"fill\"}"), 1);
   auto ra = a.read_response();
   check_common(ra, false, "GET /deptemps/7 behind a lock");
   CAF_CHECK_EQUAL(ra.status, 504);
@@ -1048,7 +1048,7 @@ CAF_TEST(reads answer 503 when the fill queue is full and 504 on a statement tim
   // With the lock gone everything answers again.
   CAF_CHECK_EQUAL(call(probe, "GET", "/deptemps/7").status, 200);
   CAF_CHECK_EQUAL(call(probe, "GET", "/deptemps/9").status, 200);
-  CAF_CHECK_GREATER_OR_EQUAL(metric(probe.get("/metrics").body, "restcache_db_query_timeouts_total"), 1);
+  CAF_CHECK_GREATER_OR_EQUAL(metric_sum(probe.get("/metrics").body, "restcache_db_query_timeouts_total"), 1);
 }
 
 CAF_TEST(writes answer 504 behind a row lock and 503 when the write queue is full) {

@@ -161,6 +161,8 @@ private:
   void begin_response(unsigned status);
   void send_body(unsigned status, std::string_view content_type, std::string_view body);
   void send_owned(unsigned status, std::string_view content_type);
+  /// /ready: 200 with the checks, or 503 problem+json naming the failing ones.
+  void send_readiness();
   /// Content-Length and, unless HEAD, the body (not copied: it must live
   /// until the write is done).
   void set_body(std::string_view body);
@@ -169,6 +171,8 @@ private:
   void send_problem(problem p, std::string_view allow = {});
   void send_doc(doc_ptr doc);
   void do_write();
+  /// Counts the response in /metrics and, when on, writes the access log line.
+  void account_response();
   void on_write(beast::error_code ec, std::size_t bytes);
   void do_close();
   void do_drain();
@@ -189,10 +193,13 @@ private:
   doc_key key_{};
   write_op write_op_ = write_op::create_dept; ///< the write in flight
   std::string request_id_;
+  std::string remote_;            ///< the client's address, kept only for the access log
+  steady::time_point started_{};  ///< when the request was read (request duration)
   std::size_t drained_ = 0;
   unsigned version_ = 11;
   state state_ = state::reading;
   bool reject_;
+  uint8_t metric_route_ = 0; ///< the request's route as /metrics counts it
   bool head_ = false;
   bool gzip_ = false; ///< the request accepts Content-Encoding: gzip
   uint8_t random_tries_ = 0; ///< /depts/random: ids tried (one deleted meanwhile is retried)

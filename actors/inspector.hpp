@@ -1,0 +1,71 @@
+#pragma once
+
+// The inspector: asks the daemon's long-lived actors to describe themselves
+// and answers restcache-inspect (another process, through CAF's middleman).
+
+#include <caf/actor.hpp>
+#include <caf/actor_cast.hpp>
+#include <caf/expected.hpp>
+#include <caf/fwd.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "actors/actors.hpp"
+
+namespace restcache {
+
+/// One long-lived actor the inspector lists. Any actor answering
+/// `inspect_atom` with an actor_report will do.
+struct inspected_actor {
+  std::string name;   ///< shard-0, db-pool, batch-writer, ...
+  caf::actor handle;  ///< null: listed as not running
+  /// The mailbox size the actor last stored in its metrics (optional): shown
+  /// when it does not answer (busy in a long LMDB commit, say).
+  std::function<int64_t()> last_mailbox;
+};
+
+/// Wraps a typed handle for the inspector's list.
+template <class Handle>
+inspected_actor inspect_entry(std::string name, const Handle& handle,
+                              std::function<int64_t()> last_mailbox = {}) {
+  return inspected_actor{std::move(name), caf::actor_cast<caf::actor>(handle), std::move(last_mailbox)};
+}
+
+struct inspector_config {
+  /// Listed in this order; the inspector appends itself ("inspector").
+  std::vector<inspected_actor> actors;
+  /// The cache shards in shard order: `key` asks the owner of each document
+  /// (shard_index, as the edge routes lookups).
+  std::vector<cache_shard_actor> shards;
+  /// How long an actor may take to answer before it is listed as not answering.
+  std::chrono::milliseconds timeout{1'000};
+};
+
+struct inspector_state {
+  static inline const char* name = "inspector";
+
+  inspector_config cfg;
+  uint64_t lists = 0; ///< list requests answered
+  uint64_t keys = 0;  ///< key requests answered
+
+  /// The inspector's own report (it does not ask itself).
+  actor_report report(inspector_actor::pointer self) const;
+};
+
+inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspector_state> self,
+                                         inspector_config cfg);
+
+/// Spawns the inspector (event-based, like the shards).
+inspector_actor spawn_inspector(caf::actor_system& sys, inspector_config cfg);
+
+/// Publishes the inspector on 127.0.0.1:`port` (never another interface)
+/// through the middleman; the bound port, or why not (no middleman loaded,
+/// port in use, ...).
+caf::expected<uint16_t> publish_inspector(caf::actor_system& sys, const inspector_actor& inspector,
+                                          uint16_t port);
+
+} // namespace restcache

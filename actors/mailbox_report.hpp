@@ -1,0 +1,26 @@
+#pragma once
+
+// The once-a-second mailbox report of a long-lived actor. In CAF 0.17 only
+// the owning actor may read its mailbox size, so the actor itself stores it
+// into its metrics when it receives mailbox_atom; this helper sends it that
+// message once per interval.
+//
+// The timer lives in a small hidden helper actor that holds only a weak
+// reference to its parent: a pending timer never keeps the parent alive (an
+// actor nobody references any more still terminates) nor delays its exit,
+// and the helper quits as soon as its parent is down.
+
+#include <caf/fwd.hpp>
+
+#include <chrono>
+
+#include "actors/actors.hpp"
+
+namespace restcache {
+
+/// Starts sending `self` a mailbox_atom every `every` (the first after one
+/// interval). Call once, from the actor's behaviour function.
+void start_mailbox_reports(caf::local_actor* self,
+                           std::chrono::milliseconds every = mailbox_report_interval);
+
+} // namespace restcache

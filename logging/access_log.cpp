@@ -1,0 +1,146 @@
+#include "logging/access_log.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "logging/json_formatter.hpp"
+
+namespace restcache::logging {
+
+namespace {
+
+thread_local void* own_buffer = nullptr;
+thread_local const access_log* own_buffer_owner = nullptr;
+
+/// A request target or id in a text line: quotes, backslashes and control
+/// characters escaped so a line stays one parseable line.
+void append_text_escaped(std::string& out, std::string_view s) {
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\' || u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+}
+
+void append_seconds(std::string& out, int64_t us) {
+  char buf[32];
+  auto n = std::snprintf(buf, sizeof buf, "%.6f", double(us) / 1e6);
+  out.append(buf, static_cast<size_t>(n));
+}
+
+} // namespace
+
+access_log::access_log(std::shared_ptr<log_file> out, bool json)
+  : out_(std::move(out)), json_(json), writer_([this] { run_writer(); }) {
+}
+
+access_log::~access_log() {
+  {
+    std::lock_guard lk{stop_mtx_};
+    stopping_ = true;
+  }
+  stop_cv_.notify_one();
+  writer_.join();
+  write_all();
+}
+
+access_log::thread_buffer& access_log::buffer_of_this_thread() {
+  if (own_buffer_owner != this) {
+    std::lock_guard lk{buffers_mtx_};
+    own_buffer = &buffers_.emplace_back();
+    own_buffer_owner = this;
+  }
+  return *static_cast<thread_buffer*>(own_buffer);
+}
+
+void access_log::format(std::string& out, const access_entry& e) const {
+  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+  if (json_) {
+    out += "{\"time\":\"";
+    append_utc_time(out, now_ms);
+    out += "\",\"remote\":\"";
+    append_json_escaped(out, e.remote);
+    out += "\",\"method\":\"";
+    append_json_escaped(out, e.method);
+    out += "\",\"target\":\"";
+    append_json_escaped(out, e.target);
+    out += "\",\"status\":";
+    out += std::to_string(e.status);
+    out += ",\"bytes\":";
+    out += std::to_string(e.bytes);
+    out += ",\"duration_s\":";
+    append_seconds(out, e.duration_us);
+    out += ",\"request_id\":\"";
+    append_json_escaped(out, e.request_id);
+    out += "\"}\n";
+    return;
+  }
+  out += e.remote.empty() ? std::string_view{"-"} : e.remote;
+  out += " - - [";
+  append_utc_time(out, now_ms);
+  out += "] \"";
+  append_text_escaped(out, e.method);
+  out += ' ';
+  append_text_escaped(out, e.target);
+  out += e.version == 10 ? " HTTP/1.0\" " : " HTTP/1.1\" ";
+  out += std::to_string(e.status);
+  out += ' ';
+  out += std::to_string(e.bytes);
+  out += ' ';
+  append_seconds(out, e.duration_us);
+  out += " \"";
+  append_text_escaped(out, e.request_id);
+  out += "\"\n";
+}
+
+void access_log::record(const access_entry& e) noexcept {
+  try {
+    auto& b = buffer_of_this_thread();
+    std::lock_guard lk{b.mtx};
+    if (b.text.size() > max_buffered) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    format(b.text, e);
+    ++b.lines;
+  } catch (...) {
+    dropped_.fetch_add(1, std::memory_order_relaxed); // out of memory: the request goes on
+  }
+}
+
+void access_log::write_all() {
+  std::string chunk;
+  std::lock_guard lk{buffers_mtx_};
+  for (auto& b : buffers_) {
+    uint64_t lines = 0;
+    {
+      std::lock_guard blk{b.mtx};
+      chunk.swap(b.text); // the thread keeps appending to a (reused) buffer
+      lines = b.lines;
+      b.lines = 0;
+    }
+    if (!chunk.empty())
+      out_->write(chunk.data(), chunk.size());
+    written_.fetch_add(lines, std::memory_order_relaxed);
+    chunk.clear();
+  }
+}
+
+void access_log::run_writer() {
+  std::unique_lock lk{stop_mtx_};
+  while (!stopping_) {
+    stop_cv_.wait_for(lk, std::chrono::milliseconds{100});
+    lk.unlock();
+    write_all();
+    lk.lock();
+  }
+}
+
+} // namespace restcache::logging

@@ -1,0 +1,126 @@
+#include "messages/inspect_types.hpp"
+
+#include <caf/actor_system_config.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+namespace restcache {
+
+void add_inspect_message_types(caf::actor_system_config& cfg) {
+  // add_message_type<T> registers std::vector<T> ("std::vector<name>") too.
+  cfg.add_message_type<report_field>("restcache::report_field");
+  cfg.add_message_type<actor_report>("restcache::actor_report");
+  cfg.add_message_type<key_report>("restcache::key_report");
+}
+
+bool parse_dept_key(const std::string& text, int32_t& id, std::string& why) {
+  static constexpr std::string_view prefix = "dept:";
+  auto bad = [&](const std::string& detail) {
+    why = "bad key '" + text + "': " + detail + " (expected dept:<id>, e.g. dept:42)";
+    return false;
+  };
+  if (text.rfind(prefix, 0) != 0)
+    return bad("only department keys are supported");
+  auto digits = std::string_view{text}.substr(prefix.size());
+  if (digits.empty())
+    return bad("the department id is missing");
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec == std::errc::result_out_of_range)
+    return bad("the department id is out of range");
+  if (ec != std::errc{} || end != digits.data() + digits.size())
+    return bad("the department id is not a number");
+  if (value <= 0 || value > std::numeric_limits<int32_t>::max())
+    return bad("the department id must be between 1 and 2147483647");
+  id = static_cast<int32_t>(value);
+  return true;
+}
+
+std::string render_actor_table(const std::vector<actor_report>& reports) {
+  const std::string h_name = "NAME", h_id = "ACTOR-ID", h_mbox = "MAILBOX", h_holds = "HOLDS";
+  auto id_text = [](const actor_report& r) { return r.id == 0 ? std::string{"-"} : std::to_string(r.id); };
+  auto mbox_text = [](const actor_report& r) {
+    return r.answered && r.mailbox >= 0 ? std::to_string(r.mailbox) : std::string{"-"};
+  };
+  size_t w_name = h_name.size(), w_id = h_id.size(), w_mbox = h_mbox.size();
+  for (auto& r : reports) {
+    w_name = std::max(w_name, r.name.size());
+    w_id = std::max(w_id, id_text(r).size());
+    w_mbox = std::max(w_mbox, mbox_text(r).size());
+  }
+  auto pad_right = [](std::string s, size_t w) {
+    s.resize(std::max(w, s.size()), ' ');
+    return s;
+  };
+  auto pad_left = [](const std::string& s, size_t w) {
+    return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
+  };
+  std::string out;
+  out += pad_right(h_name, w_name) + "  " + pad_left(h_id, w_id) + "  " + pad_left(h_mbox, w_mbox) + "  "
+         + h_holds + "\n";
+  for (auto& r : reports) {
+    std::string holds;
+    if (!r.answered) {
+      holds = "(no report: " + r.note + ")";
+    } else {
+      for (auto& f : r.holds) {
+        if (!holds.empty())
+          holds += ", ";
+        holds += f.name + " " + f.value;
+      }
+      if (!r.note.empty())
+        holds += (holds.empty() ? "" : "; ") + r.note;
+    }
+    out += pad_right(r.name, w_name) + "  " + pad_left(id_text(r), w_id) + "  "
+           + pad_left(mbox_text(r), w_mbox) + "  " + holds + "\n";
+  }
+  return out;
+}
+
+std::string render_key_reports(const std::string& key, const std::vector<key_report>& reports) {
+  std::string out = key + ":\n";
+  auto yes_no = [](bool b) { return std::string{b ? "yes" : "no"}; };
+  for (auto& r : reports) {
+    std::string where;
+    if (r.in_memory && r.in_lmdb)
+      where = "cached in memory and in LMDB";
+    else if (r.in_memory)
+      where = "cached in memory";
+    else if (r.in_lmdb)
+      where = "cached in LMDB";
+    else
+      where = "not cached";
+    if (r.fill_in_flight)
+      where += " (a fill is in flight)";
+    out += "  " + r.key + " on " + r.shard + ": " + where + "\n";
+    out += "    memory:          " + yes_no(r.in_memory);
+    if (r.in_memory)
+      out += ", " + std::to_string(r.memory_bytes) + " bytes, ETag " + r.etag;
+    out += "\n";
+    out += "    LMDB:            ";
+    if (!r.tier_enabled)
+      out += "off (no LMDB tier in this cache.mode)";
+    else if (r.shielded)
+      out += yes_no(r.in_lmdb) + (r.in_lmdb ? ", " + std::to_string(r.lmdb_bytes) + " bytes" : std::string{})
+             + " (not read: shielded)";
+    else
+      out += yes_no(r.in_lmdb) + (r.in_lmdb ? ", " + std::to_string(r.lmdb_bytes) + " bytes" : std::string{});
+    out += "\n";
+    out += "    fill in flight:  " + yes_no(r.fill_in_flight) + "\n";
+    out += "    shielded:        " + yes_no(r.shielded)
+           + (r.shielded ? " (invalidated; its LMDB delete is not yet confirmed, so LMDB is not read for it)"
+                         : std::string{})
+           + "\n";
+    out += "    change seq:      ";
+    if (r.in_memory || r.fill_in_flight)
+      out += std::to_string(r.doc_seq) + " = the shard's applied change sequence when this "
+             + (r.in_memory ? "copy was read" : "fill started")
+             + " (it reflects every change up to it); ";
+    out += r.shard + " has applied changes up to seq " + std::to_string(r.shard_applied_seq) + "\n";
+  }
+  return out;
+}
+
+} // namespace restcache
