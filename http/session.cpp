@@ -1,6 +1,8 @@
 #include "http/detail/session.hpp"
 
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <ctime>
 #include <thread>
 
@@ -9,7 +11,8 @@
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/status.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -632,6 +635,8 @@ void session::send_doc(doc_ptr doc) {
     res_.set(bhttp::field::vary, "Accept-Encoding");
     return do_write();
   }
+  if (!gz)
+    return send_doc_direct(std::move(doc));
   begin_response(200);
   res_.set(bhttp::field::content_type, content_type_json);
   res_.set(bhttp::field::etag, etag);
@@ -650,16 +655,73 @@ void session::send_doc(doc_ptr doc) {
   do_write();
 }
 
-void session::do_write() {
-  state_ = state::writing;
-  res_.keep_alive(keep_alive_);
-  account_response();
-  stream_.expires_after(core_.opts.read_timeout);
-  bhttp::async_write(stream_, res_, beast::bind_front_handler(&session::on_write, shared_from_this()));
+void session::send_doc_direct(doc_ptr doc) {
+  // The most frequent answer, a cached document, skips the response object:
+  // its header is the same constant lines for every document plus the
+  // ETag, length, date and request id (Beast's generic serializer cost
+  // about a third of the instructions of a memory hit).
+  static constexpr std::string_view fixed = "Server: restcache\r\nContent-Type: application/json\r\n"
+                                            "Cache-Control: no-cache\r\nVary: Accept-Encoding\r\n";
+  header_text_.clear();
+  header_text_ += version_ == 10 ? "HTTP/1.0 200 OK\r\n" : "HTTP/1.1 200 OK\r\n";
+  header_text_ += fixed;
+  header_text_ += "ETag: ";
+  header_text_ += doc->etag;
+  header_text_ += "\r\nContent-Length: ";
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, doc->body.size());
+  header_text_.append(digits, static_cast<size_t>(end - digits));
+  header_text_ += "\r\nDate: ";
+  header_text_ += http_date();
+  header_text_ += "\r\nX-Request-Id: ";
+  header_text_ += request_id_;
+  header_text_ += "\r\n";
+  append_connection_header();
+  header_text_ += "\r\n";
+  std::string_view body = head_ ? std::string_view{} : std::string_view{doc->body};
+  doc_ = std::move(doc);
+  write_head_and_body(200, body);
 }
 
-void session::account_response() {
+void session::append_connection_header() {
+  // HTTP/1.1 keeps the connection by default, HTTP/1.0 closes by default.
+  if (version_ == 10 && keep_alive_)
+    header_text_ += "Connection: keep-alive\r\n";
+  else if (version_ != 10 && !keep_alive_)
+    header_text_ += "Connection: close\r\n";
+}
+
+void session::do_write() {
+  // res_ written by hand: status line, its fields, the body view. The same
+  // bytes Beast's serializer writes, without its generic buffer machinery.
+  header_text_.clear();
+  header_text_ += version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
   auto status = res_.result_int();
+  header_text_ += std::to_string(status);
+  header_text_ += ' ';
+  auto reason = bhttp::obsolete_reason(res_.result());
+  header_text_.append(reason.data(), reason.size());
+  header_text_ += "\r\n";
+  for (auto& f : res_) {
+    header_text_.append(f.name_string().data(), f.name_string().size());
+    header_text_ += ": ";
+    header_text_.append(f.value().data(), f.value().size());
+    header_text_ += "\r\n";
+  }
+  append_connection_header();
+  header_text_ += "\r\n";
+  write_head_and_body(status, {res_.body().data(), res_.body().size()});
+}
+
+void session::write_head_and_body(unsigned status, std::string_view body) {
+  state_ = state::writing;
+  account_response(status, body.size());
+  stream_.expires_after(core_.opts.read_timeout);
+  std::array<net::const_buffer, 2> buffers{net::buffer(header_text_), net::buffer(body.data(), body.size())};
+  net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
+}
+
+void session::account_response(unsigned status, size_t body_bytes) {
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started_).count();
   core_.metrics.record(metric_route_, status, us);
   if (auto* log = core_.opts.access_log) {
@@ -671,7 +733,7 @@ void session::account_response() {
     }
     e.version = version_;
     e.status = status;
-    e.bytes = res_.body().size();
+    e.bytes = body_bytes;
     e.duration_us = us;
     e.request_id = request_id_;
     log->record(e);
@@ -684,7 +746,7 @@ void session::on_write(beast::error_code ec, std::size_t) {
     return; // force-closed
   if (ec)
     return finish();
-  if (!keep_alive_ || res_.need_eof() || core_.registry.stopping())
+  if (!keep_alive_ || core_.registry.stopping())
     return do_close();
   do_read();
 }

@@ -170,9 +170,15 @@ private:
   void begin_problem(problem p);
   void send_problem(problem p, std::string_view allow = {});
   void send_doc(doc_ptr doc);
+  /// A 200 with a cached document, its header built directly into header_text_.
+  void send_doc_direct(doc_ptr doc);
+  /// Serializes res_ (status line and fields) into header_text_ and writes it with its body.
   void do_write();
+  /// "Connection: close" or "keep-alive" when the version's default differs from keep_alive_.
+  void append_connection_header();
+  void write_head_and_body(unsigned status, std::string_view body);
   /// Counts the response in /metrics and, when on, writes the access log line.
-  void account_response();
+  void account_response(unsigned status, size_t body_bytes);
   void on_write(beast::error_code ec, std::size_t bytes);
   void do_close();
   void do_drain();
@@ -186,6 +192,7 @@ private:
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   bhttp::response<bhttp::span_body<const char>> res_;
   std::string owned_body_; ///< body of a response that is not a cached doc
+  std::string header_text_; ///< the response's status line and header, kept for its capacity
   doc_ptr doc_;            ///< the cached doc res_ points into, held until written
   timer_type lookup_timer_;
   steady::time_point lookup_deadline_{};
