@@ -125,7 +125,7 @@ std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
   each("restcache_db_borrow_rejected_total", "counter", "Borrowers refused because the wait queue was full.",
        &db_metrics::borrow_rejected);
   append_metric_header(out, "restcache_db_query_duration_seconds",
-                       "A job's statements, sent to result decoded.", "histogram");
+                       "Statements on pooled connections, sent to result decoded.", "histogram");
   for (auto& [labels, m] : pools)
     append_histogram_of(out, "restcache_db_query_duration_seconds", nullptr, m->query_duration, labels);
   return out;

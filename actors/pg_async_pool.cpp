@@ -737,6 +737,11 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     start_next(s);
     return;
   }
+  // Observed before the result is handed on, so whoever sees the result
+  // (a scrape right after the response) sees the observation too.
+  auto now = clock_type::now();
+  metrics.query_duration.observe_us(std::chrono::duration_cast<std::chrono::microseconds>(now - s.job_started).count());
+  s.job_started = now; // a job's next statement is timed on its own
   bool more = false;
   try {
     more = s.current->on_result(std::move(res));
@@ -747,8 +752,6 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
   }
   if (more && send_current(s)) // the next statement of the same job
     return;
-  metrics.query_duration.observe_us(
-    std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - s.job_started).count());
   s.current.reset();
   start_next(s);
 }

@@ -22,7 +22,10 @@ inline constexpr int64_t http_shutdown_timeout_ms = 5'000;
 
 // db.*
 inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults and PG* variables
-inline constexpr int64_t db_pool_size = 4;
+/// Fill connections. With cache.mode=none, 8 async connections gave the most
+/// req/s here (wrk -c64: 4 threads 7.2k, 8 threads 7.6k, 8 async 8.5k,
+/// 16 async 8.7k; pgbench -c64 on the same query 10.4-11.4k).
+inline constexpr int64_t db_pool_size = 8;
 inline constexpr int64_t db_queue_size = 10'000;    ///< borrowers waiting for a connection
 inline constexpr int64_t db_query_timeout_ms = 5'000;
 /// Connections (each on its own thread) for writes and GET /depts, apart
@@ -31,9 +34,10 @@ inline constexpr int64_t db_query_timeout_ms = 5'000;
 inline constexpr int64_t db_write_pool_size = 2;
 /// threads: one libpq connection per dedicated thread (pg_connection_worker);
 /// async: one thread drives every connection's socket (pg_async_pool).
-/// bench/db_hop_bench.cpp compares them; threads kept more throughput under
-/// CPU contention on 2 cores, async costs ~25% less CPU per query.
-inline constexpr const char* db_driver = "threads";
+/// bench/db_hop_bench.cpp compares them in isolation; through the whole
+/// daemon (cache.mode=none, wrk -c64, the database on the same 2 cores)
+/// async served 10-20% more and costs ~25% less CPU per query.
+inline constexpr const char* db_driver = "async";
 
 // cache.*
 inline constexpr int64_t cache_shards = 0;          ///< 0: one per core
