@@ -101,13 +101,8 @@ void batch_writer_state::confirm_deletes() {
 namespace {
 
 actor_report writer_report(batch_writer_actor::pointer self, const batch_writer_state& st) {
-  actor_report r;
-  r.name = batch_writer_state::name;
-  r.id = self->id();
-  r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
   auto& m = *st.metrics;
-  m.mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto r = begin_report(batch_writer_state::name, self, &m.mailbox);
   auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
   r.add("queued records", st.queue.size())
     .add("records in mailbox", rd(m.in_mailbox))

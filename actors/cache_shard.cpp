@@ -163,12 +163,7 @@ const char* kind_name(doc_kind k) {
 } // namespace
 
 actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
-  actor_report r;
-  r.name = name;
-  r.id = self->id();
-  r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
-  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto r = begin_report(name, self, &metrics->mailbox);
   size_t waiters = 0;
   for (auto& [id, w] : uncached_fills)
     waiters += w.size();

@@ -28,12 +28,7 @@ void db_pool_state::give_back(uint64_t i) {
 }
 
 actor_report db_pool_state::report(db_pool_actor::pointer self) const {
-  actor_report r;
-  r.name = name;
-  r.id = self->id();
-  r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
-  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto r = begin_report(name, self, &metrics->mailbox);
   size_t lent = 0;
   for (auto& s : slots)
     lent += s.lent ? 1 : 0;

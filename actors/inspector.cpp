@@ -1,4 +1,5 @@
 #include "actors/inspector.hpp"
+#include "actors/mailbox_report.hpp"
 
 #include <caf/all.hpp>
 #include <caf/io/middleman.hpp>
@@ -51,11 +52,7 @@ std::string no_answer_note(const caf::error& err, std::chrono::milliseconds time
 } // namespace
 
 actor_report inspector_state::report(inspector_actor::pointer self) const {
-  actor_report r;
-  r.name = "inspector";
-  r.id = self->id();
-  r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  auto r = begin_report("inspector", self, nullptr);
   r.add("actors inspected", cfg.actors.size())
     .add("lists answered", lists)
     .add("keys answered", keys)

@@ -34,6 +34,17 @@ caf::behavior mailbox_ticker(caf::event_based_actor* self, caf::weak_actor_ptr p
 
 } // namespace
 
+actor_report begin_report(const char* name, caf::scheduled_actor* self, std::atomic<int64_t>* gauge) {
+  actor_report r;
+  r.name = name;
+  r.id = self->id();
+  r.answered = true;
+  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  if (gauge)
+    gauge->store(r.mailbox, std::memory_order_relaxed);
+  return r;
+}
+
 void start_mailbox_reports(caf::local_actor* self, std::chrono::milliseconds every) {
   // Hidden: never waited for at shutdown; it quits with its parent anyway.
   self->system().spawn<caf::hidden>(mailbox_ticker, caf::weak_actor_ptr{self->ctrl()}, every);

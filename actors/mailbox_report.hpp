@@ -12,11 +12,17 @@
 
 #include <caf/fwd.hpp>
 
+#include <atomic>
 #include <chrono>
 
 #include "actors/actors.hpp"
 
 namespace restcache {
+
+/// What every long-lived actor's report starts with: its name, id and
+/// mailbox size (read by the actor itself, the only one allowed to), which
+/// also goes into `gauge` for /metrics when given.
+actor_report begin_report(const char* name, caf::scheduled_actor* self, std::atomic<int64_t>* gauge);
 
 /// Starts sending `self` a mailbox_atom every `every` (the first after one
 /// interval). Call once, from the actor's behaviour function.

@@ -166,12 +166,7 @@ void notify_listener_state::release_marks() {
 }
 
 actor_report notify_listener_state::report(notify_listener_ptr self) const {
-  actor_report r;
-  r.name = name;
-  r.id = self->id();
-  r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
-  metrics->mailbox.store(r.mailbox, std::memory_order_relaxed);
+  auto r = begin_report(name, self, &metrics->mailbox);
   auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
   r.add("connected", rd(metrics->connected) != 0)
     .add("caught up", rd(metrics->caught_up) != 0)
