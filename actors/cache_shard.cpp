@@ -238,7 +238,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       auto& st = self->state;
       if (!st.cfg.bypassed()) {
         if (auto i = st.entries.find(key); i != st.entries.end()) {
-          bump(st.metrics->hits);
+          bump_hot(st.metrics->hits);
           i->second.referenced = true;
           cb(lookup_result{rc_error::none, i->second.doc});
           return;

@@ -84,7 +84,7 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
         slot.id = a.handle->id();
         ++g->due;
         auto name = a.name;
-        auto last = a.last_mailbox;
+        auto last = a.mailbox;
         self->request(a.handle, timeout, inspect_atom::value)
           .then(
             [g, i, name](actor_report& r) {
@@ -99,7 +99,7 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
               slot.mailbox = -1;
               slot.note = no_answer_note(err, timeout);
               if (last)
-                slot.note += "; last reported mailbox " + std::to_string(last());
+                slot.note += "; last reported mailbox " + std::to_string(last->load(std::memory_order_relaxed));
               g->done();
             });
       }

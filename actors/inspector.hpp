@@ -10,7 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -23,16 +23,17 @@ namespace restcache {
 struct inspected_actor {
   std::string name;   ///< shard-0, db-pool, batch-writer, ...
   caf::actor handle;  ///< null: listed as not running
-  /// The mailbox size the actor last stored in its metrics (optional): shown
-  /// when it does not answer (busy in a long LMDB commit, say).
-  std::function<int64_t()> last_mailbox;
+  /// Where the actor stores its mailbox size about every second (optional):
+  /// shown when it does not answer (busy in a long LMDB commit, say); the
+  /// daemon's /metrics reads the same gauges.
+  const std::atomic<int64_t>* mailbox = nullptr;
 };
 
 /// Wraps a typed handle for the inspector's list.
 template <class Handle>
 inspected_actor inspect_entry(std::string name, const Handle& handle,
-                              std::function<int64_t()> last_mailbox = {}) {
-  return inspected_actor{std::move(name), caf::actor_cast<caf::actor>(handle), std::move(last_mailbox)};
+                              const std::atomic<int64_t>* mailbox = nullptr) {
+  return inspected_actor{std::move(name), caf::actor_cast<caf::actor>(handle), mailbox};
 }
 
 struct inspector_config {

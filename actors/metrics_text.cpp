@@ -19,19 +19,20 @@ using http::append_sample;
 
 namespace {
 
-void append_histogram_of(std::string& out, const char* name, const char* help, const latency_histogram& h,
-                         const std::string& labels = {}) {
+/// The samples of one series of `h`; `labels` braced, or empty.
+void append_samples_of(std::string& out, const char* name, const std::string& labels, const latency_histogram& h) {
   uint64_t counts[latency_histogram::bucket_count];
   for (size_t i = 0; i < latency_histogram::bucket_count; ++i)
     counts[i] = h.buckets[i].load(std::memory_order_relaxed);
-  if (!help) {
-    http::append_histogram_samples(out, name, labels, latency_histogram::bounds, counts,
-                                   std::size(latency_histogram::bounds),
-                                   double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
-    return;
-  }
-  http::append_histogram(out, name, help, latency_histogram::bounds, counts, std::size(latency_histogram::bounds),
-                         double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
+  http::append_histogram_samples(out, name, labels, latency_histogram::bounds, counts,
+                                 std::size(latency_histogram::bounds),
+                                 double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
+}
+
+/// An unlabelled histogram: header and samples.
+void append_histogram_of(std::string& out, const char* name, const char* help, const latency_histogram& h) {
+  append_metric_header(out, name, help, "histogram");
+  append_samples_of(out, name, {}, h);
 }
 
 } // namespace
@@ -127,7 +128,7 @@ std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
   append_metric_header(out, "restcache_db_query_duration_seconds",
                        "Statements on pooled connections, sent to result decoded.", "histogram");
   for (auto& [labels, m] : pools)
-    append_histogram_of(out, "restcache_db_query_duration_seconds", nullptr, m->query_duration, labels);
+    append_samples_of(out, "restcache_db_query_duration_seconds", labels, m->query_duration);
   return out;
 }
 

@@ -275,19 +275,22 @@ int main(int argc, char** argv) {
       populator = caf::actor_cast<caf::actor>(
         system.spawn(cache_populator, populate_cfg, pool, shards, &shard_metrics));
     }
-    // restcache-inspect: every long-lived actor, in the order it lists them;
-    // published below (inspect.port), stopped with the others.
+    // Every long-lived actor by the name restcache-inspect and /metrics give
+    // it, with the gauge it stores its mailbox size in (a null handle: not
+    // started in this cache mode).
+    std::vector<inspected_actor> long_lived;
+    for (size_t i = 0; i < shards.size(); ++i)
+      long_lived.push_back(inspect_entry("shard-" + std::to_string(i), shards[i], &shard_metrics[i].mailbox));
+    long_lived.push_back(inspect_entry("db-pool", pool, &pool_metrics.mailbox));
+    long_lived.push_back(inspect_entry("db-write-pool", direct_pool, &direct_metrics.mailbox));
+    long_lived.push_back(inspect_entry("batch-writer", writer, &writer_metrics.mailbox));
+    long_lived.push_back(inspect_entry("notify-listener", listener, &change_metrics.mailbox));
+    long_lived.push_back(inspect_entry("dept-id-loader", id_loader));
+    // restcache-inspect: published below (inspect.port), stopped with the others.
     inspector_actor inspector;
     if (o.inspect_port > 0) {
       inspector_config icfg;
-      auto last = [](const std::atomic<int64_t>& m) { return [&m] { return m.load(); }; };
-      for (size_t i = 0; i < shards.size(); ++i)
-        icfg.actors.push_back(inspect_entry("shard-" + std::to_string(i), shards[i], last(shard_metrics[i].mailbox)));
-      icfg.actors.push_back(inspect_entry("db-pool", pool, last(pool_metrics.mailbox)));
-      icfg.actors.push_back(inspect_entry("db-write-pool", direct_pool, last(direct_metrics.mailbox)));
-      icfg.actors.push_back(inspect_entry("batch-writer", writer, last(writer_metrics.mailbox)));
-      icfg.actors.push_back(inspect_entry("notify-listener", listener, last(change_metrics.mailbox)));
-      icfg.actors.push_back(inspect_entry("dept-id-loader", id_loader));
+      icfg.actors = long_lived;
       icfg.shards = shards;
       inspector = spawn_inspector(system, std::move(icfg));
     }
@@ -317,14 +320,9 @@ int main(int argc, char** argv) {
     front->add_metrics_source([&pool_metrics, &direct_metrics] { return db_metrics_text(pool_metrics, direct_metrics); });
     {
       std::vector<mailbox_gauge> mailboxes;
-      for (size_t i = 0; i < shard_metrics.size(); ++i)
-        mailboxes.emplace_back("shard-" + std::to_string(i), &shard_metrics[i].mailbox);
-      mailboxes.emplace_back("db-pool", &pool_metrics.mailbox);
-      mailboxes.emplace_back("db-write-pool", &direct_metrics.mailbox);
-      if (writer)
-        mailboxes.emplace_back("batch-writer", &writer_metrics.mailbox);
-      if (listener)
-        mailboxes.emplace_back("notify-listener", &change_metrics.mailbox);
+      for (auto& a : long_lived)
+        if (a.handle && a.mailbox)
+          mailboxes.emplace_back(a.name, a.mailbox);
       front->add_metrics_source([mailboxes] { return mailbox_metrics_text(mailboxes); });
     }
     if (auto* access = logs->access())
@@ -382,6 +380,7 @@ int main(int argc, char** argv) {
     caf::anon_send_exit(pool, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(direct_pool, caf::exit_reason::user_shutdown);
     shards.clear();
+    long_lived.clear();
     writer = nullptr;
     system.await_all_actors_done();
   }

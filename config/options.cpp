@@ -158,8 +158,12 @@ std::optional<std::string> option_spec::check_current() const {
   switch (type) {
     case kind::flag:
       return std::nullopt;
-    case kind::integer:
-      return check_text(std::to_string(*static_cast<const int64_t*>(target)));
+    case kind::integer: {
+      auto v = *static_cast<const int64_t*>(target);
+      if (v < min || v > max)
+        return "expected " + allowed();
+      return std::nullopt;
+    }
     case kind::text:
       return check_text(*static_cast<const std::string*>(target));
   }

@@ -660,8 +660,9 @@ void session::send_doc_direct(doc_ptr doc) {
   // its header is the same constant lines for every document plus the
   // ETag, length, date and request id (Beast's generic serializer cost
   // about a third of the instructions of a memory hit).
-  static constexpr std::string_view fixed = "Server: restcache\r\nContent-Type: application/json\r\n"
-                                            "Cache-Control: no-cache\r\nVary: Accept-Encoding\r\n";
+  static const std::string fixed = "Server: " + std::string{server_name} + "\r\nContent-Type: "
+                                   + std::string{content_type_json} + "\r\nCache-Control: "
+                                   + std::string{cache_control_documents} + "\r\nVary: Accept-Encoding\r\n";
   header_text_.clear();
   header_text_ += version_ == 10 ? "HTTP/1.0 200 OK\r\n" : "HTTP/1.1 200 OK\r\n";
   header_text_ += fixed;

@@ -53,6 +53,7 @@ struct fixture : fake_pool_fixture {
   notify_listener_actor listener;
   caf::actor silent;
   inspector_actor insp;
+  std::atomic<int64_t> stuck_mailbox{7}; ///< what the stuck actor "reported" last
   std::shared_ptr<std::vector<lookup_result>> answers = std::make_shared<std::vector<lookup_result>>();
 
   fixture() {
@@ -82,10 +83,10 @@ struct fixture : fake_pool_fixture {
     inspector_config icfg;
     for (size_t i = 0; i < shards.size(); ++i)
       icfg.actors.push_back(inspect_entry("shard-" + std::to_string(i), shards[i]));
-    icfg.actors.push_back(inspect_entry("db-pool", pool, [this] { return dbm.mailbox.load(); }));
+    icfg.actors.push_back(inspect_entry("db-pool", pool, &dbm.mailbox));
     icfg.actors.push_back(inspect_entry("batch-writer", writer));
     icfg.actors.push_back(inspect_entry("notify-listener", listener));
-    icfg.actors.push_back(inspect_entry("stuck", silent, [] { return int64_t{7}; }));
+    icfg.actors.push_back(inspect_entry("stuck", silent, &stuck_mailbox));
     icfg.shards = shards;
     insp = spawn_inspector(sys, icfg);
     sched.run();
