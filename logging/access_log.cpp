@@ -1,5 +1,6 @@
 #include "logging/access_log.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 
@@ -27,10 +28,21 @@ void append_text_escaped(std::string& out, std::string_view s) {
   }
 }
 
+void append_number(std::string& out, uint64_t v) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+  out.append(digits, static_cast<size_t>(end - digits));
+}
+
+/// "0.000123": microseconds as seconds with six decimals, without printf
+/// (snprintf was half of what a line cost).
 void append_seconds(std::string& out, int64_t us) {
-  char buf[32];
-  auto n = std::snprintf(buf, sizeof buf, "%.6f", double(us) / 1e6);
-  out.append(buf, static_cast<size_t>(n));
+  auto v = static_cast<uint64_t>(us < 0 ? 0 : us);
+  append_number(out, v / 1'000'000);
+  char fraction[7] = {'.'};
+  for (int i = 6, rest = static_cast<int>(v % 1'000'000); i >= 1; --i, rest /= 10)
+    fraction[i] = static_cast<char>('0' + rest % 10);
+  out.append(fraction, sizeof fraction);
 }
 
 } // namespace
@@ -72,9 +84,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
     out += "\",\"target\":\"";
     append_json_escaped(out, e.target);
     out += "\",\"status\":";
-    out += std::to_string(e.status);
+    append_number(out, e.status);
     out += ",\"bytes\":";
-    out += std::to_string(e.bytes);
+    append_number(out, e.bytes);
     out += ",\"duration_s\":";
     append_seconds(out, e.duration_us);
     out += ",\"request_id\":\"";
@@ -90,9 +102,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
   out += ' ';
   append_text_escaped(out, e.target);
   out += e.version == 10 ? " HTTP/1.0\" " : " HTTP/1.1\" ";
-  out += std::to_string(e.status);
+  append_number(out, e.status);
   out += ' ';
-  out += std::to_string(e.bytes);
+  append_number(out, e.bytes);
   out += ' ';
   append_seconds(out, e.duration_us);
   out += " \"";
