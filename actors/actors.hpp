@@ -15,6 +15,7 @@
 #include "persistence/record_store.hpp"
 #include "messages/atoms.hpp"
 #include "messages/cache_types.hpp"
+#include "messages/history.hpp"
 #include "messages/inspect_types.hpp"
 
 // Local-only message types: they hold callbacks or shared pointers and never
@@ -29,6 +30,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::direct_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::history_identity)
 
 namespace restcache {
 
@@ -117,6 +119,11 @@ using batch_writer_actor = caf::typed_actor<
   /// The replay watermark: every change below it is applied in both tiers.
   /// Stored with the next transaction.
   caf::reacts_to<watermark_atom, uint64_t>,
+  /// The listener reaches another history than the one the tier holds (or
+  /// the first one): discards everything queued and clears the tier, storing
+  /// this identity and a watermark of 0 in the same transaction. The shards'
+  /// own clears follow; the listener's next watermark comes after this.
+  caf::reacts_to<history_atom, history_identity>,
   /// Writes the queued records now (timer, or batch size reached).
   caf::reacts_to<flush_atom, uint64_t>,
   /// Writes the pending deletes now.

@@ -50,19 +50,32 @@ bool batch_writer_state::flush_clear() {
   if (!clear_pending)
     return true;
   try {
-    store->clear(watermark);
+    store->clear(watermark, history);
   } catch (const std::exception& e) {
     bump(metrics->write_errors);
     spdlog::error("batch writer: clearing the tier failed, retrying: {}", e.what());
     return false;
   }
   watermark.reset();
+  history.reset();
   clear_pending = false;
   bump(metrics->clears);
   for (auto& c : clear_promises)
     c.promise.deliver(c.seq);
   clear_promises.clear();
   return true;
+}
+
+void batch_writer_state::discard_for_clear() {
+  // Everything queued or pending came before the clear: it covers them.
+  bump(metrics->records_discarded, queue.size());
+  queue.clear();
+  metrics->queued.store(0, std::memory_order_relaxed);
+  deletes.clear();
+  for (auto& d : delete_promises)
+    clear_promises.push_back(std::move(d));
+  delete_promises.clear();
+  clear_pending = true;
 }
 
 void batch_writer_state::schedule_delete_flush(batch_writer_actor::pointer self) {
@@ -178,19 +191,20 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
     },
     [self](clear_atom) -> caf::result<uint64_t> {
       auto& st = self->state;
-      // Everything queued or pending came before the clear: it covers them.
-      bump(st.metrics->records_discarded, st.queue.size());
-      st.queue.clear();
-      st.metrics->queued.store(0, std::memory_order_relaxed);
-      st.deletes.clear();
-      for (auto& d : st.delete_promises)
-        st.clear_promises.push_back(std::move(d));
-      st.delete_promises.clear();
-      st.clear_pending = true;
+      st.discard_for_clear();
       auto rp = self->make_response_promise<uint64_t>();
       st.clear_promises.push_back({0, rp});
       st.schedule_delete_flush(self);
       return rp;
+    },
+    [self](history_atom, const history_identity& id) {
+      auto& st = self->state;
+      st.discard_for_clear();
+      st.history = id;
+      // The old history's watermark means nothing in the new one; the
+      // listener's next marks raise it from 0.
+      st.watermark = 0;
+      st.schedule_delete_flush(self);
     },
     [self](watermark_atom, uint64_t xmin) {
       auto& st = self->state;

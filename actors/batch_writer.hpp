@@ -60,6 +60,8 @@ struct batch_writer_state {
   std::vector<pending_delete> clear_promises;
   /// The replay watermark to store with the next transaction.
   std::optional<uint64_t> watermark;
+  /// The history identity to store with the pending clear.
+  std::optional<history_identity> history;
   bool delete_flush_scheduled = false;
   uint64_t timer_generation = 0; ///< a flush timer fires only for its own round
   bool timer_armed = false;
@@ -75,6 +77,9 @@ struct batch_writer_state {
   /// answered and false is returned: the caller retries, because an old
   /// record must not stay behind.
   bool flush_deletes();
+  /// A clear is asked for: drops the queue and the pending deletes (their
+  /// promises are answered by the clear) and marks the clear pending.
+  void discard_for_clear();
   /// Commits a pending clear; false on failure (the caller retries).
   bool flush_clear();
   /// Schedules flush_deletes after delete_delay unless already scheduled.

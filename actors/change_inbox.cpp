@@ -85,10 +85,26 @@ void change_inbox::request_drop() {
     wake();
 }
 
+void change_inbox::request_reset(const history_identity& history) {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    changes_.clear();
+    drop_ = true;
+    new_history_ = history;
+    mark_.reset();
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
 change_inbox::round change_inbox::take() {
   std::lock_guard guard{mtx_};
   round r;
   r.drop_tiers = drop_;
+  r.new_history = std::move(new_history_);
+  new_history_.reset();
   r.changes.reserve(changes_.size());
   for (auto& [key, change] : changes_)
     r.changes.push_back(change);

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "messages/cache_types.hpp"
+#include "messages/history.hpp"
 
 namespace restcache {
 
@@ -30,6 +31,9 @@ public:
   };
   struct round {
     bool drop_tiers = false;
+    /// With drop_tiers: the tiers are to hold this history from now on, and
+    /// the watermark restarts from 0 (marks of the old history are gone).
+    std::optional<history_identity> new_history;
     change_batch changes;
     std::optional<mark_point> mark;
   };
@@ -44,8 +48,12 @@ public:
   void add(const key_change& change);
   void add_all(const change_batch& changes);
   void add_mark(mark_point mark);
-  /// The log no longer reaches back far enough (or too much changed).
+  /// The log no longer reaches back far enough (or too much changed, or a
+  /// table was truncated).
   void request_drop();
+  /// The connection reaches another history than the tiers hold: a drop
+  /// that also forgets the pending mark (it belongs to the old history).
+  void request_reset(const history_identity& history);
 
   /// Everything pending; the next add wakes the actor again.
   round take();
@@ -64,6 +72,7 @@ private:
   mutable std::mutex mtx_;
   std::unordered_map<doc_key, key_change, doc_key_hash> changes_;
   bool drop_ = false;
+  std::optional<history_identity> new_history_;
   std::optional<mark_point> mark_;
   bool woken_ = false;
   uint64_t coalesced_ = 0;

@@ -26,7 +26,8 @@ struct session_lost : std::runtime_error {
 
 listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
                                      std::function<void(uint64_t)> up, std::function<void()> down)
-  : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)) {
+  : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)),
+    history_(cfg_.history) {
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error("listen_connection: pipe failed");
   thread_ = std::thread([this] { run(); });
@@ -59,7 +60,9 @@ void listen_connection::run() {
       // reads what committed before (overlapping is harmless: invalidations
       // are idempotent).
       auto watermark = metrics_.watermark.load(std::memory_order_acquire);
-      if (watermark == 0) {
+      if (!same_history(c, watermark)) {
+        // Dropped; nothing of the old history is worth replaying.
+      } else if (watermark == 0) {
         // Nothing applied through a mark yet. At the first start the tiers
         // are empty (the daemon drops an LMDB file without a watermark); after
         // a reconnect, what was cached meanwhile cannot be checked: drop it.
@@ -76,6 +79,12 @@ void listen_connection::run() {
           bump(metrics_.tier_drops);
           inbox_.request_drop();
         } else {
+          if (replay.truncated) {
+            spdlog::warn("notify listener: dept or emp was truncated while the listener was away: "
+                         "dropping both tiers");
+            bump(metrics_.truncates);
+            inbox_.request_drop();
+          }
           bump(metrics_.replayed, replay.changes.size());
           inbox_.add_all(replay.changes);
         }
@@ -105,6 +114,24 @@ void listen_connection::run() {
     down_();
 }
 
+bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
+  auto live = pg::read_history(c);
+  auto rule = compare_history(history_, watermark, live);
+  if (rule == history_rule::same)
+    return true;
+  if (rule == history_rule::first_use)
+    spdlog::info("notify listener: the tiers hold no known history; recording {} (next xid {})",
+                 describe(live.identity), live.next_xid);
+  else
+    spdlog::warn("notify listener: {}: the tiers hold {} up to watermark {}, the database is {} with next xid {}; "
+                 "dropping both tiers and restarting the watermark",
+                 to_string(rule), describe(*history_), watermark, describe(live.identity), live.next_xid);
+  bump(metrics_.history_resets[static_cast<size_t>(rule)]);
+  inbox_.request_reset(live.identity);
+  history_ = live.identity;
+  return false;
+}
+
 void listen_connection::drain(pg::connection& c) {
   auto* conn = c.get();
   auto own_pid = PQbackendPID(conn);
@@ -113,6 +140,11 @@ void listen_connection::drain(pg::connection& c) {
     if (auto change = pg::parse_change(payload)) {
       bump(metrics_.notifications);
       inbox_.add(*change);
+    } else if (pg::parse_truncate(payload)) {
+      bump(metrics_.notifications);
+      bump(metrics_.truncates);
+      spdlog::info("notify listener: dept or emp was truncated: dropping both tiers");
+      inbox_.request_drop();
     } else if (auto token = pg::parse_mark(payload)) {
       // Only our own marks count; other daemons on the database send theirs.
       if (n->be_pid == own_pid) {

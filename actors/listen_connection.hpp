@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -32,6 +33,9 @@ struct listen_config {
   std::chrono::seconds retention{86'400};         ///< changelog.retention; 0 = never prune
   std::chrono::seconds prune_interval{60};
   size_t replay_limit = 1'000'000;                ///< more entries than this: drop the tiers instead
+  /// The history the tiers hold at start-up (from the LMDB file); nullopt:
+  /// unknown, so the first connect drops both tiers and records the live one.
+  std::optional<history_identity> history;
 };
 
 class listen_connection {
@@ -45,6 +49,10 @@ public:
 private:
   void run();
   void session(pg::connection& c);
+  /// Compares the history the connection reaches with the one the tiers
+  /// hold (compare_history); on any difference asks the inbox to drop both
+  /// tiers and restart the watermark. True when the tiers may be replayed.
+  bool same_history(pg::connection& c, uint64_t watermark);
   /// Drains libpq's notification list into the inbox.
   void drain(pg::connection& c);
   /// Sleeps up to `d`, or until stop; false when stopping.
@@ -56,6 +64,7 @@ private:
   std::function<void(uint64_t)> up_;
   std::function<void()> down_;
   uint64_t generation_ = 0; ///< sessions so far; marks carry theirs
+  std::optional<history_identity> history_; ///< what the tiers hold, as of the last connect
   std::unordered_map<uint64_t, uint64_t> marks_sent_; ///< token -> xmin, this session
   uint64_t next_token_ = 1;
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop

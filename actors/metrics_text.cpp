@@ -90,6 +90,19 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_tier_drops_total",
                 "Both tiers dropped: the log was pruned past the watermark, or a storm overflowed.",
                 "counter", rd(m.tier_drops));
+  append_metric(out, "restcache_listener_truncates_total",
+                "TRUNCATEs of dept or emp seen, live or on replay: both tiers dropped.", "counter",
+                rd(m.truncates));
+  append_metric_header(out, "restcache_listener_history_resets_total",
+                       "(Re)connects that found another history than the tiers held (by the rule that fired): "
+                       "both tiers dropped, the watermark restarted.",
+                       "counter");
+  for (size_t i = 0; i < history_rule_count; ++i) {
+    auto rule = static_cast<history_rule>(i);
+    if (rule != history_rule::same)
+      append_sample(out, "restcache_listener_history_resets_total",
+                    std::string{"{rule=\""} + to_string(rule) + "\"}", rd(m.history_resets[i]));
+  }
   append_metric(out, "restcache_listener_invalidations_total", "Keys invalidated after coalescing.",
                 "counter", rd(m.invalidations));
   append_metric(out, "restcache_listener_already_applied_total",

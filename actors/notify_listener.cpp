@@ -66,7 +66,10 @@ bool notify_listener_state::applied_before(const key_change& c) {
 
 void notify_listener_state::set_caught_up(bool yes) {
   metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
-  if (cfg.bypass_on_loss && bypass != nullptr)
+  // The daemon starts bypassed under either policy (nothing in the tiers is
+  // checked against the database before the first catch-up); serve keeps
+  // answering from the tiers after a later loss.
+  if (bypass != nullptr && (yes || cfg.bypass_on_loss))
     bypass->store(!yes, std::memory_order_release);
 }
 
@@ -84,6 +87,14 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     // Only at shutdown (a shard gone): the round stays unconfirmed, so the
     // watermark does not advance past it.
   };
+  if (r.new_history) {
+    // Another history: its xids have nothing to do with the old watermark,
+    // and marks taken on the old one must not raise it again.
+    metrics->watermark.store(0, std::memory_order_release);
+    marks.clear();
+    if (writer)
+      caf::anon_send(writer, history_atom::value, *r.new_history);
+  }
   if (r.drop_tiers) {
     spdlog::warn("notify listener: dropping both tiers");
     for (auto& shard : shards) {
@@ -178,7 +189,8 @@ actor_report notify_listener_state::report(notify_listener_ptr self) const {
     .add("inbox keys", inbox ? inbox->pending() : size_t{0})
     .add("notifications", rd(metrics->notifications))
     .add("replayed", rd(metrics->replayed))
-    .add("tier drops", rd(metrics->tier_drops));
+    .add("tier drops", rd(metrics->tier_drops))
+    .add("truncates", rd(metrics->truncates));
   return r;
 }
 

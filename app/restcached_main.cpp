@@ -157,9 +157,11 @@ int main(int argc, char** argv) {
       spdlog::shutdown();
       return 1;
     }
-    spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={}), watermark {}",
+    auto history = tier_store->history();
+    spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={}), watermark {}, {}",
                  o.lmdb_path, tier_store->count(), tier_store->bytes() >> 20, o.lmdb_max_bytes >> 20,
-                 o.lmdb_sync, tier_store->watermark());
+                 o.lmdb_sync, tier_store->watermark(),
+                 history ? "history of " + describe(*history) : std::string{"no recorded history"});
     // Records without a watermark cannot be checked against the change log.
     if (tier_store->watermark() == 0 && tier_store->count() > 0) {
       spdlog::warn("LMDB tier has records but no replay watermark: dropping them");
@@ -168,10 +170,12 @@ int main(int argc, char** argv) {
   }
   listener_metrics change_metrics;
   change_metrics.watermark.store(tier_store ? tier_store->watermark() : 0);
-  // Until the listener has caught up, bypass (the default policy) sends GETs
-  // to PostgreSQL: the tiers may hold documents changed while we were away.
+  // Until the listener has caught up, GETs go to PostgreSQL under either
+  // policy: the tiers may hold documents changed while we were away, or of
+  // another database altogether (the listener checks which history the
+  // LMDB file holds before anything in it is served).
   const bool bypass_on_loss = o.cache_on_listener_loss == "bypass";
-  std::atomic<bool> bypass{bypass_on_loss};
+  std::atomic<bool> bypass{true};
   std::unique_ptr<pg_async_driver> async_driver; // db.driver=async
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
@@ -240,6 +244,8 @@ int main(int argc, char** argv) {
       listener_cfg.connection.retention = std::chrono::seconds{o.changelog_retention};
       listener_cfg.connection.mark_interval = std::chrono::milliseconds{o.changelog_mark_interval_ms};
       listener_cfg.connection.replay_limit = static_cast<size_t>(o.changelog_max_pending);
+      if (tier_store)
+        listener_cfg.connection.history = tier_store->history();
       listener_cfg.max_pending_keys = static_cast<size_t>(o.changelog_max_pending);
       listener_cfg.bypass_on_loss = bypass_on_loss;
       listener = system.spawn(notify_listener, listener_cfg, shards, writer,

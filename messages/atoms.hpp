@@ -24,6 +24,7 @@ using flush_del_atom = caf::atom_constant<caf::atom("flush_del")>;
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
 using clear_atom = caf::atom_constant<caf::atom("clear")>;
 using watermark_atom = caf::atom_constant<caf::atom("watermark")>;
+using history_atom = caf::atom_constant<caf::atom("history")>;     // the tiers now hold another history
 using changes_atom = caf::atom_constant<caf::atom("changes")>;
 using listen_up_atom = caf::atom_constant<caf::atom("listen_up")>;
 using listen_dn_atom = caf::atom_constant<caf::atom("listen_dn")>;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "messages/cache_types.hpp"
+#include "messages/history.hpp"
 
 namespace restcache {
 
@@ -30,8 +31,9 @@ public:
                      std::optional<uint64_t> watermark) = 0;
 
   /// Drops every record in one transaction (the change log cannot tell what
-  /// changed); sets the watermark when given. Throws on failure.
-  virtual void clear(std::optional<uint64_t> watermark) = 0;
+  /// changed); sets the watermark when given, and the identity of the history
+  /// the records to come belong to when given. Throws on failure.
+  virtual void clear(std::optional<uint64_t> watermark, const std::optional<history_identity>& history) = 0;
 };
 
 /// How a cache shard reads the second tier: one reader per shard (it keeps a

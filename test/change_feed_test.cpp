@@ -3,6 +3,7 @@
 
 #include <caf/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -47,11 +48,14 @@ struct fixture {
     shared_private_pg().drop_database(dsn);
   }
 
-  void start(std::chrono::seconds retention = 0s) {
+  /// A listener that knows the database's history (as a daemon whose LMDB
+  /// file recorded it), unless told `known`.
+  void start(std::chrono::seconds retention = 0s, std::optional<std::optional<history_identity>> known = {}) {
     listen_config cfg;
     cfg.dsn = dsn;
     cfg.mark_interval = 50ms;
     cfg.retention = retention;
+    cfg.history = known ? *known : std::optional{pg::read_history(sql).identity};
     listener = std::make_unique<listen_connection>(cfg, inbox, lm, [](uint64_t) {}, [] {});
     CAF_REQUIRE(wait_until([&] { return lm.connected.load() == 1; }));
   }
@@ -123,6 +127,12 @@ CAF_TEST(payloads parse and malformed ones are refused) {
   CAF_CHECK_EQUAL(pg::parse_mark("mark:42").value_or(0), 42u);
   CAF_CHECK(!pg::parse_mark("mark:"));
   CAF_CHECK(!pg::parse_mark("dept:1:2"));
+  CAF_CHECK_EQUAL(pg::parse_truncate("truncate:0:12:1700000000000000").value_or(0), 12u);
+  CAF_CHECK_EQUAL(pg::parse_truncate("truncate:0:13").value_or(0), 13u);
+  CAF_CHECK(!pg::parse_truncate("truncate:1:12"));
+  CAF_CHECK(!pg::parse_truncate("truncate:0:x"));
+  CAF_CHECK(!pg::parse_truncate("dept:0:12"));
+  CAF_CHECK(!pg::parse_change("truncate:0:12"));
 }
 
 CAF_TEST_FIXTURE_SCOPE(change_feed_tests, fixture)
@@ -203,6 +213,86 @@ CAF_TEST(a bulk load raises the horizon so older watermarks drop their tiers) {
   pg::load_demo_data(sql, opts);
   CAF_CHECK(!pg::read_changes_since(sql, before, 100).complete);
   CAF_CHECK(pg::read_changes_since(sql, current_xid(), 100).complete);
+}
+
+CAF_TEST(a truncate is read as a drop of both tiers live and on replay) {
+  start();
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(!drop_taken());
+  sql.exec("TRUNCATE emp");
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(drop_taken());
+  CAF_CHECK_EQUAL(lm.truncates.load(), 1u);
+  // While the listener is away: the replay finds the log entry.
+  rounds.clear();
+  lm.watermark.store(current_xid());
+  cut_listener();
+  sql.exec("TRUNCATE dept CASCADE");
+  auto r = pg::read_changes_since(sql, lm.watermark.load(), 100);
+  CAF_CHECK(r.truncated);
+  CAF_CHECK(r.complete);
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(drop_taken());
+  CAF_CHECK_EQUAL(lm.truncates.load(), 2u);
+}
+
+CAF_TEST(the live history is read without taking a transaction id) {
+  auto before = current_xid();
+  sql.exec("BEGIN");
+  auto a = pg::read_history(sql);
+  CAF_CHECK_EQUAL(sql.exec("SELECT pg_current_xact_id_if_assigned() IS NULL").text(0, 0), "t");
+  sql.exec("COMMIT");
+  auto b = pg::read_history(sql);
+  CAF_CHECK(a.identity == b.identity);
+  CAF_CHECK_NOT_EQUAL(a.identity.system_id, 0u);
+  CAF_CHECK_EQUAL(a.identity.database_name, dbname_of(dsn));
+  CAF_CHECK_EQUAL(a.identity.timeline, 1u);
+  CAF_CHECK_GREATER(a.next_xid, before);
+  auto other = pg::connection{shared_private_pg().dsn()};
+  auto o = pg::read_history(other);
+  CAF_CHECK_EQUAL(o.identity.system_id, a.identity.system_id);
+  CAF_CHECK_NOT_EQUAL(o.identity.database_oid, a.identity.database_oid);
+}
+
+CAF_TEST(another or no known history asks for a reset instead of a replay) {
+  auto live = pg::read_history(sql);
+  auto stranger = live.identity;
+  stranger.database_oid += 1;
+  start(0s, std::optional<history_identity>{stranger});
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  auto reset = std::find_if(rounds.begin(), rounds.end(), [](auto& r) { return r.new_history.has_value(); });
+  CAF_REQUIRE(reset != rounds.end());
+  CAF_CHECK(reset->drop_tiers);
+  CAF_CHECK(*reset->new_history == live.identity);
+  CAF_CHECK_EQUAL(lm.history_resets[static_cast<size_t>(history_rule::other_database)].load(), 1u);
+  // Known from now on: a reconnect replays.
+  rounds.clear();
+  lm.watermark.store(current_xid());
+  cut_listener();
+  sql.exec("UPDATE dept SET loc = 'LATER' WHERE deptno = 3");
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(taken({doc_kind::deptemps, 3}));
+  CAF_CHECK(!drop_taken());
+  // A watermark above the database's next xid: an older copy of the data.
+  rounds.clear();
+  lm.watermark.store(current_xid() + 1000);
+  cut_listener();
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 3; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(drop_taken());
+  CAF_CHECK_EQUAL(lm.history_resets[static_cast<size_t>(history_rule::went_backwards)].load(), 1u);
+}
+
+CAF_TEST(a listener that knows no history records the live one) {
+  start(0s, std::optional<history_identity>{});
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  CAF_CHECK(drop_taken());
+  CAF_CHECK_EQUAL(lm.history_resets[static_cast<size_t>(history_rule::first_use)].load(), 1u);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -207,6 +207,25 @@ CAF_TEST(records and the watermark persist across reopen) {
   CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 2u);
 }
 
+CAF_TEST(a clear stores the history the records belong to with the watermark) {
+  history_identity id{42, 16384, "restcache", 3};
+  {
+    store s(opts());
+    CAF_CHECK(!s.history());
+    s.put_batch({make_record(doc_kind::deptemps, 1, 1)}, {}, 500);
+    s.clear(0, id);
+    CAF_CHECK_EQUAL(s.count(), 0u);
+    CAF_CHECK_EQUAL(s.watermark(), 0u);
+    s.put_batch({make_record(doc_kind::deptemps, 2, 1)}, {}, 600);
+    s.clear(); // a drop of the same history keeps it
+  }
+  store s(opts());
+  auto got = s.history();
+  CAF_REQUIRE(got);
+  CAF_CHECK(*got == id);
+  CAF_CHECK_EQUAL(s.watermark(), 600u);
+}
+
 CAF_TEST(a file with another format stamp is dropped on open) {
   {
     store s(opts());

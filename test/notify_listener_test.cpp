@@ -242,6 +242,37 @@ CAF_TEST(a drop request clears memory and the LMDB tier) {
   CAF_CHECK(tier->docs.empty());
 }
 
+CAF_TEST(another history clears both tiers stores its identity and restarts the watermark) {
+  connect(1, 2182);
+  cache(5);
+  CAF_REQUIRE_EQUAL(entries(), 1);
+  CAF_REQUIRE_EQUAL(lm.watermark.load(), 2182u);
+  // An old mark still queued when the reconnect found another history.
+  inbox->add_mark({2500, 1});
+  history_identity b{99, 16400, "other", 1};
+  inbox->request_reset(b);
+  self->send(listener, listen_up_atom::value, uint64_t{2});
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  CAF_CHECK_EQUAL(lm.watermark.load(), 0u); // the old history's marks are gone
+  bool stored = false;
+  for (auto& c : tier->calls)
+    if (c.clear && c.history) {
+      stored = *c.history == b && c.watermark == uint64_t{0};
+    }
+  CAF_CHECK(stored);
+  // The new history's xids are low; its marks raise the watermark from 0.
+  inbox->add_mark({727, 2});
+  sched.run();
+  CAF_CHECK_EQUAL(lm.watermark.load(), 727u);
+  CAF_CHECK(!bypass.load());
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(last_stored_watermark().value_or(0), 727u);
+}
+
 CAF_TEST(no tier read while a clear is in flight) {
   connect();
   tier->docs[key(11)] = make_doc("{\"old\":true}");

@@ -95,13 +95,17 @@ CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
-  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 3"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 4"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log_horizon"), 1);
   CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
-  // Exactly one trigger per table survives the second application.
+  // Exactly one row and one TRUNCATE trigger per table survive the second
+  // application, each firing in every replication role.
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"
                         " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)"),
-                  2);
+                  4);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'A'"
+                        " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)"),
+                  4);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_deptno_idx'"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_mgr_idx'"), 1);
   // Applying over existing data keeps it.
@@ -246,6 +250,60 @@ CAF_TEST(deleting a manager logs the employees whose mgr is cleared) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM emp WHERE empno = 7521 AND mgr IS NULL"), 1);
   CAF_CHECK_EQUAL(changes_after(),
                   changes({{"emp", 7499}, {"dept", 30}, {"emp", 7521}, {"dept", 30}}));
+}
+
+CAF_TEST(truncate logs one truncate entry per table and notifies it) {
+  seed();
+  pg::connection listener{dsn};
+  listener.exec("LISTEN restcache_changes");
+  c.exec("TRUNCATE emp");
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM emp"), 0);
+  CAF_CHECK_EQUAL(changes_after(), changes({{"truncate", 0}}));
+  auto got = receive_notifications(listener, 1, 10s);
+  CAF_REQUIRE_EQUAL(got.size(), 1u);
+  CAF_CHECK_EQUAL(got[0].rfind("truncate:0:" + std::to_string(max_seq()) + ":", 0), 0u);
+  // CASCADE truncates emp too: an entry for each table, no row entries.
+  auto s = max_seq();
+  c.exec("TRUNCATE dept CASCADE");
+  CAF_CHECK_EQUAL(changes_after(s), changes({{"truncate", 0}, {"truncate", 0}}));
+  CAF_CHECK_EQUAL(receive_notifications(listener, 2, 10s).size(), 2u);
+}
+
+CAF_TEST(writes in replica mode are logged like any other) {
+  seed();
+  // How logical replication applies changes on a subscriber.
+  c.exec("SET session_replication_role = replica");
+  c.exec("UPDATE dept SET dname = 'REPLICATED' WHERE deptno = 20");
+  c.exec("DELETE FROM emp WHERE empno = 7521");
+  c.exec("TRUNCATE emp");
+  c.exec("RESET session_replication_role");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 20}, {"emp", 7521}, {"dept", 30}, {"truncate", 0}}));
+}
+
+CAF_TEST(a version 3 database is migrated to triggers that fire always and on truncate) {
+  seed();
+  // What version 3 left: row triggers in origin mode only, no TRUNCATE
+  // triggers, a change log that admits only dept and emp.
+  c.exec("DROP TRIGGER restcache_dept_truncated ON dept; DROP TRIGGER restcache_emp_truncated ON emp;"
+         "ALTER TABLE dept ENABLE TRIGGER restcache_dept_changed;"
+         "ALTER TABLE emp ENABLE TRIGGER restcache_emp_changed;"
+         "ALTER TABLE change_log DROP CONSTRAINT change_log_entity_check;"
+         "ALTER TABLE change_log ADD CONSTRAINT change_log_entity_check CHECK (entity IN ('dept', 'emp'));"
+         "DELETE FROM restcache_schema; INSERT INTO restcache_schema (version) VALUES (3)");
+  CAF_REQUIRE_EQUAL(pg::installed_schema_version(c), 3);
+  c.exec("SET session_replication_role = replica");
+  c.exec("UPDATE dept SET dname = 'UNSEEN' WHERE deptno = 10");
+  c.exec("RESET session_replication_role");
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 0); // the hole version 4 closes
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'A'"
+                        " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)"),
+                  4);
+  c.exec("SET session_replication_role = replica");
+  c.exec("UPDATE dept SET dname = 'SEEN' WHERE deptno = 10");
+  c.exec("RESET session_replication_role");
+  c.exec("TRUNCATE emp");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 10}, {"truncate", 0}}));
 }
 
 CAF_TEST(change log xid is the writing transaction id) {

@@ -2,10 +2,12 @@
 //
 //   restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]
 //                       [--writes-per-second W] [--read-delay-ms MS] [--readers N]
-//                       [--reads-per-second R] [--seed N] [--json] [--help]
+//                       [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--help]
 //
 // Changes random departments and employees through SQL, one transaction per
-// write (renames, salary changes, moves, inserts, deletes), and read_delay
+// write (renames, salary changes, moves, inserts, deletes, renames applied
+// with session_replication_role = replica as logical replication applies
+// them, and TRUNCATE of emp or of dept CASCADE reloaded without one row), and read_delay
 // after each COMMIT reads every affected document back through the service
 // and compares it byte for byte with the database's truth at that moment,
 // encoded by the daemon's own statements and encoder. Meanwhile `readers`
@@ -59,7 +61,7 @@ namespace {
 constexpr const char* usage_text =
   "usage: restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]\n"
   "                           [--writes-per-second W] [--read-delay-ms MS] [--readers N]\n"
-  "                           [--reads-per-second R] [--seed N] [--json] [--help]\n";
+  "                           [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -67,7 +69,11 @@ constexpr const char* help_text =
   "read-delay after each COMMIT, reads every affected document back through the\n"
   "service (GET /deptemps/{deptno}, GET /depts/emps/{empno}); a document that differs\n"
   "from the database's truth at that moment (encoded as the daemon does) is stale, a\n"
-  "deleted row must answer 404. Assumes it is the only writer.\n"
+  "deleted row must answer 404. Assumes it is the only writer. Kinds of write: renames,\n"
+  "salary changes, moves, inserts and deletes of employees and departments, renames\n"
+  "under session_replication_role = replica (as logical replication applies them;\n"
+  "superuser only, else left out) and TRUNCATE of emp or dept CASCADE reloaded without\n"
+  "one employee or department (only while emp has at most 100,000 rows).\n"
   "\n"
   "  --dsn DSN                 libpq connection string for writes and the truth\n"
   "  --url URL                 the service, http://127.0.0.1:PORT (default port 8080)\n"
@@ -86,6 +92,10 @@ constexpr const char* help_text =
   "  --no-prewarm              do not GET the affected documents before each write\n"
   "                            (by default they are, so they are cached with the old\n"
   "                            content when the write commits)\n"
+  "  --kinds K,K...            only these kinds of write, at their usual relative weights:\n"
+  "                            rename_dept change_sal move_emp insert_emp delete_emp\n"
+  "                            insert_dept delete_dept replica_rename truncate_reload\n"
+  "                            (default: all)\n"
   "  --seed N                  random seed (default: from the clock; printed)\n"
   "  --json                    print the summary as one JSON line on stdout\n"
   "  -q, --quiet               no progress lines on stderr\n"
@@ -107,6 +117,7 @@ struct options {
   int64_t unavailable_grace_ms = 30000;
   int64_t pg_retry_s = 60;
   bool prewarm = true;
+  std::string kinds; ///< --kinds: the kinds of write to make, comma-separated; empty = all
   std::optional<uint64_t> seed;
   bool json = false;
   bool quiet = false;
@@ -190,6 +201,8 @@ options parse_args(int argc, char** argv) {
     } else if (arg == "--no-prewarm") {
       flag();
       o.prewarm = false;
+    } else if (arg == "--kinds") {
+      o.kinds = std::string{value()};
     } else if (arg == "--seed") {
       o.seed = uint64_t(parse_int(arg, value(), 0, std::numeric_limits<int64_t>::max()));
     } else if (arg == "--json") {
@@ -325,12 +338,20 @@ std::string param(int64_t v) {
 
 // ---- the checker ---------------------------------------------------------------
 
-enum class op_kind { rename_dept, change_sal, move_emp, insert_emp, delete_emp, insert_dept, delete_dept };
-constexpr int op_count = 7;
-constexpr const char* op_names[op_count] = {"rename_dept", "change_sal", "move_emp", "insert_emp",
-                                            "delete_emp",  "insert_dept", "delete_dept"};
-// Relative weights: mostly updates; inserts a little ahead of deletes.
-constexpr int op_weights[op_count] = {20, 25, 15, 12, 10, 10, 8};
+enum class op_kind {
+  rename_dept, change_sal, move_emp, insert_emp, delete_emp, insert_dept, delete_dept, replica_rename,
+  truncate_reload
+};
+constexpr int op_count = 9;
+constexpr const char* op_names[op_count] = {"rename_dept", "change_sal",  "move_emp",       "insert_emp",
+                                            "delete_emp",  "insert_dept", "delete_dept",    "replica_rename",
+                                            "truncate_reload"};
+// Relative weights: mostly updates; inserts a little ahead of deletes; a
+// truncate reloads the whole table (and drops every cached document), so it
+// is rare.
+constexpr int op_default_weights[op_count] = {20, 25, 15, 12, 10, 10, 8, 6, 2};
+// A truncate-and-reload rewrites every employee row: not on larger tables.
+constexpr int64_t truncate_max_emps = 100'000;
 
 struct plan {
   op_kind op;
@@ -338,6 +359,7 @@ struct plan {
   int32_t deptno = 0, deptno2 = 0, empno = 0, value = 0;
   std::vector<int32_t> new_empnos;
   std::string text;
+  bool whole_dept = false; ///< truncate_reload: TRUNCATE dept CASCADE (else TRUNCATE emp)
 };
 
 struct check {
@@ -382,13 +404,22 @@ class checker {
 public:
   explicit checker(const options& o)
     : opt_(o), db_(o.dsn, o.pg_retry_s, o.quiet), svc_(o.port, milliseconds{5000}, o.host),
-      poller_(o.port, milliseconds{5000}, o.host), rng_(o.seed.value_or(0)) {}
+      poller_(o.port, milliseconds{5000}, o.host), rng_(o.seed.value_or(0)) {
+    std::copy(std::begin(op_default_weights), std::end(op_default_weights), op_weights_);
+    if (!o.kinds.empty())
+      choose_kinds(o.kinds);
+  }
 
   int run();
 
 private:
   // setup and state
+  /// --kinds: every kind not named gets weight 0.
+  void choose_kinds(std::string_view list);
   void load_ids();
+  /// Turns off the kinds of write this database does not allow (replica
+  /// mode needs a superuser), saying so.
+  void check_write_kinds();
   int32_t random_dept();
   std::optional<std::pair<int32_t, int32_t>> random_emp(); ///< (empno, deptno)
   std::set<doc_key> dependents(const std::vector<int32_t>& empnos, std::optional<int32_t> except_dept);
@@ -413,6 +444,7 @@ private:
   http_client svc_;    ///< checks and prewarm
   http_client poller_; ///< latency polling
   std::mt19937_64 rng_;
+  int op_weights_[op_count];
   std::vector<int32_t> dept_ids_;
   int32_t next_deptno_ = 1;
   int32_t next_empno_ = 1;
@@ -551,6 +583,47 @@ std::optional<plan> checker::make_plan(op_kind op) {
       p.text = "Fresh " + std::to_string(p.deptno);
       break;
     }
+    case op_kind::replica_rename: {
+      p.deptno = random_dept();
+      if (p.deptno == 0)
+        return std::nullopt;
+      p.text = "Replicated " + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
+      p.keys = {{'d', p.deptno}};
+      break;
+    }
+    case op_kind::truncate_reload: {
+      auto n = db_.run([](pg::connection& c) { return c.exec("SELECT count(*) FROM emp").int64(0, 0); });
+      if (n > truncate_max_emps)
+        return std::nullopt;
+      p.whole_dept = std::uniform_int_distribution<int>{0, 1}(rng_) == 1;
+      if (!p.whole_dept) {
+        // TRUNCATE emp, reloaded without one employee: only the TRUNCATE
+        // names it (the reload's inserts name every other row).
+        auto e = random_emp();
+        if (!e)
+          return std::nullopt;
+        std::tie(p.empno, p.deptno) = *e;
+        p.keys = dependents({p.empno}, std::nullopt);
+        p.keys.insert({'e', p.empno});
+        p.keys.insert({'d', p.deptno});
+        break;
+      }
+      // TRUNCATE dept CASCADE, reloaded without one department and its employees.
+      p.deptno = random_dept();
+      if (p.deptno == 0 || dept_ids_.size() < 10)
+        return std::nullopt;
+      auto r = db_.run([&](pg::connection& c) {
+        return c.exec_params("SELECT empno FROM emp WHERE deptno = $1", {param(p.deptno)});
+      });
+      std::vector<int32_t> emps;
+      for (int i = 0; i < r.rows(); ++i)
+        emps.push_back(int32_t(r.int64(i, 0)));
+      p.keys = dependents(emps, p.deptno);
+      p.keys.insert({'d', p.deptno});
+      for (auto e : emps)
+        p.keys.insert({'e', e});
+      break;
+    }
     case op_kind::delete_dept: {
       p.deptno = random_dept();
       if (p.deptno == 0 || dept_ids_.size() < 10)
@@ -573,13 +646,15 @@ std::optional<plan> checker::make_plan(op_kind op) {
 
 std::optional<plan> checker::pick_plan() {
   int total = 0;
-  for (int w : op_weights)
+  for (int w : op_weights_)
     total += w;
+  if (total == 0)
+    return std::nullopt;
   for (int attempt = 0; attempt < 20; ++attempt) {
     int x = std::uniform_int_distribution<int>{0, total - 1}(rng_);
     int i = 0;
-    while (x >= op_weights[i])
-      x -= op_weights[i++];
+    while (x >= op_weights_[i])
+      x -= op_weights_[i++];
     auto p = make_plan(op_kind(i));
     if (!p)
       continue;
@@ -604,6 +679,10 @@ void checker::apply_local(const plan& p) {
       break;
     case op_kind::delete_dept:
       dept_ids_.erase(std::remove(dept_ids_.begin(), dept_ids_.end(), p.deptno), dept_ids_.end());
+      break;
+    case op_kind::truncate_reload:
+      if (p.whole_dept)
+        dept_ids_.erase(std::remove(dept_ids_.begin(), dept_ids_.end(), p.deptno), dept_ids_.end());
       break;
     default:
       break;
@@ -643,6 +722,7 @@ void checker::write_once() {
   uint64_t write_no = n_.writes + n_.write_failures + n_.write_ambiguous + 1;
   std::map<doc_key, std::optional<std::string>> expected;
   std::set<doc_key> logged;
+  bool truncated = false;
   bool commit_sent = false;
   bool committed = false;
   steady::time_point commit_time;
@@ -686,11 +766,44 @@ void checker::write_once() {
       case op_kind::delete_dept:
         c.exec_params("DELETE FROM dept WHERE deptno = $1", {param(p->deptno)});
         break;
+      case op_kind::replica_rename:
+        c.exec("SET LOCAL session_replication_role = replica");
+        c.exec_params("UPDATE dept SET dname = $2 WHERE deptno = $1", {param(p->deptno), p->text});
+        break;
+      case op_kind::truncate_reload:
+        // The rows that stay, with references to the dropped employees
+        // cleared (as ON DELETE SET NULL would), then TRUNCATE and reload.
+        // Foreign keys are checked at the end of each INSERT statement, so
+        // the reload's order does not matter.
+        if (p->whole_dept) {
+          c.exec_params("CREATE TEMP TABLE keep_dept ON COMMIT DROP AS SELECT * FROM dept WHERE deptno <> $1",
+                        {param(p->deptno)});
+          c.exec_params("CREATE TEMP TABLE keep_emp ON COMMIT DROP AS"
+                        " SELECT * FROM emp WHERE deptno IS DISTINCT FROM $1",
+                        {param(p->deptno)});
+          c.exec_params("UPDATE keep_emp SET mgr = NULL WHERE mgr IN (SELECT empno FROM emp WHERE deptno = $1)",
+                        {param(p->deptno)});
+          c.exec("TRUNCATE dept CASCADE");
+          c.exec("INSERT INTO dept SELECT * FROM keep_dept");
+        } else {
+          c.exec_params("CREATE TEMP TABLE keep_emp ON COMMIT DROP AS SELECT * FROM emp WHERE empno <> $1",
+                        {param(p->empno)});
+          c.exec_params("UPDATE keep_emp SET mgr = NULL WHERE mgr = $1", {param(p->empno)});
+          c.exec("TRUNCATE emp");
+        }
+        c.exec("INSERT INTO emp SELECT * FROM keep_emp");
+        break;
     }
-    // What the change triggers recorded for this transaction.
+    // What the change triggers recorded for this transaction. A TRUNCATE
+    // names no key: it stands for every document.
     auto r = c.exec("SELECT entity, id FROM change_log WHERE xid = pg_current_xact_id()");
-    for (int i = 0; i < r.rows(); ++i)
-      logged.insert({r.text(i, 0) == "dept" ? 'd' : 'e', int32_t(r.int64(i, 1))});
+    for (int i = 0; i < r.rows(); ++i) {
+      auto entity = r.text(i, 0);
+      if (entity == "truncate")
+        truncated = true;
+      else
+        logged.insert({entity == "dept" ? 'd' : 'e', int32_t(r.int64(i, 1))});
+    }
     // The documents as they will be once committed (we are the only writer).
     for (auto& k : p->keys)
       expected[k] = truth(c, k);
@@ -739,7 +852,7 @@ void checker::write_once() {
     ++n_.per_op[int(p->op)];
     apply_local(*p);
     for (auto& k : p->keys)
-      if (!logged.count(k)) {
+      if (!logged.count(k) && !truncated) {
         ++n_.trigger_gaps;
         std::fprintf(stderr, "restcache-freshness: %s changed %s but the change log does not name it\n",
                      op_names[int(p->op)], k.name().c_str());
@@ -941,8 +1054,36 @@ void checker::report(steady::time_point start, bool final) {
   std::fflush(stdout);
 }
 
+void checker::choose_kinds(std::string_view list) {
+  std::fill(std::begin(op_weights_), std::end(op_weights_), 0);
+  while (!list.empty()) {
+    auto comma = list.find(',');
+    auto name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    auto i = std::find(std::begin(op_names), std::end(op_names), name) - std::begin(op_names);
+    if (i == op_count)
+      usage_error("--kinds: unknown kind of write '" + std::string{name} + "'");
+    op_weights_[i] = op_default_weights[i];
+  }
+}
+
+void checker::check_write_kinds() {
+  try {
+    db_.run([](pg::connection& c) {
+      c.exec("SET session_replication_role = replica");
+      c.exec("RESET session_replication_role");
+      return 0;
+    });
+  } catch (const pg::error& e) {
+    op_weights_[int(op_kind::replica_rename)] = 0;
+    if (!opt_.quiet)
+      std::fprintf(stderr, "restcache-freshness: no replica-mode writes (needs a superuser): %s\n", e.what());
+  }
+}
+
 int checker::run() {
   load_ids();
+  check_write_kinds();
   if (dept_ids_.size() < 2) {
     std::fprintf(stderr, "restcache-freshness: the database has %zu departments; load some first\n",
                  dept_ids_.size());

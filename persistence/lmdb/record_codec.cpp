@@ -56,6 +56,26 @@ uint32_t checksum(std::string_view header, std::string_view etag, std::string_vi
 
 } // namespace
 
+std::string encode_history(const history_identity& id) {
+  std::string out(16, '\0');
+  put_be(out.data(), id.system_id, 8);
+  put_be(out.data() + 8, id.database_oid, 4);
+  put_be(out.data() + 12, id.timeline, 4);
+  out += id.database_name;
+  return out;
+}
+
+std::optional<history_identity> decode_history(std::string_view b) {
+  if (b.size() < 16)
+    return std::nullopt;
+  history_identity id;
+  id.system_id = get_be(b.data(), 8);
+  id.database_oid = static_cast<uint32_t>(get_be(b.data() + 8, 4));
+  id.timeline = static_cast<uint32_t>(get_be(b.data() + 12, 4));
+  id.database_name = std::string{b.substr(16)};
+  return id;
+}
+
 key_bytes encode_key(doc_key k) noexcept {
   key_bytes out;
   out[0] = char(k.kind);

@@ -14,6 +14,8 @@
 //   [19,23)  u32 BE body length (explicit, so a truncated value is detected)
 //   [23,27)  u32 BE checksum of [0,23) + etag + body (a garbled value is not served)
 // write_order   : key u64 BE write_seq -> value = records key (5 bytes)
+// meta "history": u64 BE system id + u32 BE database OID + u32 BE timeline
+//                 + the database name's bytes (the history the records came from)
 
 #include <array>
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include <string_view>
 
 #include "messages/cache_types.hpp"
+#include "messages/history.hpp"
 
 namespace restcache::lmdb {
 
@@ -41,6 +44,10 @@ std::optional<doc_key> decode_key(std::string_view b) noexcept;
 u64_bytes encode_u64(uint64_t v) noexcept;
 /// nullopt unless exactly 8 bytes.
 std::optional<uint64_t> decode_u64(std::string_view b) noexcept;
+
+std::string encode_history(const history_identity& id);
+/// nullopt unless at least the 16 fixed bytes.
+std::optional<history_identity> decode_history(std::string_view b);
 
 /// Size of the encoded value (header + etag + body).
 size_t encoded_value_size(std::string_view etag, std::string_view body) noexcept;

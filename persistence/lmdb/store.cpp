@@ -284,13 +284,18 @@ void store::erase(const std::vector<doc_key>& keys) {
   txn.commit();
 }
 
-void store::clear(std::optional<uint64_t> watermark) {
+void store::clear(std::optional<uint64_t> watermark, const std::optional<history_identity>& history) {
   write_txn txn(env_);
   // del = 0 empties the database and frees its pages, keeps the handle.
   check(mdb_drop(txn.handle(), env_.records(), 0), "mdb_drop(records)");
   check(mdb_drop(txn.handle(), env_.write_order(), 0), "mdb_drop(write_order)");
   if (watermark)
     put_meta_u64(txn.handle(), env_.meta(), meta_key::watermark, *watermark);
+  if (history) {
+    auto b = encode_history(*history);
+    MDB_val k = to_val(meta_key::history), v = to_val(b);
+    check(mdb_put(txn.handle(), env_.meta(), &k, &v, 0), "mdb_put(history)");
+  }
   txn.commit();
   cleared_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -298,6 +303,16 @@ void store::clear(std::optional<uint64_t> watermark) {
 uint64_t store::watermark() const {
   read_txn txn(env_);
   return get_meta_u64(txn.handle(), env_.meta(), meta_key::watermark).value_or(0);
+}
+
+std::optional<history_identity> store::history() const {
+  read_txn txn(env_);
+  MDB_val k = to_val(meta_key::history), v;
+  int rc = mdb_get(txn.handle(), env_.meta(), &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return std::nullopt;
+  check(rc, "mdb_get(history)");
+  return decode_history(to_view(v));
 }
 
 size_t store::count() const {

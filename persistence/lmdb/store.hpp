@@ -92,11 +92,15 @@ public:
   void erase(const std::vector<doc_key>& keys);
 
   /// Drops every record (e.g. when the change log no longer reaches back to the
-  /// watermark); sets the watermark when given.
-  void clear(std::optional<uint64_t> watermark = std::nullopt) override;
+  /// watermark); sets the watermark and the history identity when given.
+  void clear(std::optional<uint64_t> watermark = std::nullopt,
+             const std::optional<history_identity>& history = std::nullopt) override;
 
   /// The replay watermark of the last commit that carried one; 0 if none yet.
   uint64_t watermark() const;
+  /// The history the records belong to, as the last clear that named one
+  /// stored it; nullopt for a new file (or one written before it was kept).
+  std::optional<history_identity> history() const;
   size_t count() const;
   /// Pages in use by all databases times the page size.
   uint64_t bytes() const;

@@ -27,6 +27,18 @@ const char* const replay_sql =
   "   SELECT entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us"
   "   FROM change_log WHERE xid >= $1::text::xid8 ORDER BY seq LIMIT $2) c ON true";
 
+// The primary's current timeline is the first 8 hex digits of the name of
+// the WAL file it writes; pg_control_checkpoint() would lag a promotion
+// until the next checkpoint. A standby has no insert position: the last
+// checkpoint's timeline is the best it knows.
+const char* const history_sql =
+  "SELECT s.system_identifier::text, d.oid::int8, d.datname,"
+  "  CASE WHEN pg_is_in_recovery() THEN (pg_control_checkpoint()).timeline_id::text"
+  "       ELSE substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) END,"
+  "  pg_is_in_recovery(),"
+  "  pg_snapshot_xmax(pg_current_snapshot())::text"
+  " FROM pg_control_system() s, pg_database d WHERE d.datname = current_database()";
+
 const char* const mark_sql =
   "SELECT pg_snapshot_xmin(pg_current_snapshot())::text,"
   " pg_notify('restcache_changes', 'mark:' || $1)";
@@ -70,6 +82,19 @@ std::optional<key_change> parse_change(std::string_view payload) {
   return ch;
 }
 
+std::optional<uint64_t> parse_truncate(std::string_view payload) {
+  auto entity = next_field(payload);
+  auto id_text = next_field(payload);
+  auto seq_text = next_field(payload);
+  auto us_text = next_field(payload);
+  int64_t us = 0;
+  uint64_t seq = 0;
+  if (entity != "truncate" || id_text != "0" || !payload.empty() || !parse_int(seq_text, seq)
+      || (!us_text.empty() && !parse_int(us_text, us)))
+    return std::nullopt;
+  return seq;
+}
+
 std::optional<uint64_t> parse_mark(std::string_view payload) {
   constexpr std::string_view prefix = "mark:";
   uint64_t token = 0;
@@ -97,14 +122,44 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
   }
   out.changes.reserve(static_cast<size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
+    auto entity = r.text(i, 1);
+    if (entity == "truncate") {
+      out.truncated = true;
+      continue;
+    }
     key_change ch;
-    ch.key.kind = r.text(i, 1) == "emp" ? doc_kind::emp : doc_kind::deptemps;
+    if (entity == "emp")
+      ch.key.kind = doc_kind::emp;
+    else if (entity == "dept")
+      ch.key.kind = doc_kind::deptemps;
+    else
+      throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
     ch.key.id = static_cast<int32_t>(r.int64(i, 2));
     ch.seq = static_cast<uint64_t>(r.int64(i, 3));
     ch.changed_us = r.int64(i, 4);
     out.changes.push_back(ch);
   }
   return out;
+}
+
+live_history read_history(connection& c) {
+  prepare_once(c, "read_history", history_sql);
+  auto r = c.exec_prepared("read_history", {});
+  if (r.rows() != 1)
+    throw error("read_history: the current database is not in pg_database");
+  live_history h;
+  auto timeline_text = r.text(0, 3);
+  uint32_t timeline = 0;
+  bool in_recovery = r.text(0, 4) == "t";
+  auto [end, ec] = std::from_chars(timeline_text.data(), timeline_text.data() + timeline_text.size(), timeline,
+                                   in_recovery ? 10 : 16);
+  if (!parse_int(r.text(0, 0), h.identity.system_id) || ec != std::errc{}
+      || end != timeline_text.data() + timeline_text.size() || !parse_int(r.text(0, 5), h.next_xid))
+    throw error("read_history: unexpected result");
+  h.identity.database_oid = static_cast<uint32_t>(r.int64(0, 1));
+  h.identity.database_name = std::string{r.text(0, 2)};
+  h.identity.timeline = timeline;
+  return h;
 }
 
 uint64_t send_mark(connection& c, uint64_t token) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "messages/cache_types.hpp"
+#include "messages/history.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp" // change_channel
 
@@ -20,11 +21,16 @@ namespace restcache::pg {
 /// or of an unknown entity.
 std::optional<key_change> parse_change(std::string_view payload);
 
+/// "truncate:0:<seq>[:<us>]" as the TRUNCATE triggers send it: the sequence;
+/// nullopt for anything else.
+std::optional<uint64_t> parse_truncate(std::string_view payload);
+
 /// "mark:<token>" as send_mark sends it; nullopt for anything else.
 std::optional<uint64_t> parse_mark(std::string_view payload);
 
 struct replay_result {
   change_batch changes;   ///< every entry of a transaction not known complete at the watermark
+  bool truncated = false; ///< among them a TRUNCATE: both tiers must be dropped
   bool complete = true;   ///< false: the log was pruned past the watermark (or too many entries)
   uint64_t horizon = 0;   ///< change_log_horizon.pruned_below
 };
@@ -34,6 +40,11 @@ struct replay_result {
 /// not below the watermark (entries the reader needs may be gone), or when more
 /// than `limit` entries would come back (the caller drops its tiers instead).
 replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit);
+
+/// The identity of the history the connection reaches (cluster, database,
+/// timeline) and its next transaction id, in one statement that assigns no
+/// xid. On a standby the timeline is the last checkpoint's.
+live_history read_history(connection& c);
 
 /// Takes the xmin of a fresh snapshot and, in the same transaction, notifies
 /// "mark:<token>" on the change channel. Every transaction with an xid below

@@ -165,18 +165,21 @@ void exec_quietly(connection& c, const char* sql) noexcept {
   }
 }
 
-/// How the load keeps the change triggers from firing.
-enum class bypass {
-  /// session_replication_role = replica: triggers (user and FK) do not fire
-  /// in this session; needs superuser. Fastest: no FK checks either (the
-  /// generated rows are consistent by construction).
-  replica_role,
-  /// ALTER TABLE ... DISABLE TRIGGER USER inside each batch transaction,
-  /// ENABLE again before COMMIT; needs table ownership. The ALTER locks the
-  /// table against concurrent writers until COMMIT, so no other session ever
-  /// writes while the triggers are off (their changes would go unlogged).
-  disable_triggers,
-};
+// The change triggers fire ALWAYS (schema.sql), even with
+// session_replication_role = replica, so the load disables them by name
+// inside each batch transaction and enables them ALWAYS again before COMMIT
+// (ENABLE TRIGGER USER would bring them back in origin mode only). The ALTER
+// locks the table against concurrent writers until COMMIT, so no other
+// session ever writes while the triggers are off (its changes would go
+// unlogged). Needs table ownership.
+const char* const disable_change_triggers =
+  "ALTER TABLE dept DISABLE TRIGGER restcache_dept_changed, DISABLE TRIGGER restcache_dept_truncated;"
+  "ALTER TABLE emp DISABLE TRIGGER restcache_emp_changed, DISABLE TRIGGER restcache_emp_truncated";
+const char* const enable_change_triggers =
+  "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_dept_changed,"
+  " ENABLE ALWAYS TRIGGER restcache_dept_truncated;"
+  "ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,"
+  " ENABLE ALWAYS TRIGGER restcache_emp_truncated";
 
 } // namespace
 
@@ -227,7 +230,9 @@ load_report load_demo_data(connection& c, const load_options& opts,
   c.prepare(load_depts_stmt, load_depts_sql);
   c.prepare(load_emps_stmt, load_emps_sql);
 
-  bypass mode = bypass::replica_role;
+  // session_replication_role = replica (superusers only) skips the foreign
+  // key checks, which the generated rows satisfy by construction: faster.
+  bool replica_role = true;
   try {
     // Session settings for the load. synchronous_commit = off: a crash may
     // lose the last batches, which a rerun loads again (it resumes from
@@ -238,15 +243,13 @@ load_report load_demo_data(connection& c, const load_options& opts,
     } catch (const error& e) {
       if (e.sqlstate() != "42501") // insufficient_privilege: not a superuser
         throw;
-      mode = bypass::disable_triggers;
+      replica_role = false;
     }
     const std::string emps_per_dept = std::to_string(opts.emps_per_dept);
     for (int64_t lo = first; lo <= opts.depts; lo += opts.batch_depts) {
       int64_t hi = std::min(opts.depts, lo + opts.batch_depts - 1);
       c.exec("BEGIN");
-      if (mode == bypass::disable_triggers)
-        c.exec("ALTER TABLE dept DISABLE TRIGGER USER;"
-               "ALTER TABLE emp DISABLE TRIGGER USER");
+      c.exec(disable_change_triggers);
       auto d = c.exec_prepared(load_depts_stmt, {std::to_string(lo), std::to_string(hi)});
       rep.depts_inserted += std::atoll(PQcmdTuples(d.get()));
       if (opts.emps_per_dept > 0) {
@@ -254,9 +257,7 @@ load_report load_demo_data(connection& c, const load_options& opts,
                                  {std::to_string(lo), std::to_string(hi), emps_per_dept});
         rep.emps_inserted += std::atoll(PQcmdTuples(e.get()));
       }
-      if (mode == bypass::disable_triggers)
-        c.exec("ALTER TABLE dept ENABLE TRIGGER USER;"
-               "ALTER TABLE emp ENABLE TRIGGER USER");
+      c.exec(enable_change_triggers);
       c.exec("COMMIT");
       if (progress)
         progress({hi, opts.depts, rep.emps_inserted, seconds_since(start)});
@@ -279,12 +280,12 @@ load_report load_demo_data(connection& c, const load_options& opts,
            " COMMIT");
   } catch (...) {
     exec_quietly(c, "ROLLBACK"); // ends an aborted batch; the ALTERs roll back too
-    if (mode == bypass::replica_role)
+    if (replica_role)
       exec_quietly(c, "RESET session_replication_role");
     exec_quietly(c, "RESET synchronous_commit");
     throw;
   }
-  if (mode == bypass::replica_role) // a non-superuser may not even RESET it
+  if (replica_role) // a non-superuser may not even RESET it
     c.exec("RESET session_replication_role");
   c.exec("RESET synchronous_commit");
   // Fresh statistics for the planner (fetch_deptemps must use the deptno index).

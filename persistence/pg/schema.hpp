@@ -11,10 +11,11 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 3;
+inline constexpr int schema_version = 4;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
-/// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp" (pg/change_feed.hpp parses it).
+/// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp", or "truncate" with id 0
+/// (pg/change_feed.hpp parses it).
 inline constexpr const char* change_channel = "restcache_changes";
 
 /// Applies schema.sql; idempotent (safe on an existing schema, safe

@@ -1,4 +1,4 @@
--- restcache schema, version 3 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 4 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -57,10 +57,17 @@ CREATE INDEX IF NOT EXISTS emp_mgr_idx ON emp (mgr);
 CREATE TABLE IF NOT EXISTS change_log (
   seq        bigserial PRIMARY KEY,
   xid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  entity     text NOT NULL CHECK (entity IN ('dept', 'emp')),
+  entity     text NOT NULL,
   id         int NOT NULL,
   changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
+
+-- 'truncate' (id 0) stands for a TRUNCATE of dept or emp: every cached
+-- document may have changed. Named, so that version 3's narrower check is
+-- replaced on migration.
+ALTER TABLE change_log DROP CONSTRAINT IF EXISTS change_log_entity_check;
+ALTER TABLE change_log ADD CONSTRAINT change_log_entity_check
+  CHECK (entity IN ('dept', 'emp', 'truncate'));
 
 -- Replay reads the entries of transactions not known complete at a watermark.
 CREATE INDEX IF NOT EXISTS change_log_xid_idx ON change_log (xid);
@@ -157,6 +164,22 @@ BEGIN
 END
 $fn$;
 
+-- TRUNCATE fires no row trigger: a statement trigger logs one 'truncate'
+-- entry per truncated table, and the listener drops both tiers for it, live
+-- and on replay (TRUNCATE dept CASCADE truncates emp too: two entries).
+CREATE OR REPLACE FUNCTION restcache_truncated()
+RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  n int;
+BEGIN
+  WITH c AS (
+    INSERT INTO change_log (entity, id) VALUES ('truncate', 0)
+    RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
+  SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
+  RETURN NULL;
+END
+$fn$;
+
 DROP TRIGGER IF EXISTS restcache_dept_changed ON dept;
 CREATE TRIGGER restcache_dept_changed
   AFTER INSERT OR UPDATE OR DELETE ON dept
@@ -167,6 +190,27 @@ CREATE TRIGGER restcache_emp_changed
   AFTER INSERT OR UPDATE OR DELETE ON emp
   FOR EACH ROW EXECUTE FUNCTION restcache_emp_changed();
 
-INSERT INTO restcache_schema (version) VALUES (3) ON CONFLICT (version) DO NOTHING;
+DROP TRIGGER IF EXISTS restcache_dept_truncated ON dept;
+CREATE TRIGGER restcache_dept_truncated
+  AFTER TRUNCATE ON dept
+  FOR EACH STATEMENT EXECUTE FUNCTION restcache_truncated();
+
+DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;
+CREATE TRIGGER restcache_emp_truncated
+  AFTER TRUNCATE ON emp
+  FOR EACH STATEMENT EXECUTE FUNCTION restcache_truncated();
+
+-- A trigger is created enabled in origin mode only: it does not fire in a
+-- session with session_replication_role = replica, which is how logical
+-- replication applies changes on a subscriber (and how some restore and ETL
+-- tools write). ALWAYS makes every such write reach the caches too.
+-- restcache-load disables them by name around its bulk batches and enables
+-- them ALWAYS again in the same transaction (persistence/pg/data_generator.cpp).
+ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_dept_changed,
+                 ENABLE ALWAYS TRIGGER restcache_dept_truncated;
+ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,
+                ENABLE ALWAYS TRIGGER restcache_emp_truncated;
+
+INSERT INTO restcache_schema (version) VALUES (4) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

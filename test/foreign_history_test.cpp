@@ -1,0 +1,150 @@
+#define CAF_SUITE foreign_history
+#include "test/fixtures/daemon_process.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+// An LMDB file written from one history (a database of a cluster, up to a
+// watermark) and a daemon started on it against another: the other's
+// documents are served, never the file's.
+
+using namespace restcache;
+using namespace restcache::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int32_t probe = 77; ///< the department both histories hold, differently
+
+/// Schema and departments 1..100 (10 employees each), as restcache-load makes them.
+void load_demo(const std::string& dsn) {
+  pg::connection c{dsn};
+  pg::ensure_schema(c);
+  pg::load_options opts;
+  opts.depts = 100;
+  opts.emps_per_dept = 10;
+  pg::load_demo_data(c, opts);
+}
+
+/// Schema and one department inserted by SQL: `probe`, with no employees.
+void insert_other(const std::string& dsn) {
+  pg::connection c{dsn};
+  pg::ensure_schema(c);
+  c.exec("INSERT INTO dept VALUES (" + std::to_string(probe) + ", 'OTHER DATABASE', 'Nowhere')");
+}
+
+std::string truth(const std::string& dsn, int32_t deptno) {
+  pg::connection c{dsn};
+  auto d = pg::fetch_deptemps(c, deptno);
+  return d ? encode_deptemps(*d) : std::string{};
+}
+
+struct fixture {
+  temp_dir lmdb{"history"};
+
+  /// A daemon on `dsn` with the shared LMDB directory, caught up.
+  std::unique_ptr<daemon_process> start(const std::string& dsn) {
+    auto d = std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
+      "--lmdb.flush-interval=20", "--changelog.mark-interval=50", "--lmdb.path=" + lmdb.path});
+    http_client c{d->port()};
+    CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+    return d;
+  }
+
+  /// Caches `ids` in memory and LMDB through GETs, waits until they are
+  /// all in the file and the watermark is in it too, and stops the daemon.
+  void fill_file(const std::string& dsn, const std::vector<int32_t>& ids) {
+    auto d = start(dsn);
+    http_client c{d->port()};
+    for (auto id : ids)
+      CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+    CAF_REQUIRE(wait_until([&] {
+      return metric(c.get("/metrics").body, "restcache_lmdb_records") == static_cast<int64_t>(ids.size());
+    }));
+    // Caught up means a watermark; the writer stores it by the time it drains.
+    CAF_REQUIRE_GREATER(metric(c.get("/metrics").body, "restcache_listener_watermark_xid"), 0);
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  }
+
+  /// GET /deptemps/`probe` on a daemon started on `dsn` with the file:
+  /// checks it is the database's document, not the file's.
+  void check_serves(const std::string& dsn, const std::string& rule) {
+    auto d = start(dsn);
+    http_client c{d->port()};
+    auto want = truth(dsn, probe);
+    CAF_CHECK_EQUAL(c.get("/deptemps/" + std::to_string(probe)).body, want);
+    auto text = c.get("/metrics").body;
+    CAF_CHECK_EQUAL(metric(text, "restcache_listener_history_resets_total{rule=\"" + rule + "\"}"), 1);
+    // What is in the file now is of this history: a restart serves it.
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+    d = start(dsn);
+    http_client again{d->port()};
+    CAF_CHECK_EQUAL(again.get("/deptemps/" + std::to_string(probe)).body, want);
+    CAF_CHECK_EQUAL(metric(again.get("/metrics").body, "restcache_listener_history_resets_total{rule=\"" + rule + "\"}"),
+                    0);
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(foreign_history_tests, fixture)
+
+CAF_TEST(a file filled from another cluster is dropped and the database is served) {
+  auto a = create_demo_database("hist_a", 100, 10);
+  fill_file(a, {probe, 1, 2, 3});
+  // A brand-new cluster: its xids are far below the file's watermark.
+  private_pg other;
+  auto b = other.create_database("hist_b");
+  insert_other(b);
+  CAF_REQUIRE_NOT_EQUAL(truth(b, probe), truth(a, probe));
+  check_serves(b, "other_cluster");
+  shared_private_pg().drop_database(a);
+}
+
+CAF_TEST(a file filled from another database of the same cluster is dropped) {
+  // B's rows are older than A's watermark: a replay from it would miss them.
+  auto b = shared_private_pg().create_database("hist_b");
+  insert_other(b);
+  auto a = create_demo_database("hist_a", 100, 10);
+  fill_file(a, {probe, 5, 6});
+  CAF_REQUIRE_NOT_EQUAL(truth(b, probe), truth(a, probe));
+  check_serves(b, "other_database");
+  shared_private_pg().drop_database(a);
+  shared_private_pg().drop_database(b);
+}
+
+CAF_TEST(a cluster taken back to an older copy of its data is not served from the file) {
+  private_pg cluster;
+  load_demo(cluster.dsn());
+  cluster.stop_server();
+  cluster.save_data("before");
+  cluster.start_server();
+  {
+    pg::connection c{cluster.dsn()};
+    c.exec("UPDATE dept SET dname = 'AFTER THE COPY' WHERE deptno = " + std::to_string(probe));
+    for (int i = 0; i < 20; ++i) // xids the copy never saw
+      c.exec("SELECT pg_current_xact_id()");
+  }
+  auto after = truth(cluster.dsn(), probe);
+  CAF_REQUIRE(after.find("AFTER THE COPY") != std::string::npos);
+  fill_file(cluster.dsn(), {probe, 9});
+  cluster.stop_server();
+  cluster.restore_data("before");
+  cluster.start_server();
+  CAF_REQUIRE_NOT_EQUAL(truth(cluster.dsn(), probe), after);
+  check_serves(cluster.dsn(), "went_backwards");
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
