@@ -84,9 +84,10 @@ machine_load() {
 }
 
 # bench_start_nginx PORT FILE: nginx (bench/nginx.conf.in; NGINX_WORKERS worker
-# processes, default 1), keep-alive, answering every GET /deptemps/{id} and
-# GET /depts/random with the bytes of FILE (copied into $BENCH_LOG_DIR/www).
-# Sets NGINX_PID_FILE; bench_stop_nginx stops it.
+# processes, default auto: one a core, as nginx is run), keep-alive, answering
+# every GET /deptemps/{id} and GET /depts/random with the bytes of FILE (copied
+# into $BENCH_LOG_DIR/www). Sets NGINX_PID_FILE and NGINX_WORKER_COUNT (the
+# worker processes actually running); bench_stop_nginx stops it.
 bench_start_nginx() {
   local port="$1" file="$2"
   mkdir -p "$BENCH_LOG_DIR/www"
@@ -94,21 +95,50 @@ bench_start_nginx() {
   chmod 755 "$BENCH_LOG_DIR"
   chmod -R a+rX "$BENCH_LOG_DIR/www"
   NGINX_PID_FILE="$BENCH_LOG_DIR/nginx.pid"
-  sed -e "s|@DIR@|$BENCH_LOG_DIR|g" -e "s|@PORT@|$port|g" -e "s|@WORKERS@|${NGINX_WORKERS:-1}|g" \
+  NGINX_WORKER_COUNT=0
+  sed -e "s|@DIR@|$BENCH_LOG_DIR|g" -e "s|@PORT@|$port|g" -e "s|@WORKERS@|${NGINX_WORKERS:-auto}|g" \
     "$RESTCACHE_ROOT/bench/nginx.conf.in" >"$BENCH_LOG_DIR/nginx.conf"
   nginx -c "$BENCH_LOG_DIR/nginx.conf" -p "$BENCH_LOG_DIR"
-  local i
+  local i n last=-1
   for i in $(seq 1 50); do
-    curl -sf -o /dev/null "127.0.0.1:$port/deptemps/1" && return 0
+    curl -sf -o /dev/null "127.0.0.1:$port/deptemps/1" && break
     sleep 0.1
   done
-  echo "nginx did not start" >&2
-  return 1
+  curl -sf -o /dev/null "127.0.0.1:$port/deptemps/1" || { echo "nginx did not start" >&2; return 1; }
+  # The master forks its workers at start: count them once the count holds still.
+  for i in $(seq 1 20); do
+    n=$(bench_nginx_workers)
+    [ "$n" -gt 0 ] && [ "$n" -eq "$last" ] && break
+    last=$n
+    sleep 0.1
+  done
+  NGINX_WORKER_COUNT=$n
 }
 
+# bench_nginx_workers: how many worker processes the nginx of NGINX_PID_FILE
+# runs (the master's children).
+bench_nginx_workers() {
+  if [ -n "${NGINX_PID_FILE:-}" ] && [ -s "$NGINX_PID_FILE" ]; then
+    pgrep -P "$(cat "$NGINX_PID_FILE")" | wc -l
+  else
+    echo 0
+  fi
+}
+
+# bench_stop_nginx: stops the nginx of NGINX_PID_FILE and waits (up to 5 s)
+# until its master is gone, so the port is free for the next start.
 bench_stop_nginx() {
   if [ -n "${NGINX_PID_FILE:-}" ] && [ -f "$NGINX_PID_FILE" ]; then
-    kill "$(cat "$NGINX_PID_FILE")" 2>/dev/null || true
+    local pid i
+    pid=$(cat "$NGINX_PID_FILE" 2>/dev/null || true)
+    if [ -n "$pid" ]; then
+      kill "$pid" 2>/dev/null || true
+      for i in $(seq 1 50); do
+        # Gone, or a zombie nobody reaps (the master daemonized itself).
+        case "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" in ""|Z) break ;; esac
+        sleep 0.1
+      done
+    fi
   fi
   NGINX_PID_FILE=""
 }
@@ -244,4 +274,92 @@ bench_wait_populated() {
   else
     echo "populated: $(metric "$port" restcache_cache_entries) documents in memory of $ids departments"
   fi
+}
+
+# bench_wait_serving PORT: after bench_start_daemon (and bench_wait_populated):
+# waits for /ready and for the daemon to have read the department ids
+# (/depts/random answers 503 before), then checks that GET /depts/random
+# answers 200. Returns 1 when it does not.
+bench_wait_serving() {
+  local port="$1" i
+  for i in $(seq 1 300); do curl -sf -o /dev/null "127.0.0.1:$port/ready" && break; sleep 0.1; done
+  for i in $(seq 1 600); do
+    [ "$(metric "$port" restcache_dept_ids)" -gt 0 ] && break
+    sleep 0.1
+  done
+  curl -sf -o /dev/null "127.0.0.1:$port/depts/random"
+}
+
+# ab_fields FILE N [TLIMIT] -> "RPS MEAN_MS P50_MS P99_MS FAILED NON2XX COMPLETE
+# KEEPALIVE" from ab's output in FILE (ab -n N); the percentiles from FILE.pct
+# (ab -e: fractional ms; the console's are whole ms) when it has them. FAILED =
+# Failed requests + Non-2xx responses + requests never completed; with TLIMIT
+# (ab -t TLIMIT -n N: whichever ends first), requests not started because the
+# time limit ended the run are not failures.
+ab_fields() {
+  awk -v n="$2" -v tlimit="${3:-0}" '
+    FILENAME ~ /[.]pct$/ { if ($1 == "50") p50 = $2; if ($1 == "99") p99 = $2; next }
+    /^Time taken for tests:/ { taken = $5 }
+    /^Complete requests:/ { complete = $3 }
+    /^Failed requests:/ { failed = $3 }
+    /^Non-2xx responses:/ { non2xx = $3 }
+    /^Keep-Alive requests:/ { ka = $3 }
+    /^Requests per second:/ { rps = $4 }
+    /^Time per request:/ && mean == "" { mean = $4 }
+    $1 == "50%" && p50 == "" { p50 = $2 } $1 == "99%" && p99 == "" { p99 = $2 }
+    END {
+      if (rps == "") { printf "0 - - - %d 0 0 0\n", n; exit }
+      never = n - complete
+      if (tlimit > 0 && taken + 0 >= tlimit * 0.98) never = 0
+      f = failed + non2xx + never
+      printf "%.0f %.3f %.3f %.3f %d %d %d %d\n", rps, mean, p50, p99, f, non2xx + 0, complete, ka
+    }' FS='[ ,]+' "$1.pct" FS=' ' "$1"
+}
+
+# wrk_fields FILE -> "RPS MEAN_MS P50_MS P99_MS FAILED NON2XX REQUESTS" from wrk
+# --latency's output in FILE; FAILED = socket errors (connect, read, write,
+# timeout) + non-2xx/3xx responses (1 when wrk printed no result).
+wrk_fields() {
+  awk '
+    function ms(v) {
+      if (v ~ /us$/) return substr(v, 1, length(v) - 2) / 1000
+      if (v ~ /ms$/) return substr(v, 1, length(v) - 2) + 0
+      if (v ~ /m$/)  return substr(v, 1, length(v) - 1) * 60000
+      if (v ~ /s$/)  return substr(v, 1, length(v) - 1) * 1000
+      return v + 0
+    }
+    $1 == "Latency" && $2 != "Distribution" && mean == "" { mean = ms($2) }
+    $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
+    / requests in / { total = $1 }
+    /Requests\/sec/ { rps = $2 }
+    /Socket errors/ { gsub(",", ""); err += $4 + $6 + $8 + $10 }
+    /Non-2xx or 3xx responses/ { non2xx += $5 }
+    END {
+      if (rps == "") { print "0 - - - 1 0 0"; exit }
+      printf "%.0f %.3f %.3f %.3f %d %d %d\n", rps, mean, p50, p99, err + non2xx, non2xx, total
+    }' "$1"
+}
+
+# bench_pgbench_fill PREFIX C DURATION DEPTS -> "TPS MEAN_MS P99_MS FAILED":
+# pgbench -M prepared -c C -j min(C,2) with bench/deptemps_fill.sql (the
+# daemon's fill query for a random id in 1..DEPTS) on the bench database; its
+# output in PREFIX.txt. pgbench runs 3 s longer than DURATION; only the
+# transactions that ended in the last DURATION s of its per-transaction log
+# count (64 connections take a while to open on a busy machine).
+bench_pgbench_fill() {
+  local prefix="$1" c="$2" duration="$3" depts="$4" j stats failed
+  j=$(( c < 2 ? c : 2 ))
+  "$PG_CLUSTER_BIN/pgbench" -n -M prepared -c "$c" -j "$j" -T "$(( duration + 3 ))" -D depts="$depts" \
+    -l --log-prefix="$prefix" -f "$RESTCACHE_ROOT/bench/deptemps_fill.sql" "$BENCH_DSN" >"$prefix.txt" 2>&1 || true
+  # Log fields: client, transaction, latency us, script, end time s, end time us.
+  stats=$(cat "$prefix".[0-9]* 2>/dev/null | awk -v d="$duration" '
+            { t[NR] = $5 + $6 / 1e6; l[NR] = $3 / 1000; if (t[NR] > tmax) tmax = t[NR] }
+            END { for (i = 1; i <= NR; i++) if (t[i] > tmax - d) print l[i] }' | sort -n | awk -v d="$duration" '
+            { v[NR] = $1; sum += $1 }
+            END { if (NR == 0) { print "0 - -"; exit }
+                  i = int(NR * 0.99); if (i < 1) i = 1
+                  printf "%.0f %.3f %.3f\n", NR / d, sum / NR, v[i] }')
+  rm -f "$prefix".[0-9]*
+  failed=$(awk -F': ' '/number of failed transactions/ {split($2, a, " "); print a[1]}' "$prefix.txt")
+  echo "$stats ${failed:-0}"
 }

@@ -4,6 +4,8 @@
 # keep-alive, random ids over all departments, every department cached
 # (cache.mode=memory, cache.populate).
 #   bench/throughput.sh            DEPTS=100000 DURATION=20s CONNS=64 ROUNDS=2
+# nginx runs bench/nginx.conf.in with NGINX_WORKERS worker processes (default
+# auto: a worker a core, as nginx is run).
 # Prints req/s of each run and the ratio restcache / nginx.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -35,9 +37,10 @@ for _ in $(seq 1 900); do
 done
 echo "cached: $(metric $daemon_port restcache_cache_entries) documents"
 
-# nginx: one worker, the same bytes for every /deptemps/ id.
+# nginx: worker_processes ${NGINX_WORKERS:-auto}, the same bytes for every /deptemps/ id.
 curl -s "127.0.0.1:$daemon_port/deptemps/1" >"$BENCH_LOG_DIR/doc.json"
 bench_start_nginx "$nginx_port" "$BENCH_LOG_DIR/doc.json"
+echo "nginx: $NGINX_WORKER_COUNT worker(s) (worker_processes ${NGINX_WORKERS:-auto}), $(nproc) cores"
 
 run_wrk() { # PORT -> req/s
   wrk_random "$1" "$duration" "$conns" "$depts" | awk '/Requests\/sec/ {print int($2)}'
@@ -47,7 +50,7 @@ run_wrk() { # PORT -> req/s
 wrk_random "$nginx_port" 3s "$conns" "$depts" >/dev/null
 wrk_random "$daemon_port" 3s "$conns" "$depts" >/dev/null
 
-echo "wrk -t1 -c$conns -d$duration, random ids over $depts departments; $(machine_load)"
+echo "wrk -t1 -c$conns -d$duration, random ids over $depts departments; nginx $NGINX_WORKER_COUNT worker(s); $(machine_load)"
 printf '%-8s %-12s %-12s %s\n' round nginx restcache ratio
 best_n=0; best_r=0
 for round in $(seq 1 "$rounds"); do
