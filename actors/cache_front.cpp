@@ -11,9 +11,20 @@
 
 namespace restcache {
 
+namespace {
+
+/// Unique over the process, so a thread's copy of one front's id set is
+/// never taken for another's (a front made later at the same address).
+uint64_t next_ids_generation() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace
+
 cache_front::cache_front(std::vector<cache_shard_actor> shards, std::vector<cache_metrics>& cache,
                          db_metrics& db)
-  : shards_(std::move(shards)), cache_metrics_(cache), db_metrics_(db) {
+  : shards_(std::move(shards)), cache_metrics_(cache), db_metrics_(db), ids_generation_(next_ids_generation()) {
 }
 
 const cache_shard_actor& cache_front::shard_for(const doc_key& key) const {
@@ -25,11 +36,21 @@ void cache_front::lookup(doc_key key, reply_callback cb) {
 }
 
 std::optional<int32_t> cache_front::random_dept_id() {
-  std::shared_ptr<const std::vector<int32_t>> ids;
-  {
+  // This thread's copy of the set, valid while the generation is unchanged.
+  struct cached {
+    const cache_front* owner = nullptr;
+    uint64_t generation = 0;
+    std::shared_ptr<const std::vector<int32_t>> ids;
+  };
+  thread_local cached mine;
+  auto gen = ids_generation_.load(std::memory_order_acquire);
+  if (mine.owner != this || mine.generation != gen) {
     std::lock_guard guard{ids_mtx_};
-    ids = dept_ids_;
+    mine.owner = this;
+    mine.generation = ids_generation_.load(std::memory_order_relaxed);
+    mine.ids = dept_ids_;
   }
+  const auto& ids = mine.ids;
   if (!ids || ids->empty())
     return std::nullopt;
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -85,6 +106,7 @@ void cache_front::add_readiness_check(std::function<http::readiness_check()> che
 void cache_front::set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids) {
   std::lock_guard guard{ids_mtx_};
   dept_ids_ = std::move(ids);
+  ids_generation_.store(next_ids_generation(), std::memory_order_release);
 }
 
 size_t cache_front::dept_id_count() const {

@@ -61,6 +61,10 @@ private:
   db_metrics& db_metrics_;
   mutable std::mutex ids_mtx_;
   std::shared_ptr<const std::vector<int32_t>> dept_ids_;
+  /// Bumped (under ids_mtx_) whenever dept_ids_ changes: /depts/random reads
+  /// the set through a copy of its own thread, taken again only when this
+  /// moved, so a request costs one atomic load, no lock and no count.
+  std::atomic<uint64_t> ids_generation_;
   std::vector<std::function<std::string()>> metrics_sources_;
   std::vector<std::function<http::readiness_check()>> readiness_checks_;
   caf::actor_system* sys_ = nullptr;

@@ -30,6 +30,7 @@
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
 #include "persistence/pg/schema.hpp"
+#include "runtime/io_scheduler.hpp"
 
 using namespace restcache;
 
@@ -180,6 +181,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<cache_front> front;
   std::unique_ptr<http::server> server;
   int exit_code = 0;
+  // The io threads are CAF's workers: CAF builds no scheduler of its own
+  // when a scheduler module is loaded.
+  if (cfg.uses_io_scheduler())
+    cfg.module_factories.push_back(&runtime::io_scheduler::make);
   if (o.inspect_port > 0) { // restcache-inspect: before the actor system exists
     cfg.load<caf::io::middleman>();
     add_inspect_message_types(cfg);
@@ -312,6 +317,8 @@ int main(int argc, char** argv) {
     http_opts.lookup_timeout = std::chrono::milliseconds{o.cache_fill_timeout_ms + 1000};
     http_opts.drain_timeout = std::chrono::milliseconds{o.http_shutdown_timeout_ms};
     http_opts.access_log = logs->access();
+    if (auto* io = runtime::io_scheduler::of(system))
+      http_opts.io_contexts = io->contexts();
     server = std::make_unique<http::server>(http_opts, *front);
     if (tier_store) // opened above or start-up failed; LMDB has no later "closed" state
       front->add_readiness_check([] { return http::readiness_check{"lmdb", true, "open"}; });
@@ -352,9 +359,10 @@ int main(int argc, char** argv) {
       }
       server->start();
       server->run_threads();
-      spdlog::info("restcached listening on http://{}:{}/ ({} http threads, {} shards, cache.mode={}, "
+      spdlog::info("restcached listening on http://{}:{}/ ({} http threads{}, {} shards, cache.mode={}, "
                    "memory budget {} MiB, db pool {} ({}))",
-                   o.http_address, server->bound_port(), o.http_threads, o.cache_shards,
+                   o.http_address, server->bound_port(), o.http_threads,
+                   cfg.uses_io_scheduler() ? " running the actors" : "", o.cache_shards,
                    o.cache_mode, o.cache_memory_bytes >> 20, o.db_pool_size, o.db_driver);
       // A line scripts and tests can wait for.
       std::printf("restcached: listening on %s:%u\n", o.http_address.c_str(), server->bound_port());

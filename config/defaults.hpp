@@ -10,7 +10,8 @@ namespace restcache::defaults {
 // http.*
 inline constexpr const char* http_address = "127.0.0.1";
 inline constexpr int64_t http_port = 8080;
-inline constexpr int64_t http_threads = 0;          ///< 0: half the cores, at least 1
+/// 0: one per core with runtime.scheduler=io, half the cores (at least 1) with caf.
+inline constexpr int64_t http_threads = 0;
 /// A department of 10,000 employees (the body parser's limit) is ~1.5 MB.
 inline constexpr int64_t http_body_limit = 2 * 1024 * 1024;
 /// When not empty, writes need "Authorization: Bearer <token>".
@@ -76,8 +77,14 @@ inline constexpr int64_t lmdb_max_queue = 100'000;      ///< queued records beyo
 /// durable (fsync every commit) | no-meta-sync | no-sync; see persistence/lmdb/env.hpp.
 inline constexpr const char* lmdb_sync = "durable";
 
-// CAF's own scheduler.max-threads defaults to half the cores (at least 1)
-// and scheduler.policy to sharing; both can be overridden as usual.
+// runtime.*
+/// io: CAF's actors run on the HTTP io threads (runtime/io_scheduler.hpp);
+/// caf: CAF's own scheduler on threads of its own next to the HTTP threads.
+inline constexpr const char* runtime_scheduler = "io";
+
+// With runtime.scheduler=caf, CAF's own scheduler.max-threads defaults to
+// half the cores (at least 1) and scheduler.policy to sharing; both can be
+// overridden as usual. With io, scheduler.max-threads is http.threads.
 
 // log.*
 inline constexpr const char* log_level = "info";

@@ -177,7 +177,9 @@ restcache_config::restcache_config() {
   spec_builder{specs_, custom_options_, "http"}
     .text(o.http_address, "address", d::http_address, "address to listen on")
     .integer(o.http_port, "port", d::http_port, 0, 65535, "TCP port to listen on, 0 picks a free one")
-    .integer(o.http_threads, "threads", d::http_threads, 0, 256, "asio threads serving HTTP, 0 = half the cores")
+    .integer(o.http_threads, "threads", d::http_threads, 0, 256,
+             "io threads serving HTTP (and, with runtime.scheduler=io, running the actors), "
+             "0 = one per core (half the cores with runtime.scheduler=caf)")
     .integer(o.http_body_limit, "body-limit", d::http_body_limit, 1, int_max, "largest request body in bytes")
     .text(o.http_write_token, "write-token", d::http_write_token,
           "when set, writes need 'Authorization: Bearer <token>' (empty: writes are open)", {}, true)
@@ -247,7 +249,12 @@ restcache_config::restcache_config() {
   spec_builder{specs_, custom_options_, "inspect"}
     .integer(o.inspect_port, "port", d::inspect_port, 0, 65535,
              "loopback port the inspector actor is published on for restcache-inspect, 0 = off");
-  // The work-sharing scheduler wakes workers promptly for request/response
+  spec_builder{specs_, custom_options_, "runtime"}
+    .text(o.runtime_scheduler, "scheduler", d::runtime_scheduler,
+          "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own "
+          "(needed for --scheduler.enable-profiling)",
+          {"io", "caf"});
+  // With runtime.scheduler=caf: the work-sharing scheduler wakes workers promptly for request/response
   // hops; work stealing backs off with sleeps (toolchain notes).
   set("scheduler.policy", caf::atom("sharing"));
   // One CAF thread next to the asio threads measured best on 2 cores.
@@ -273,7 +280,10 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
            + std::to_string(o.lmdb_batch_size) + ")";
   auto half = std::max<int64_t>(1, cores() / 2);
   if (o.http_threads == 0)
-    o.http_threads = half;
+    o.http_threads = uses_io_scheduler() ? std::max<int64_t>(1, cores()) : half;
+  // The io threads are CAF's workers: as many as serve HTTP.
+  if (uses_io_scheduler())
+    set("scheduler.max-threads", static_cast<size_t>(o.http_threads));
   if (o.cache_shards == 0)
     o.cache_shards = cores();
   if (o.cache_memory_bytes == 0) {
@@ -291,6 +301,10 @@ cache_mode restcache_config::resolved_cache_mode() const {
   if (opts.cache_mode == "lmdb")
     return cache_mode::lmdb;
   return cache_mode::tiered;
+}
+
+bool restcache_config::uses_io_scheduler() const {
+  return opts.runtime_scheduler == "io";
 }
 
 bool restcache_config::uses_lmdb() const {

@@ -54,6 +54,7 @@ struct daemon_options {
   bool log_access;
   std::string log_access_file;
   int64_t inspect_port; ///< 0: the inspector is not published
+  std::string runtime_scheduler; ///< io | caf
 };
 
 /// One option: where its value lives, its default, and what is allowed.
@@ -107,6 +108,8 @@ public:
   cache_mode resolved_cache_mode() const;
   /// cache.mode is tiered or lmdb.
   bool uses_lmdb() const;
+  /// runtime.scheduler=io: the actors run on the HTTP io threads.
+  bool uses_io_scheduler() const;
 
   /// --help: every option with its default and what is allowed.
   std::string help_text() const;

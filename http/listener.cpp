@@ -1,6 +1,9 @@
 #include "http/detail/session.hpp"
 
 #include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
 #include <stdexcept>
 
 #include <boost/asio/dispatch.hpp>
@@ -35,7 +38,7 @@ std::string endpoint_text(const tcp::endpoint& ep) {
 } // namespace
 
 listener::listener(net::io_context& ioc, server_core& core)
-  : ioc_(ioc), core_(core), acceptor_(net::make_strand(ioc)),
+  : ioc_(ioc), core_(core), acceptor_(ioc.get_executor()),
     retry_timer_(acceptor_.get_executor()) {
 }
 
@@ -53,6 +56,7 @@ void listener::open(const tcp::endpoint& ep) {
   acceptor_.set_option(net::socket_base::reuse_address(true), ec);
   if (ec)
     fail("set SO_REUSEADDR on");
+
   acceptor_.bind(ep, ec);
   if (ec)
     fail("bind");
@@ -63,6 +67,19 @@ void listener::open(const tcp::endpoint& ep) {
   if (ec)
     fail("read the local endpoint of");
   port_ = local.port();
+}
+
+void listener::open_shared(listener& first) {
+  int fd = ::dup(first.acceptor_.native_handle());
+  if (fd < 0)
+    throw std::runtime_error("http: cannot share the listening socket: " + std::string{std::strerror(errno)});
+  beast::error_code ec;
+  acceptor_.assign(first.acceptor_.local_endpoint(ec).protocol(), fd, ec);
+  if (ec) {
+    ::close(fd);
+    throw std::runtime_error("http: cannot share the listening socket: " + ec.message());
+  }
+  port_ = first.port_;
 }
 
 uint16_t listener::port() const {
@@ -86,8 +103,8 @@ void listener::close() {
 void listener::do_accept() {
   if (!acceptor_.is_open() || core_.registry.stopping())
     return;
-  // Each connection gets its own strand.
-  acceptor_.async_accept(net::make_strand(ioc_.get_executor()),
+  // The connection lives on this listener's io thread.
+  acceptor_.async_accept(ioc_.get_executor(),
                          beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
@@ -108,8 +125,12 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   core_.metrics.connections_accepted.fetch_add(1, std::memory_order_relaxed);
-  auto open = core_.metrics.connections_open.load(std::memory_order_relaxed);
+  // A place is taken before the session exists, in one atomic step: with an
+  // acceptor per io thread, a load-then-increment would let two of them
+  // both take the last place. The session gives it back when it goes.
+  auto open = core_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
   if (open >= 0 && size_t(open) >= core_.opts.max_connections) {
+    core_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
     core_.metrics.connections_rejected.fetch_add(1, std::memory_order_relaxed);
     if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting) {
       socket.close(ignored);
@@ -117,8 +138,6 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
       std::make_shared<session>(std::move(socket), core_, true)->run();
     }
   } else {
-    // Only this strand increments (in the session's constructor), so the
-    // limit holds exactly.
     std::make_shared<session>(std::move(socket), core_, false)->run();
   }
   do_accept();

@@ -7,6 +7,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include "http/detail/session.hpp"
@@ -16,17 +17,27 @@ namespace restcache::http {
 using namespace detail;
 
 struct server::impl {
-  impl(server_options o, cache_gateway& g)
-    : core(std::move(o), g), ioc(std::max(1, core.opts.threads)) {
+  impl(server_options o, cache_gateway& g) : core(std::move(o), g) {
+    if (core.opts.io_contexts.empty()) {
+      for (int i = 0; i < std::max(1, core.opts.threads); ++i)
+        // Concurrency hint 1: one thread runs it, so asio skips the locking
+        // a shared queue needs and posts from that thread stay thread-local.
+        own.push_back(std::make_unique<net::io_context>(1));
+      for (auto& c : own)
+        contexts.push_back(c.get());
+    } else {
+      contexts = core.opts.io_contexts;
+    }
   }
 
-  // Declaration order is destruction order in reverse: the io_context (and
-  // the sessions its pending handlers still own) goes before the core they
+  // Declaration order is destruction order in reverse: the io_contexts (and
+  // the sessions their pending handlers still own) go before the core they
   // point into.
   server_core core;
-  net::io_context ioc;
-  std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
-  std::shared_ptr<listener> acceptor;
+  std::vector<std::unique_ptr<net::io_context>> own; ///< when no io_contexts were given
+  std::vector<net::io_context*> contexts;            ///< one acceptor each
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> work;
+  std::vector<std::shared_ptr<listener>> acceptors;
   std::vector<std::thread> threads;
   std::mutex lifecycle; ///< start/run_threads/stop
   bool started = false;
@@ -38,7 +49,7 @@ struct server::impl {
     auto addr = net::ip::make_address(o.address, ec);
     if (!ec)
       return {addr, o.port};
-    tcp::resolver resolver{const_cast<net::io_context&>(ioc)};
+    tcp::resolver resolver{*contexts.front()};
     auto results = resolver.resolve(o.address, std::to_string(o.port), ec);
     if (ec || results.empty())
       throw std::runtime_error("http: cannot resolve listen address '" + o.address +
@@ -46,7 +57,7 @@ struct server::impl {
     return results.begin()->endpoint();
   }
 
-  void run_one_thread() {
+  static void run_one_thread(net::io_context& ioc) {
     for (;;) {
       try {
         ioc.run();
@@ -71,35 +82,49 @@ server::~server() {
 
 void server::start() {
   std::lock_guard lk{impl_->lifecycle};
-  if (impl_->started)
+  auto& d = *impl_;
+  if (d.started)
     throw std::runtime_error("http: server already started");
-  if (impl_->stopped)
+  if (d.stopped)
     throw std::runtime_error("http: server was stopped and cannot be restarted");
-  auto ep = impl_->resolve();
-  auto l = std::make_shared<listener>(impl_->ioc, impl_->core);
-  l->open(ep); // throws with a clear message
-  impl_->acceptor = std::move(l);
-  impl_->work.emplace(impl_->ioc.get_executor());
-  impl_->acceptor->run();
-  impl_->started = true;
+  auto ep = d.resolve();
+  for (auto* ioc : d.contexts) {
+    auto l = std::make_shared<listener>(*ioc, d.core);
+    if (d.acceptors.empty())
+      l->open(ep); // throws with a clear message
+    else
+      l->open_shared(*d.acceptors.front());
+    d.acceptors.push_back(std::move(l));
+  }
+  for (auto& c : d.own)
+    d.work.emplace_back(c->get_executor());
+  for (auto& l : d.acceptors)
+    l->run();
+  d.started = true;
 }
 
 uint16_t server::bound_port() const {
-  return impl_->acceptor ? impl_->acceptor->port() : 0;
+  return impl_->acceptors.empty() ? 0 : impl_->acceptors.front()->port();
 }
 
 void server::run_threads() {
   std::lock_guard lk{impl_->lifecycle};
-  if (!impl_->started)
+  auto& d = *impl_;
+  if (!d.started)
     throw std::runtime_error("http: run_threads() before start()");
-  if (impl_->stopped || !impl_->threads.empty())
+  if (d.stopped || !d.threads.empty())
     return;
-  const int n = std::max(1, impl_->core.opts.threads);
-  impl_->threads.reserve(size_t(n));
-  for (int i = 0; i < n; ++i)
-    impl_->threads.emplace_back([this] {
-      impl_->core.metrics.register_this_thread();
-      impl_->run_one_thread();
+  if (d.own.empty()) {
+    // Threads of the io scheduler: each takes its metrics slot on its own.
+    for (auto* ioc : d.contexts)
+      net::post(*ioc, [&core = d.core] { core.metrics.register_this_thread(); });
+    return;
+  }
+  d.threads.reserve(d.own.size());
+  for (auto& c : d.own)
+    d.threads.emplace_back([&d, ioc = c.get()] {
+      d.core.metrics.register_this_thread();
+      impl::run_one_thread(*ioc);
     });
 }
 
@@ -109,11 +134,12 @@ void server::stop() {
   if (d.stopped)
     return;
   d.stopped = true;
-  // From now on new sessions close at once and the listener stops accepting.
+  // From now on new sessions close at once and the listeners stop accepting.
   auto sessions = d.core.registry.begin_stop();
-  if (d.acceptor)
-    d.acceptor->close();
-  if (!d.threads.empty()) {
+  for (auto& l : d.acceptors)
+    l->close();
+  const bool running = !d.threads.empty() || (d.own.empty() && d.started);
+  if (running) {
     // Idle connections close now; a response in flight (also one waiting for
     // the cache) is finished and then its connection closes.
     for (auto& s : sessions)
@@ -132,14 +158,16 @@ void server::stop() {
   // Reply callbacks still on their way (in CAF mailboxes) find the gate
   // closed and touch nothing from now on.
   d.core.gate->close();
-  d.work.reset();
-  d.ioc.stop();
+  d.work.clear();
+  for (auto& c : d.own)
+    c->stop();
   for (auto& t : d.threads)
     if (t.joinable())
       t.join();
   d.threads.clear();
-  // Handlers still queued (and the sessions they own) are destroyed with the
-  // io_context, which happens in ~impl while the core is still alive.
+  // Handlers still queued on our own io_contexts (and the sessions they
+  // own) are destroyed with them, in ~impl while the core is still alive;
+  // on given io_contexts, when their owner destroys them.
 }
 
 const http_metrics& server::metrics() const {

@@ -7,17 +7,29 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
 #include "logging/access_log.hpp"
+
+namespace boost::asio {
+class io_context;
+} // namespace boost::asio
 
 namespace restcache::http {
 
 struct server_options {
   std::string address = "127.0.0.1";
   uint16_t port = 8080;           ///< 0 picks a free port (see bound_port())
-  int threads = 1;                ///< asio threads running the io_context
+  /// Threads, each running an io_context of its own with its own acceptor
+  /// (SO_REUSEPORT): a connection lives on the thread that accepted it.
+  int threads = 1;
+  /// When given, the server runs its acceptors and connections on these
+  /// io_contexts (one acceptor each) and starts no threads: their owner (the
+  /// io scheduler, whose threads are also CAF's workers) runs them, and
+  /// keeps them running until after stop().
+  std::vector<boost::asio::io_context*> io_contexts;
   size_t body_limit = 2 << 20;    ///< request body limit in bytes
   /// When set, writes need "Authorization: Bearer <write_token>" (else 401).
   std::string write_token;
@@ -42,7 +54,8 @@ public:
   void start();
   /// The port actually bound (useful with port 0).
   uint16_t bound_port() const;
-  /// Runs the io_context on `threads` std::threads; returns immediately.
+  /// Runs each io_context on a std::thread of its own (with io_contexts
+  /// given: only registers each io thread's metrics slot); returns at once.
   void run_threads();
   /// Stops accepting, lets sessions finish their current response, then
   /// stops the io_context and joins the threads. Safe to call twice, and from

@@ -189,10 +189,10 @@ server_core::server_core(server_options o, cache_gateway& g)
 session::session(socket_type&& socket, server_core& core, bool reject)
   : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
     reject_(reject) {
+  // A served connection's place in connections_open was taken by the
+  // listener; this gives it back.
   if (reject_)
     core_.rejecting.fetch_add(1, std::memory_order_relaxed);
-  else
-    core_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
 }
 
 session::~session() {
@@ -204,7 +204,7 @@ session::~session() {
 }
 
 void session::run() {
-  // The socket's executor is this connection's strand: start there.
+  // The socket's executor is this connection's io thread: start there.
   net::dispatch(stream_.get_executor(),
                 beast::bind_front_handler(&session::on_run, shared_from_this()));
 }
@@ -436,6 +436,10 @@ std::function<void(Result)> session::await(void (session::*on_done)(uint64_t, Re
     gate->run([&] {
       if (auto self = weak.lock()) {
         auto ex = self->stream_.get_executor();
+        // Answered on the connection's own io thread (a shard run there):
+        // resume at once, run to completion. From another thread: post.
+        if (ex.running_in_this_thread())
+          return ((*self).*on_done)(seq, std::move(r));
         net::post(ex, [self = std::move(self), seq, on_done, r = std::move(r)]() mutable {
           ((*self).*on_done)(seq, std::move(r));
         });

@@ -18,7 +18,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/core/rate_policy.hpp>
@@ -43,11 +42,13 @@ using steady = std::chrono::steady_clock;
 
 // Concrete executor types instead of Beast's default any_io_executor: every
 // operation copies its executor, and the type-erased one costs a shared_ptr
-// copy and indirect calls each time (visible in a profile under wrk).
-using strand_type = net::strand<net::io_context::executor_type>;
-using stream_type = beast::basic_stream<tcp, strand_type, beast::unlimited_rate_policy>;
+// copy and indirect calls each time (visible in a profile under wrk). No
+// strand: each io_context is run by one thread, so everything posted to a
+// connection's executor runs on that thread, in order.
+using executor_type = net::io_context::executor_type;
+using stream_type = beast::basic_stream<tcp, executor_type, beast::unlimited_rate_policy>;
 using socket_type = stream_type::socket_type;
-using timer_type = net::basic_waitable_timer<steady, net::wait_traits<steady>, strand_type>;
+using timer_type = net::basic_waitable_timer<steady, net::wait_traits<steady>, executor_type>;
 
 class session;
 
@@ -114,7 +115,7 @@ struct server_core {
 };
 
 /// One HTTP connection: read a request, answer it, repeat (one at a time,
-/// in order). Everything runs on the connection's strand.
+/// in order). Everything runs on the io thread that accepted it.
 class session : public std::enable_shared_from_this<session> {
 public:
   /// `reject`: answer 503 at once and close (over max_connections).
@@ -140,7 +141,7 @@ private:
   void handle_request();
   void reject_request(unsigned status, std::string_view detail);
   /// Enters awaiting_lookup and returns the callback that brings `Result`
-  /// back onto the strand as (this->*on_done)(seq, result). The timer gives
+  /// back onto the connection's io thread as (this->*on_done)(seq, result). The timer gives
   /// 504 if it does not come within lookup_timeout.
   template <class Result>
   std::function<void(Result)> await(void (session::*on_done)(uint64_t, Result));
@@ -215,15 +216,20 @@ private:
   bool timer_armed_ = false;
 };
 
-/// Accepts connections on its own strand; each gets a session on a new strand.
+/// Accepts connections on one io thread; each stays on that thread.
 class listener : public std::enable_shared_from_this<listener> {
 public:
   listener(net::io_context& ioc, server_core& core);
   /// Opens, binds and listens; throws std::runtime_error naming the endpoint.
   void open(const tcp::endpoint& ep);
+  /// Accepts on `first`'s listening socket too (a duplicate descriptor), from
+  /// this listener's io thread: one acceptor per io thread, and whichever
+  /// thread is free takes the next connection. (SO_REUSEPORT would also let
+  /// a second daemon bind the port unnoticed.)
+  void open_shared(listener& first);
   uint16_t port() const;
   void run();
-  /// Closes the acceptor through its strand (error-code overloads only).
+  /// Closes the acceptor on its io thread (error-code overloads only).
   void close();
 
 private:

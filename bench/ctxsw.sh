@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Context switches per request of restcached (memory tier, every document
+# cached): the voluntary and involuntary switches of all its threads
+# (/proc/PID/task/*/status) before and after a wrk run, divided by the
+# requests wrk completed. A run-to-completion server is near 0.
+#   bench/ctxsw.sh [BIN_DIR]      CONNS=64 DURATION=5s DEPTS=10000
+#   bench/ctxsw.sh /tmp/before-bin -- --runtime.scheduler=caf
+# BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+  BENCH_BIN="$1"
+  shift
+fi
+[ "${1:-}" = "--" ] && shift
+conns="${CONNS:-64}"
+duration="${DURATION:-5s}"
+depts="${DEPTS:-10000}"
+export BENCH_NO_BUILD=1
+BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
+chmod 755 "$BENCH_LOG_DIR"
+trap 'bench_stop_daemon || true; bench_stop_cluster || true' EXIT
+bench_setup "$depts" >/dev/null
+port=18778
+bench_start_daemon "$port" --cache.mode=memory --cache.populate "$@"
+bench_wait_populated "$port" "$BENCH_LOG_DIR/restcached.log" >/dev/null
+bench_wait_serving "$port"
+
+switches() {
+  awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }' \
+    /proc/"$DAEMON_PID"/task/*/status 2>/dev/null
+}
+
+wrk_random "$port" 2s "$conns" "$depts" >/dev/null # warm
+before=$(switches)
+out="$(wrk_random "$port" "$duration" "$conns" "$depts")"
+after=$(switches)
+requests=$(printf '%s\n' "$out" | awk '/requests in/ { print $1 }')
+threads=$(ls /proc/"$DAEMON_PID"/task | wc -l)
+printf '%s\n' "$out" | grep -E "Requests/sec|requests in"
+awk -v s=$((after - before)) -v n="$requests" -v t="$threads" 'BEGIN {
+  printf "context switches: %d for %d requests = %.3f per request (%d threads, wrk -c'"$conns"')\n", s, n, s / n, t }'
+machine_load
