@@ -260,7 +260,7 @@ void session::on_shutdown(bool force) {
 void session::do_read() {
   state_ = state::reading;
   request_id_.clear();
-  parser_.emplace();
+  parser_.emplace(request_);
   parser_->body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
   stream_.expires_after(core_.opts.read_timeout);
@@ -291,7 +291,7 @@ void session::reject_request(unsigned status, std::string_view detail) {
   core_.metrics.bad_requests.fetch_add(1, std::memory_order_relaxed);
   started_ = steady::now();
   metric_route_ = unrouted_metric_route;
-  version_ = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+  version_ = parser_ && parser_->is_header_done() ? request_.version : 11;
   if (version_ != 10 && version_ != 11)
     version_ = 11;
   keep_alive_ = false; // the stream is not in a known state any more
@@ -305,10 +305,8 @@ void session::reject_request(unsigned status, std::string_view detail) {
 }
 
 void session::take_request_id() {
-  auto& req = parser_->get();
-  auto it = req.find("X-Request-Id");
-  if (it != req.end() && sane_request_id(it->value()))
-    request_id_.assign(it->value().data(), it->value().size());
+  if (request_.has_request_id && sane_request_id(request_.request_id))
+    request_id_ = request_.request_id;
   else
     request_id_ = fresh_request_id();
 }
@@ -322,15 +320,13 @@ void session::log_problem(unsigned status, std::string_view detail) const {
 }
 
 void session::handle_request() {
-  auto& req = parser_->get();
   started_ = steady::now();
   random_tries_ = 0;
-  version_ = req.version() == 10 ? 10 : 11;
-  keep_alive_ = req.keep_alive() && !core_.registry.stopping();
+  version_ = request_.version == 10 ? 10 : 11;
+  keep_alive_ = parser_->keep_alive() && !core_.registry.stopping();
   take_request_id();
-  auto ae = req.find(bhttp::field::accept_encoding);
-  gzip_ = ae != req.end() && accepts_gzip(ae->value());
-  const route r = parse_route(req.method_string(), req.target());
+  gzip_ = request_.has_accept_encoding && accepts_gzip(request_.accept_encoding);
+  const route r = parse_route(request_.method, request_.target);
   metric_route_ = static_cast<uint8_t>(r.kind);
   head_ = r.head;
   switch (r.kind) {
@@ -375,12 +371,10 @@ void session::handle_request() {
 }
 
 void session::start_write(const route& r) {
-  auto& req = parser_->get();
   write_op_ = write_op_of(r.kind);
   if (!core_.opts.write_token.empty()) {
-    auto auth = req.find(bhttp::field::authorization);
     constexpr std::string_view bearer = "Bearer ";
-    std::string_view given = auth == req.end() ? std::string_view{} : std::string_view{auth->value()};
+    std::string_view given = request_.has_authorization ? std::string_view{request_.authorization} : std::string_view{};
     if (!given.starts_with(bearer) || !same_secret(given.substr(bearer.size()), core_.opts.write_token)) {
       begin_problem(make_problem(401, "writes need Authorization: Bearer <the http.write-token>"));
       res_.set(bhttp::field::www_authenticate, "Bearer realm=\"restcache\"");
@@ -390,15 +384,14 @@ void session::start_write(const route& r) {
   write_request w;
   w.op = write_op_;
   w.id = r.id;
-  if (auto im = req.find(bhttp::field::if_match); im != req.end())
-    w.if_match = identity_etags(im->value()); // a gzip ETag names the same document
+  if (request_.has_if_match)
+    w.if_match = identity_etags(request_.if_match); // a gzip ETag names the same document
   if (has_body(r.kind)) {
-    if (!req.has_content_length() && !req.chunked())
+    if (!parser_->content_length() && !parser_->chunked())
       return send_problem(make_problem(411, "a write needs a body with Content-Length (or chunked)"));
-    auto ct = req.find(bhttp::field::content_type);
-    if (ct == req.end() || !is_json_media_type(ct->value()))
+    if (!request_.has_content_type || !is_json_media_type(request_.content_type))
       return send_problem(make_problem(415, "the body must be application/json"));
-    const std::string& body = req.body();
+    const std::string& body = request_.body;
     std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{r.id} : std::nullopt;
     if (r.kind == route_kind::create_dept || r.kind == route_kind::replace_dept) {
       auto parsed = parse_dept_body(body, path_id);
@@ -616,13 +609,9 @@ void session::send_problem(problem p, std::string_view allow) {
 }
 
 bool session::not_modified(std::string_view etag) const {
-  if (!parser_)
-    return false;
-  auto range = parser_->get().equal_range(bhttp::field::if_none_match);
-  for (auto it = range.first; it != range.second; ++it)
-    if (if_none_match_matches(it->value(), etag))
-      return true;
-  return false;
+  // Several If-None-Match fields were joined into one list, which is what
+  // they mean (RFC 9110 5.3).
+  return parser_ && request_.has_if_none_match && if_none_match_matches(request_.if_none_match, etag);
 }
 
 void session::send_doc(doc_ptr doc) {
@@ -733,8 +722,8 @@ void session::account_response(unsigned status, size_t body_bytes) {
     logging::access_entry e;
     e.remote = remote_;
     if (parser_ && parser_->is_header_done()) {
-      e.method = parser_->get().method_string();
-      e.target = parser_->get().target();
+      e.method = request_.method;
+      e.target = request_.target;
     }
     e.version = version_;
     e.status = status;

@@ -27,6 +27,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include "http/cache_gateway.hpp"
+#include "http/detail/request_parser.hpp"
 #include "http/http_metrics.hpp"
 #include "http/responses.hpp"
 #include "http/router.hpp"
@@ -190,7 +191,8 @@ private:
   server_core& core_;
   stream_type stream_;
   beast::flat_buffer buffer_;
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  request_head request_;                  ///< the request being answered (reused)
+  std::optional<request_parser> parser_;   ///< reads into request_
   bhttp::response<bhttp::span_body<const char>> res_;
   std::string owned_body_; ///< body of a response that is not a cached doc
   std::string header_text_; ///< the response's status line and header, kept for its capacity
