@@ -1,5 +1,6 @@
 #include "http/detail/session.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -37,9 +38,20 @@ std::string endpoint_text(const tcp::endpoint& ep) {
 
 } // namespace
 
+namespace {
+
+/// How often a sweep looks at its connections: a quarter of the shortest
+/// limit it enforces, between 5 and 250 ms (a limit is kept within that).
+std::chrono::milliseconds sweep_tick(const server_core& core) {
+  auto shortest = std::min(core.opts.read_timeout, core.linger);
+  return std::clamp(shortest / 4, std::chrono::milliseconds{5}, std::chrono::milliseconds{250});
+}
+
+} // namespace
+
 listener::listener(net::io_context& ioc, server_core& core)
-  : ioc_(ioc), core_(core), acceptor_(ioc.get_executor()),
-    retry_timer_(acceptor_.get_executor()) {
+  : ioc_(ioc), core_(core), sweep_(std::make_shared<connection_sweep>(ioc, sweep_tick(core))),
+    acceptor_(ioc.get_executor()), retry_timer_(acceptor_.get_executor()) {
 }
 
 void listener::open(const tcp::endpoint& ep) {
@@ -87,8 +99,10 @@ uint16_t listener::port() const {
 }
 
 void listener::run() {
-  net::dispatch(acceptor_.get_executor(),
-                beast::bind_front_handler(&listener::do_accept, shared_from_this()));
+  net::dispatch(acceptor_.get_executor(), [self = shared_from_this()] {
+    self->sweep_->start();
+    self->do_accept();
+  });
 }
 
 void listener::close() {
@@ -97,6 +111,8 @@ void listener::close() {
     self->acceptor_.cancel(ec);
     self->acceptor_.close(ec);
     self->retry_timer_.cancel();
+    // The sweep goes on: connections still finishing keep their limits. It
+    // ends with its io_context (it holds nothing but weak references).
   });
 }
 
@@ -135,10 +151,10 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
     if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting) {
       socket.close(ignored);
     } else {
-      std::make_shared<session>(std::move(socket), core_, true)->run();
+      std::make_shared<session>(std::move(socket), core_, *sweep_, true)->run();
     }
   } else {
-    std::make_shared<session>(std::move(socket), core_, false)->run();
+    std::make_shared<session>(std::move(socket), core_, *sweep_, false)->run();
   }
   do_accept();
 }

@@ -184,10 +184,52 @@ server_core::server_core(server_options o, cache_gateway& g)
     "the request body exceeds the limit of " + std::to_string(opts.body_limit) + " bytes";
 }
 
+// ---- deadlines -------------------------------------------------------------------
+
+coarse_clock::time_point coarse_clock::now() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return time_point{duration{int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec}};
+}
+
+connection_sweep::connection_sweep(net::io_context& ioc, std::chrono::milliseconds tick)
+  : timer_(ioc), tick_(tick) {
+}
+
+void connection_sweep::add(const std::shared_ptr<session>& s) {
+  sessions_.push_back(s);
+}
+
+void connection_sweep::start() {
+  arm();
+}
+
+void connection_sweep::arm() {
+  timer_.expires_after(tick_);
+  timer_.async_wait(beast::bind_front_handler(&connection_sweep::on_tick, shared_from_this()));
+}
+
+void connection_sweep::on_tick(beast::error_code ec) {
+  if (ec)
+    return;
+  auto now = coarse_clock::now();
+  // Gone connections leave; the order of the others does not matter.
+  for (size_t i = 0; i < sessions_.size();) {
+    if (auto s = sessions_[i].lock()) {
+      s->check_deadline(now);
+      ++i;
+    } else {
+      sessions_[i] = std::move(sessions_.back());
+      sessions_.pop_back();
+    }
+  }
+  arm();
+}
+
 // ---- session -----------------------------------------------------------------
 
-session::session(socket_type&& socket, server_core& core, bool reject)
-  : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
+session::session(socket_type&& socket, server_core& core, connection_sweep& sweep, bool reject)
+  : core_(core), sweep_(sweep), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
     reject_(reject) {
   // A served connection's place in connections_open was taken by the
   // listener; this gives it back.
@@ -217,12 +259,27 @@ void session::force_close() {
   net::post(stream_.get_executor(), [self = shared_from_this()] { self->on_shutdown(true); });
 }
 
+void session::check_deadline(coarse_clock::time_point now) {
+  if (now < deadline_)
+    return;
+  switch (state_) {
+    case state::reading: // idle keep-alive, or a request arriving too slowly
+    case state::writing: // a client that does not read its answer
+    case state::closing: // lingering after our last response
+      return finish();   // the pending operation ends with operation_aborted
+    case state::awaiting_lookup:
+    case state::closed:
+      return;
+  }
+}
+
 void session::on_run() {
   if (!core_.registry.add(shared_from_this()))
     return finish(); // accepted while stop() began
+  sweep_.add(shared_from_this());
   if (core_.opts.access_log) {
     beast::error_code ec;
-    auto ep = stream_.socket().remote_endpoint(ec);
+    auto ep = stream_.remote_endpoint(ec);
     remote_ = ec ? std::string{"-"} : ep.address().to_string();
   }
   if (reject_) {
@@ -263,7 +320,7 @@ void session::do_read() {
   parser_.emplace(request_);
   parser_->body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
-  stream_.expires_after(core_.opts.read_timeout);
+  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
   bhttp::async_read(stream_, buffer_, *parser_,
                     beast::bind_front_handler(&session::on_read, shared_from_this()));
 }
@@ -284,7 +341,7 @@ void session::on_read(beast::error_code ec, std::size_t) {
     std::string detail = "malformed HTTP request: " + ec.message();
     return reject_request(400, detail);
   }
-  finish(); // timeout (the stream already closed the socket), reset, aborted
+  finish(); // reset, aborted (also by the sweep: the read took too long)
 }
 
 void session::reject_request(unsigned status, std::string_view detail) {
@@ -710,7 +767,7 @@ void session::do_write() {
 void session::write_head_and_body(unsigned status, std::string_view body) {
   state_ = state::writing;
   account_response(status, body.size());
-  stream_.expires_after(core_.opts.read_timeout);
+  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
   std::array<net::const_buffer, 2> buffers{net::buffer(header_text_), net::buffer(body.data(), body.size())};
   net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
 }
@@ -750,13 +807,13 @@ void session::on_write(beast::error_code ec, std::size_t) {
 void session::do_close() {
   state_ = state::closing;
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream_.shutdown(tcp::socket::shutdown_send, ec);
   if (ec)
     return finish();
   // Read until the client closes too (bounded in time and bytes): closing
   // with unread data would send a reset that can destroy our last response.
   drained_ = 0;
-  stream_.expires_after(core_.linger);
+  deadline_ = coarse_clock::now() + core_.linger;
   do_drain();
 }
 
@@ -780,8 +837,8 @@ void session::finish() {
   state_ = state::closed;
   lookup_pending_ = false;
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-  stream_.close();        // cancels any pending read or write and the stream's timer
+  stream_.shutdown(tcp::socket::shutdown_both, ec);
+  stream_.close(ec);      // cancels any pending read or write
   lookup_timer_.cancel(); // releases the timer's hold on the session
   // parser_, buffer_ and res_ stay: a cancelled operation may still use them.
 }

@@ -19,7 +19,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/core/rate_policy.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -47,11 +46,45 @@ using steady = std::chrono::steady_clock;
 // strand: each io_context is run by one thread, so everything posted to a
 // connection's executor runs on that thread, in order.
 using executor_type = net::io_context::executor_type;
-using stream_type = beast::basic_stream<tcp, executor_type, beast::unlimited_rate_policy>;
-using socket_type = stream_type::socket_type;
+/// A plain socket: the read, write and linger limits are enforced by the
+/// io thread's connection_sweep, not by a timer per operation.
+using stream_type = net::basic_stream_socket<tcp, executor_type>;
+using socket_type = stream_type;
 using timer_type = net::basic_waitable_timer<steady, net::wait_traits<steady>, executor_type>;
 
 class session;
+
+/// A monotonic clock read without a system call or a precise source
+/// (CLOCK_MONOTONIC_COARSE, a few ms of resolution): deadlines of seconds
+/// need no better, and it is cheap enough to read on every request.
+struct coarse_clock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<coarse_clock>;
+  static constexpr bool is_steady = true;
+  static time_point now() noexcept;
+};
+
+/// One per io thread: every `tick` it closes the connections of its thread
+/// whose deadline (read, write or linger) has passed. Instead of a timer per
+/// read and per write, a connection stores a deadline per operation. Runs
+/// on its io thread only; holds the connections weakly.
+class connection_sweep : public std::enable_shared_from_this<connection_sweep> {
+public:
+  connection_sweep(net::io_context& ioc, std::chrono::milliseconds tick);
+  /// On the io thread: the connection is checked from now on.
+  void add(const std::shared_ptr<session>& s);
+  void start();
+
+private:
+  void arm();
+  void on_tick(beast::error_code ec);
+
+  net::steady_timer timer_;
+  std::chrono::milliseconds tick_;
+  std::vector<std::weak_ptr<session>> sessions_;
+};
 
 /// Lets reply callbacks that outlive the server learn, safely, that it is
 /// gone. A callback runs its body only while the gate is open; close() waits
@@ -120,7 +153,8 @@ struct server_core {
 class session : public std::enable_shared_from_this<session> {
 public:
   /// `reject`: answer 503 at once and close (over max_connections).
-  session(socket_type&& socket, server_core& core, bool reject);
+  /// `sweep`: the connection_sweep of the io thread it lives on.
+  session(socket_type&& socket, server_core& core, connection_sweep& sweep, bool reject);
   ~session();
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -132,6 +166,9 @@ public:
   /// From stop() after drain_timeout: answer a pending lookup 503, close
   /// everything else now.
   void force_close();
+  /// From the sweep: closes the connection if its read, write or linger
+  /// deadline is before `now`.
+  void check_deadline(coarse_clock::time_point now);
 
 private:
   enum class state : uint8_t { reading, awaiting_lookup, writing, closing, closed };
@@ -189,7 +226,11 @@ private:
   bool not_modified(std::string_view etag) const;
 
   server_core& core_;
+  connection_sweep& sweep_;
   stream_type stream_;
+  /// When the read, write or linger in progress must be done (no limit
+  /// while awaiting a lookup: the lookup timer has its own).
+  coarse_clock::time_point deadline_ = coarse_clock::time_point::max();
   beast::flat_buffer buffer_;
   request_head request_;                  ///< the request being answered (reused)
   std::optional<request_parser> parser_;   ///< reads into request_
@@ -240,6 +281,7 @@ private:
 
   net::io_context& ioc_;
   server_core& core_;
+  std::shared_ptr<connection_sweep> sweep_;
   tcp::acceptor acceptor_;
   net::steady_timer retry_timer_;
   uint16_t port_ = 0;
