@@ -47,6 +47,10 @@ using cache_shard_actor = caf::typed_actor<
   /// Answers the document for the key through the callback, exactly once:
   /// from memory, or after a fill (one query per key however many wait).
   caf::reacts_to<get_atom, doc_key, reply_callback>,
+  /// The same for a client that accepts gzip: a cached document gets its
+  /// gzip variant made once and kept with it (counted in the budget); a
+  /// document answered from LMDB or a fill comes without one.
+  caf::reacts_to<gzip_atom, doc_key, reply_callback>,
   /// Drops the entries of the changed keys; a fill in flight for one of them
   /// was started before the change became visible, so its result answers its
   /// waiters but is not kept. With a second tier the keys are also deleted

@@ -35,6 +35,10 @@ void cache_front::lookup(doc_key key, reply_callback cb) {
   caf::anon_send(shard_for(key), get_atom::value, key, std::move(cb));
 }
 
+void cache_front::lookup_gzip(doc_key key, reply_callback cb) {
+  caf::anon_send(shard_for(key), gzip_atom::value, key, std::move(cb));
+}
+
 std::optional<int32_t> cache_front::random_dept_id() {
   // This thread's copy of the set, valid while the generation is unchanged.
   struct cached {

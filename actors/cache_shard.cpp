@@ -5,6 +5,7 @@
 #include "actors/db_query.hpp"
 #include "actors/mailbox_report.hpp"
 #include "messages/document_encoder.hpp"
+#include "messages/document_gzip.hpp"
 
 namespace restcache {
 
@@ -35,6 +36,19 @@ void cache_shard_state::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
   bytes += charge;
   metrics->entries.fetch_add(1, std::memory_order_relaxed);
   metrics->bytes.fetch_add(charge, std::memory_order_relaxed);
+  evict_until_within_budget();
+}
+
+void cache_shard_state::keep_gzip(entry& e) {
+  if (e.doc->gzip() != nullptr || e.doc->body.size() < gzip_min_bytes)
+    return;
+  auto variant = make_gzip_variant(*e.doc);
+  auto extra = static_cast<int64_t>(variant->body.capacity() + variant->etag.capacity()) + 32;
+  if (!e.doc->set_gzip(std::move(variant)))
+    return;
+  e.charge += extra;
+  bytes += extra;
+  metrics->bytes.fetch_add(extra, std::memory_order_relaxed);
   evict_until_within_budget();
 }
 
@@ -233,8 +247,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // actor alive or delays its exit).
   start_mailbox_reports(self);
 
-  return {
-    [self, start_fill](get_atom, const doc_key& key, reply_callback& cb) {
+  auto lookup = [self, start_fill](const doc_key& key, reply_callback& cb) {
       auto& st = self->state;
       if (!st.cfg.bypassed()) {
         if (auto i = st.entries.find(key); i != st.entries.end()) {
@@ -272,6 +285,16 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       bump(st.metrics->misses);
       auto id = start_fill(key);
       st.uncached_fills[id].push_back(std::move(cb));
+  };
+
+  return {
+    [lookup](get_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb); },
+    [self, lookup](gzip_atom, const doc_key& key, reply_callback& cb) {
+      auto& st = self->state;
+      if (!st.cfg.bypassed())
+        if (auto i = st.entries.find(key); i != st.entries.end())
+          st.keep_gzip(i->second);
+      lookup(key, cb);
     },
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;

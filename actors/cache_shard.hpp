@@ -106,6 +106,10 @@ struct cache_shard_state {
 
   /// Stores a document read at change sequence `seq`, evicting under the budget.
   void store(const doc_key& key, doc_ptr doc, uint64_t seq);
+  /// A client asked for the entry's document gzip-encoded: compresses it
+  /// once, keeps the variant with the document and charges it to the
+  /// budget (which may evict, this entry too: do not use `e` afterwards).
+  void keep_gzip(entry& e);
   /// Drops the key's entry if present.
   void drop(const doc_key& key);
   /// Drops every entry.

@@ -92,6 +92,9 @@ bench_start_nginx() {
   local port="$1" file="$2"
   mkdir -p "$BENCH_LOG_DIR/www"
   cp "$file" "$BENCH_LOG_DIR/www/doc.json"
+  # For clients that accept gzip (gzip_static): the same bytes, compressed at
+  # the level restcached uses.
+  gzip -1 -n -c "$file" >"$BENCH_LOG_DIR/www/doc.json.gz"
   chmod 755 "$BENCH_LOG_DIR"
   chmod -R a+rX "$BENCH_LOG_DIR/www"
   NGINX_PID_FILE="$BENCH_LOG_DIR/nginx.pid"

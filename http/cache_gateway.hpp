@@ -28,6 +28,10 @@ public:
   /// Sends the lookup to the owning cache shard; `cb` is called exactly once,
   /// on a CAF worker thread.
   virtual void lookup(doc_key key, reply_callback cb) = 0;
+  /// The same for a client that accepts gzip: the gateway may answer the
+  /// document with its gzip variant made (cached_doc::gzip). By default a
+  /// plain lookup: the session then compresses per request.
+  virtual void lookup_gzip(doc_key key, reply_callback cb) { lookup(key, std::move(cb)); }
 
   /// A department id picked uniformly from the in-memory set of existing ids,
   /// or nullopt while that set is empty.

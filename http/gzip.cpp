@@ -1,9 +1,6 @@
 #include "http/gzip.hpp"
 
-#include <zlib.h>
-
 #include <cctype>
-#include <stdexcept>
 
 namespace restcache::http {
 
@@ -65,31 +62,6 @@ bool accepts_gzip(std::string_view value) noexcept {
     }
   }
   return gzip_named ? gzip : star;
-}
-
-std::string gzip_compress(std::string_view body) {
-  z_stream zs{};
-  // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
-  if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::runtime_error("deflateInit2 failed");
-  std::string out;
-  out.resize(deflateBound(&zs, static_cast<uLong>(body.size())));
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
-  zs.avail_in = static_cast<uInt>(body.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  int rc = deflate(&zs, Z_FINISH);
-  deflateEnd(&zs);
-  if (rc != Z_STREAM_END)
-    throw std::runtime_error("deflate failed");
-  out.resize(zs.total_out);
-  return out;
-}
-
-std::string gzip_etag(std::string_view etag) {
-  if (etag.size() >= 2 && etag.back() == '"')
-    return std::string{etag.substr(0, etag.size() - 1)} + "-gz\"";
-  return std::string{etag};
 }
 
 std::string identity_etags(std::string_view if_match) {

@@ -38,6 +38,7 @@ struct server::impl {
   std::vector<net::io_context*> contexts;            ///< one acceptor each
   std::vector<net::executor_work_guard<net::io_context::executor_type>> work;
   std::vector<std::shared_ptr<listener>> acceptors;
+  uint16_t port = 0; ///< bound, kept once the listeners are gone
   std::vector<std::thread> threads;
   std::mutex lifecycle; ///< start/run_threads/stop
   bool started = false;
@@ -96,6 +97,7 @@ void server::start() {
       l->open_shared(*d.acceptors.front());
     d.acceptors.push_back(std::move(l));
   }
+  d.port = d.acceptors.front()->port();
   for (auto& c : d.own)
     d.work.emplace_back(c->get_executor());
   for (auto& l : d.acceptors)
@@ -104,7 +106,7 @@ void server::start() {
 }
 
 uint16_t server::bound_port() const {
-  return impl_->acceptors.empty() ? 0 : impl_->acceptors.front()->port();
+  return impl_->acceptors.empty() ? impl_->port : impl_->acceptors.front()->port();
 }
 
 void server::run_threads() {
@@ -165,9 +167,14 @@ void server::stop() {
     if (t.joinable())
       t.join();
   d.threads.clear();
-  // Handlers still queued on our own io_contexts (and the sessions they
-  // own) are destroyed with them, in ~impl while the core is still alive;
-  // on given io_contexts, when their owner destroys them.
+  // The listeners are asio objects of their io_contexts: given ones may go
+  // before this server (the io scheduler ends with the actor system), so
+  // drop them now; a handler still queued keeps its listener until it runs
+  // or its io_context destroys it. Handlers still queued on our own
+  // io_contexts (and the sessions they own) are destroyed with them, in
+  // ~impl while the core is still alive; on given io_contexts, when their
+  // owner destroys them.
+  d.acceptors.clear();
 }
 
 const http_metrics& server::metrics() const {

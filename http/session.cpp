@@ -502,7 +502,10 @@ void session::start_lookup(doc_key key) {
   key_ = key;
   auto cb = await(&session::on_lookup);
   try {
-    core_.gateway.lookup(key, std::move(cb));
+    if (gzip_)
+      core_.gateway.lookup_gzip(key, std::move(cb));
+    else
+      core_.gateway.lookup(key, std::move(cb));
   } catch (const std::exception&) {
     lookup_pending_ = false;
     send_problem(make_problem(rc_error::internal, "the cache could not be asked"));
@@ -673,10 +676,13 @@ bool session::not_modified(std::string_view etag) const {
 
 void session::send_doc(doc_ptr doc) {
   const bool gz = gzip_ && doc->body.size() >= gzip_min_bytes;
+  // The variant the shard keeps with the document; else (a document from
+  // LMDB or a fill, or a gateway without variants) compressed here.
+  const encoded_variant* kept = gz ? doc->gzip() : nullptr;
   std::string gz_etag;
-  if (gz)
+  if (gz && !kept)
     gz_etag = gzip_etag(doc->etag);
-  std::string_view etag = gz ? std::string_view{gz_etag} : std::string_view{doc->etag};
+  std::string_view etag = !gz ? std::string_view{doc->etag} : kept ? std::string_view{kept->etag} : std::string_view{gz_etag};
   if (not_modified(etag)) {
     core_.metrics.not_modified.fetch_add(1, std::memory_order_relaxed);
     begin_response(304);
@@ -693,10 +699,13 @@ void session::send_doc(doc_ptr doc) {
   res_.set(bhttp::field::cache_control, cache_control_documents);
   res_.set(bhttp::field::vary, "Accept-Encoding");
   if (gz) {
-    // Compressed per request: only for clients that ask; the cached bytes
-    // stay the identity encoding.
-    owned_body_ = gzip_compress(doc->body);
     res_.set(bhttp::field::content_encoding, "gzip");
+    if (kept) {
+      set_body(kept->body); // no copy: doc_ keeps its variant alive
+      doc_ = std::move(doc);
+      return do_write();
+    }
+    owned_body_ = gzip_compress(doc->body);
     set_body(owned_body_);
     return do_write();
   }

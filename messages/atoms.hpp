@@ -8,6 +8,7 @@ namespace restcache {
 
 using caf::get_atom; // lookup of a cached document
 using caf::put_atom; // a document read by cache.populate
+using gzip_atom = caf::atom_constant<caf::atom("gzip")>; // a lookup for a client that accepts gzip
 
 using invalidate_atom = caf::atom_constant<caf::atom("invalidate")>;
 using filled_atom = caf::atom_constant<caf::atom("filled")>;

@@ -2,6 +2,7 @@
 
 // The data that travels between the HTTP edge and the cache actors.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -37,12 +38,41 @@ struct doc_key_hash {
   }
 };
 
+/// Another representation of a document: its body and strong ETag.
+struct encoded_variant {
+  std::string body;
+  std::string etag;
+};
+
 /// An encoded document: the exact response body and its strong ETag
 /// (a hash of the bytes, quoted, so every instance agrees). Immutable once
 /// built and shared, so a cache hit copies nothing.
 struct cached_doc {
   std::string body;
   std::string etag;
+
+  cached_doc() = default;
+  cached_doc(std::string b, std::string e) : body(std::move(b)), etag(std::move(e)) {}
+  cached_doc(const cached_doc&) = delete;
+  cached_doc& operator=(const cached_doc&) = delete;
+  ~cached_doc() { delete gzip_.load(std::memory_order_relaxed); }
+
+  /// The gzip representation, once the shard holding the document made it
+  /// (and counted it in its budget); nullptr until then. Set once, then
+  /// immutable like the rest.
+  const encoded_variant* gzip() const noexcept { return gzip_.load(std::memory_order_acquire); }
+  /// Keeps `v` as the gzip representation unless one is set already; true
+  /// when this call set it.
+  bool set_gzip(std::unique_ptr<const encoded_variant> v) const noexcept {
+    const encoded_variant* none = nullptr;
+    if (!gzip_.compare_exchange_strong(none, v.get(), std::memory_order_acq_rel))
+      return false;
+    v.release();
+    return true;
+  }
+
+private:
+  mutable std::atomic<const encoded_variant*> gzip_{nullptr};
 };
 using doc_ptr = std::shared_ptr<const cached_doc>;
 

@@ -3,6 +3,7 @@
 
 #include "actors/batch_writer.hpp"
 #include "messages/document_encoder.hpp"
+#include "messages/document_gzip.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
 
 using namespace restcache;
@@ -187,6 +188,33 @@ CAF_TEST(an invalidation drops a cached entry) {
   get(9);
   sched.run();
   CAF_CHECK_EQUAL(conn().queries, 2u);
+}
+
+CAF_TEST(a gzip lookup compresses a cached document once and charges the budget for it) {
+  fill(12, 6); // a department of six employees: well over gzip_min_bytes
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_REQUIRE(results[0].doc);
+  CAF_CHECK(results[0].doc->gzip() == nullptr); // a plain get makes none
+  auto plain_bytes = cm.bytes.load();
+  auto gzip_get = [&] {
+    self->send(shard, gzip_atom::value, key(12),
+               reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
+    sched.run();
+  };
+  gzip_get();
+  gzip_get();
+  CAF_REQUIRE_EQUAL(results.size(), 3u);
+  const auto* v = results[1].doc->gzip();
+  CAF_REQUIRE(v != nullptr);
+  CAF_CHECK_EQUAL(results[2].doc->gzip(), v); // made once, kept with the document
+  CAF_CHECK_EQUAL(v->body, gzip_compress(results[0].doc->body));
+  CAF_CHECK_EQUAL(v->etag, gzip_etag(results[0].doc->etag));
+  CAF_CHECK_GREATER(cm.bytes.load(), plain_bytes);
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  // Dropped with its document: the budget is back to zero.
+  self->send(shard, invalidate_atom::value, change_batch{{key(12), 2, 0}});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.bytes.load(), 0);
 }
 
 CAF_TEST(fills beyond the wait queue of the pool are answered overloaded at once) {

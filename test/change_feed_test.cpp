@@ -242,7 +242,8 @@ CAF_TEST(the live history is read without taking a transaction id) {
   auto before = current_xid();
   sql.exec("BEGIN");
   auto a = pg::read_history(sql);
-  CAF_CHECK_EQUAL(sql.exec("SELECT pg_current_xact_id_if_assigned() IS NULL").text(0, 0), "t");
+  auto unassigned = sql.exec("SELECT pg_current_xact_id_if_assigned() IS NULL");
+  CAF_CHECK_EQUAL(std::string{unassigned.text(0, 0)}, "t");
   sql.exec("COMMIT");
   auto b = pg::read_history(sql);
   CAF_CHECK(a.identity == b.identity);

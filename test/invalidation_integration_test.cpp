@@ -300,7 +300,7 @@ CAF_TEST(the freshness checker counts no stale read across truncates and replica
   auto d = start();
   auto cmd = std::string{RESTCACHE_FRESHNESS_BIN} + " -q --duration 6 --writes-per-second 10"
              + " --read-delay-ms 500 --readers 1 --reads-per-second 200 --latency-every 3"
-             + " --kinds truncate_reload,replica_rename,change_sal --json"
+             + " --kinds truncate_reload,replica_rename --json"
              + " --dsn '" + dsn + "' --url http://127.0.0.1:" + std::to_string(d->port()) + " > " + lmdb_dir
              + "/freshness.out";
   auto status = std::system(cmd.c_str());

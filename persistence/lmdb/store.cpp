@@ -58,7 +58,7 @@ std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
     return std::nullopt;
   }
   // Copy out: the map's bytes are only valid while the snapshot lives.
-  auto doc = std::make_shared<const cached_doc>(cached_doc{std::string(val.body), std::string(val.etag)});
+  auto doc = std::make_shared<const cached_doc>(std::string(val.body), std::string(val.etag));
   return stored_record{std::move(doc), val.seq};
 }
 
