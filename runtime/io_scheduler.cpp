@@ -10,6 +10,7 @@
 #include <boost/asio/post.hpp>
 
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <utility>
 
@@ -132,6 +133,15 @@ void io_scheduler::enqueue(caf::resumable* what) {
     post(*w, what);
     return;
   }
+  // Another thread (libpq, the listener, the batch writer, the clock,
+  // main): shared with stop(), which takes the io_contexts away.
+  std::shared_lock guard{workers_mtx_};
+  if (workers_.empty()) {
+    // Stopped: the actor is cleaned up as CAF's own workers do at the end.
+    guard.unlock();
+    cleanup_and_release(what);
+    return;
+  }
   auto i = next_worker_.fetch_add(1, std::memory_order_relaxed) % workers_.size();
   post(*workers_[i], what);
 }
@@ -193,6 +203,10 @@ void io_scheduler::start() {
 void io_scheduler::stop() {
   // The utility actors first, while the io threads still run actors.
   stop_actors();
+  // No more timeouts or delayed messages.
+  clock_.cancel_dispatch_loop();
+  if (clock_thread_.joinable())
+    clock_thread_.join();
   for (auto& w : workers_) {
     w->work.reset();
     w->ioc.stop();
@@ -202,11 +216,15 @@ void io_scheduler::stop() {
       w->thread.join();
   // Handlers never run (actors still queued, connections of a server that
   // was not stopped) are destroyed with their io_context, releasing what
-  // they hold.
-  workers_.clear();
-  clock_.cancel_dispatch_loop();
-  if (clock_thread_.joinable())
-    clock_thread_.join();
+  // they hold, while the actor system is still whole. Taken out under the
+  // lock, destroyed outside it: a cleanup may enqueue, and an enqueue from
+  // now on finds no io_context and releases what it was given.
+  std::vector<std::unique_ptr<worker>> gone;
+  {
+    std::unique_lock guard{workers_mtx_};
+    gone.swap(workers_);
+  }
+  gone.clear();
 }
 
 } // namespace restcache::runtime

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -74,7 +75,9 @@ protected:
 private:
   void run_worker(worker& w);
 
-  std::vector<std::unique_ptr<worker>> workers_;
+  std::vector<std::unique_ptr<worker>> workers_; ///< empty once stopped
+  /// Foreign threads' enqueues read workers_ under it; stop() empties it.
+  mutable std::shared_mutex workers_mtx_;
   caf::detail::thread_safe_actor_clock clock_;
   std::thread clock_thread_;
 };

@@ -423,6 +423,7 @@ private:
   int32_t random_dept();
   std::optional<std::pair<int32_t, int32_t>> random_emp(); ///< (empno, deptno)
   std::set<doc_key> dependents(const std::vector<int32_t>& empnos, std::optional<int32_t> except_dept);
+  std::set<doc_key> dept_removal_keys(int32_t deptno);
   // writes
   std::optional<plan> make_plan(op_kind op);
   std::optional<plan> pick_plan();
@@ -521,6 +522,22 @@ std::set<doc_key> checker::dependents(const std::vector<int32_t>& empnos, std::o
   return keys;
 }
 
+/// What removing department `deptno` with its employees changes: the
+/// department, its employees, and the employees elsewhere they managed.
+std::set<doc_key> checker::dept_removal_keys(int32_t deptno) {
+  auto r = db_.run([&](pg::connection& c) {
+    return c.exec_params("SELECT empno FROM emp WHERE deptno = $1", {param(deptno)});
+  });
+  std::vector<int32_t> emps;
+  for (int i = 0; i < r.rows(); ++i)
+    emps.push_back(int32_t(r.int64(i, 0)));
+  auto keys = dependents(emps, deptno);
+  keys.insert({'d', deptno});
+  for (auto e : emps)
+    keys.insert({'e', e});
+  return keys;
+}
+
 std::optional<plan> checker::make_plan(op_kind op) {
   plan p;
   p.op = op;
@@ -612,32 +629,14 @@ std::optional<plan> checker::make_plan(op_kind op) {
       p.deptno = random_dept();
       if (p.deptno == 0 || dept_ids_.size() < 10)
         return std::nullopt;
-      auto r = db_.run([&](pg::connection& c) {
-        return c.exec_params("SELECT empno FROM emp WHERE deptno = $1", {param(p.deptno)});
-      });
-      std::vector<int32_t> emps;
-      for (int i = 0; i < r.rows(); ++i)
-        emps.push_back(int32_t(r.int64(i, 0)));
-      p.keys = dependents(emps, p.deptno);
-      p.keys.insert({'d', p.deptno});
-      for (auto e : emps)
-        p.keys.insert({'e', e});
+      p.keys = dept_removal_keys(p.deptno);
       break;
     }
     case op_kind::delete_dept: {
       p.deptno = random_dept();
       if (p.deptno == 0 || dept_ids_.size() < 10)
         return std::nullopt; // keep some departments around
-      auto r = db_.run([&](pg::connection& c) {
-        return c.exec_params("SELECT empno FROM emp WHERE deptno = $1", {param(p.deptno)});
-      });
-      std::vector<int32_t> emps;
-      for (int i = 0; i < r.rows(); ++i)
-        emps.push_back(int32_t(r.int64(i, 0)));
-      p.keys = dependents(emps, p.deptno);
-      p.keys.insert({'d', p.deptno});
-      for (auto e : emps)
-        p.keys.insert({'e', e});
+      p.keys = dept_removal_keys(p.deptno);
       break;
     }
   }

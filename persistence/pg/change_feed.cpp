@@ -68,13 +68,11 @@ std::optional<key_change> parse_change(std::string_view payload) {
   auto us_text = next_field(payload);
   if (!payload.empty())
     return std::nullopt; // more fields than the triggers send
-  key_change ch;
-  if (entity == "dept")
-    ch.key.kind = doc_kind::deptemps;
-  else if (entity == "emp")
-    ch.key.kind = doc_kind::emp;
-  else
+  auto kind = entity_kind(entity);
+  if (!kind)
     return std::nullopt;
+  key_change ch;
+  ch.key.kind = *kind;
   if (!parse_int(id_text, ch.key.id) || !parse_int(seq_text, ch.seq))
     return std::nullopt;
   if (!us_text.empty() && !parse_int(us_text, ch.changed_us))
@@ -127,13 +125,11 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
       out.truncated = true;
       continue;
     }
-    key_change ch;
-    if (entity == "emp")
-      ch.key.kind = doc_kind::emp;
-    else if (entity == "dept")
-      ch.key.kind = doc_kind::deptemps;
-    else
+    auto kind = entity_kind(entity);
+    if (!kind)
       throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
+    key_change ch;
+    ch.key.kind = *kind;
     ch.key.id = static_cast<int32_t>(r.int64(i, 2));
     ch.seq = static_cast<uint64_t>(r.int64(i, 3));
     ch.changed_us = r.int64(i, 4);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
+#include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 
 namespace restcache::pg {
@@ -272,12 +273,10 @@ change_batch read_changes(connection& c) {
   for (int i = 0; i < r.rows(); ++i) {
     key_change k;
     auto entity = r.text(i, 0);
-    if (entity == "dept")
-      k.key.kind = doc_kind::deptemps;
-    else if (entity == "emp")
-      k.key.kind = doc_kind::emp;
-    else
+    auto kind = entity_kind(entity);
+    if (!kind)
       throw error("change_log: unknown entity '" + std::string{entity} + "'");
+    k.key.kind = *kind;
     k.key.id = *r.opt_int32(i, 1);
     k.seq = static_cast<uint64_t>(r.int64(i, 2));
     k.changed_us = r.int64(i, 3);
