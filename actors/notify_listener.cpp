@@ -96,7 +96,10 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
       caf::anon_send(writer, history_atom::value, *r.new_history);
   }
   if (r.drop_tiers) {
-    spdlog::warn("notify listener: dropping both tiers");
+    // A reset was logged by the connection with its rule; a first use of
+    // empty tiers is no news.
+    if (!r.new_history)
+      spdlog::warn("notify listener: dropping both tiers");
     for (auto& shard : shards) {
       ++due;
       self->request(shard, caf::infinite, clear_atom::value)

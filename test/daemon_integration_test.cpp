@@ -222,6 +222,21 @@ CAF_TEST(cache mode none sends every GET to PostgreSQL) {
   CAF_CHECK_EQUAL(db_queries(), before + 2);
 }
 
+CAF_TEST(with the caf scheduler the daemon serves the same way) {
+  // runtime.scheduler=caf: actors on CAF's threads next to the HTTP threads
+  // (what CAF's profiler needs); replies reach the sessions by a post.
+  daemon->terminate();
+  start({"--runtime.scheduler=caf", "--http.threads=2"});
+  wait_ready();
+  http_client c{daemon->port()};
+  auto before = db_queries();
+  auto first = c.get("/deptemps/11");
+  CAF_REQUIRE_EQUAL(first.status, 200);
+  CAF_CHECK_EQUAL(c.get("/deptemps/11").body, first.body);
+  CAF_CHECK_EQUAL(db_queries(), before + 1);
+  CAF_CHECK_EQUAL(daemon->terminate(), 0);
+}
+
 CAF_TEST(cache populate loads every department at start up) {
   daemon->terminate();
   start({"--cache.populate", "--cache.populate-page=64"});
