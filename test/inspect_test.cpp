@@ -514,6 +514,8 @@ CAF_TEST_FIXTURE_SCOPE(inspect_daemon_tests, daemon_fixture)
 
 CAF_TEST(restcache inspect lists every long lived actor of a live daemon) {
   auto r = inspect();
+  if (r.status != 0)
+    CAF_MESSAGE("restcache-inspect failed (" << r.status << "):\n" << r.out << r.err << "\ndaemon log:\n" << daemon->log());
   CAF_REQUIRE_EQUAL(r.status, 0);
   CAF_MESSAGE("restcache-inspect output:\n" << r.out << r.err);
   auto header = r.out.substr(0, r.out.find('\n'));
