@@ -247,13 +247,17 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // actor alive or delays its exit).
   start_mailbox_reports(self);
 
-  auto lookup = [self, start_fill](const doc_key& key, reply_callback& cb) {
+  // `gzip`: the client accepts gzip, so a cached document gets its variant.
+  auto lookup = [self, start_fill](const doc_key& key, reply_callback& cb, bool gzip) {
       auto& st = self->state;
       if (!st.cfg.bypassed()) {
         if (auto i = st.entries.find(key); i != st.entries.end()) {
           bump_hot(st.metrics->hits);
           i->second.referenced = true;
-          cb(lookup_result{rc_error::none, i->second.doc});
+          auto doc = i->second.doc; // keep_gzip may evict the entry
+          if (gzip)
+            st.keep_gzip(i->second);
+          cb(lookup_result{rc_error::none, std::move(doc)});
           return;
         }
         bump(st.metrics->misses);
@@ -288,14 +292,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   };
 
   return {
-    [lookup](get_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb); },
-    [self, lookup](gzip_atom, const doc_key& key, reply_callback& cb) {
-      auto& st = self->state;
-      if (!st.cfg.bypassed())
-        if (auto i = st.entries.find(key); i != st.entries.end())
-          st.keep_gzip(i->second);
-      lookup(key, cb);
-    },
+    [lookup](get_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb, false); },
+    [lookup](gzip_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb, true); },
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
       uint64_t seq = 0;

@@ -7,13 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "messages/document_gzip.hpp"
-
 namespace restcache::http {
-
-using restcache::gzip_compress;
-using restcache::gzip_etag;
-using restcache::gzip_min_bytes;
 
 /// True when an Accept-Encoding value accepts gzip (or *) with a q above 0.
 bool accepts_gzip(std::string_view accept_encoding) noexcept;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include <unistd.h>
-#include <stdexcept>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -36,10 +36,6 @@ std::string endpoint_text(const tcp::endpoint& ep) {
   return addr + ":" + std::to_string(ep.port());
 }
 
-} // namespace
-
-namespace {
-
 /// How often a sweep looks at its connections: a quarter of the shortest
 /// limit it enforces, between 5 and 250 ms (a limit is kept within that).
 std::chrono::milliseconds sweep_tick(const server_core& core) {
@@ -68,7 +64,6 @@ void listener::open(const tcp::endpoint& ep) {
   acceptor_.set_option(net::socket_base::reuse_address(true), ec);
   if (ec)
     fail("set SO_REUSEADDR on");
-
   acceptor_.bind(ep, ec);
   if (ec)
     fail("bind");
@@ -116,6 +111,12 @@ void listener::close() {
   });
 }
 
+void listener::start_session(socket_type&& socket, bool reject) {
+  auto s = std::make_shared<session>(std::move(socket), core_, reject);
+  sweep_->add(s); // this listener's io thread is the connection's, and its sweep's
+  s->run();
+}
+
 void listener::do_accept() {
   if (!acceptor_.is_open() || core_.registry.stopping())
     return;
@@ -148,13 +149,12 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
   if (open >= 0 && size_t(open) >= core_.opts.max_connections) {
     core_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
     core_.metrics.connections_rejected.fetch_add(1, std::memory_order_relaxed);
-    if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting) {
+    if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting)
       socket.close(ignored);
-    } else {
-      std::make_shared<session>(std::move(socket), core_, *sweep_, true)->run();
-    }
+    else
+      start_session(std::move(socket), true);
   } else {
-    std::make_shared<session>(std::move(socket), core_, *sweep_, false)->run();
+    start_session(std::move(socket), false);
   }
   do_accept();
 }

@@ -19,6 +19,7 @@
 #include <random>
 
 #include "http/gzip.hpp"
+#include "messages/document_gzip.hpp"
 #include "messages/body_parser.hpp"
 
 namespace restcache::http::detail {
@@ -228,8 +229,8 @@ void connection_sweep::on_tick(beast::error_code ec) {
 
 // ---- session -----------------------------------------------------------------
 
-session::session(socket_type&& socket, server_core& core, connection_sweep& sweep, bool reject)
-  : core_(core), sweep_(sweep), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
+session::session(socket_type&& socket, server_core& core, bool reject)
+  : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
     reject_(reject) {
   // A served connection's place in connections_open was taken by the
   // listener; this gives it back.
@@ -276,7 +277,6 @@ void session::check_deadline(coarse_clock::time_point now) {
 void session::on_run() {
   if (!core_.registry.add(shared_from_this()))
     return finish(); // accepted while stop() began
-  sweep_.add(shared_from_this());
   if (core_.opts.access_log) {
     beast::error_code ec;
     auto ep = stream_.remote_endpoint(ec);

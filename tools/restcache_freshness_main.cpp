@@ -423,6 +423,7 @@ private:
   int32_t random_dept();
   std::optional<std::pair<int32_t, int32_t>> random_emp(); ///< (empno, deptno)
   std::set<doc_key> dependents(const std::vector<int32_t>& empnos, std::optional<int32_t> except_dept);
+  std::set<doc_key> emp_removal_keys(int32_t empno, int32_t deptno);
   std::set<doc_key> dept_removal_keys(int32_t deptno);
   // writes
   std::optional<plan> make_plan(op_kind op);
@@ -522,6 +523,15 @@ std::set<doc_key> checker::dependents(const std::vector<int32_t>& empnos, std::o
   return keys;
 }
 
+/// What removing employee `empno` of department `deptno` changes: the
+/// employee, its department, and the employees it managed.
+std::set<doc_key> checker::emp_removal_keys(int32_t empno, int32_t deptno) {
+  auto keys = dependents({empno}, std::nullopt);
+  keys.insert({'e', empno});
+  keys.insert({'d', deptno});
+  return keys;
+}
+
 /// What removing department `deptno` with its employees changes: the
 /// department, its employees, and the employees elsewhere they managed.
 std::set<doc_key> checker::dept_removal_keys(int32_t deptno) {
@@ -542,11 +552,13 @@ std::optional<plan> checker::make_plan(op_kind op) {
   plan p;
   p.op = op;
   switch (op) {
-    case op_kind::rename_dept: {
+    case op_kind::rename_dept:
+    case op_kind::replica_rename: {
       p.deptno = random_dept();
       if (p.deptno == 0)
         return std::nullopt;
-      p.text = "Renamed " + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
+      p.text = std::string{op == op_kind::rename_dept ? "Renamed " : "Replicated "}
+               + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
       p.keys = {{'d', p.deptno}};
       break;
     }
@@ -584,9 +596,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
       if (!e)
         return std::nullopt;
       std::tie(p.empno, p.deptno) = *e;
-      p.keys = dependents({p.empno}, std::nullopt);
-      p.keys.insert({'e', p.empno});
-      p.keys.insert({'d', p.deptno});
+      p.keys = emp_removal_keys(p.empno, p.deptno);
       break;
     }
     case op_kind::insert_dept: {
@@ -598,14 +608,6 @@ std::optional<plan> checker::make_plan(op_kind op) {
         p.keys.insert({'e', next_empno_ + i});
       }
       p.text = "Fresh " + std::to_string(p.deptno);
-      break;
-    }
-    case op_kind::replica_rename: {
-      p.deptno = random_dept();
-      if (p.deptno == 0)
-        return std::nullopt;
-      p.text = "Replicated " + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
-      p.keys = {{'d', p.deptno}};
       break;
     }
     case op_kind::truncate_reload: {
@@ -620,9 +622,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
         if (!e)
           return std::nullopt;
         std::tie(p.empno, p.deptno) = *e;
-        p.keys = dependents({p.empno}, std::nullopt);
-        p.keys.insert({'e', p.empno});
-        p.keys.insert({'d', p.deptno});
+        p.keys = emp_removal_keys(p.empno, p.deptno);
         break;
       }
       // TRUNCATE dept CASCADE, reloaded without one department and its employees.
@@ -729,6 +729,10 @@ void checker::write_once() {
     auto& c = db_.conn();
     c.exec("BEGIN");
     switch (p->op) {
+      case op_kind::replica_rename:
+        // As logical replication applies it on a subscriber.
+        c.exec("SET LOCAL session_replication_role = replica");
+        [[fallthrough]];
       case op_kind::rename_dept:
         c.exec_params("UPDATE dept SET dname = $2 WHERE deptno = $1", {param(p->deptno), p->text});
         break;
@@ -764,10 +768,6 @@ void checker::write_once() {
       }
       case op_kind::delete_dept:
         c.exec_params("DELETE FROM dept WHERE deptno = $1", {param(p->deptno)});
-        break;
-      case op_kind::replica_rename:
-        c.exec("SET LOCAL session_replication_role = replica");
-        c.exec_params("UPDATE dept SET dname = $2 WHERE deptno = $1", {param(p->deptno), p->text});
         break;
       case op_kind::truncate_reload:
         // The rows that stay, with references to the dropped employees

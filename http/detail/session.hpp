@@ -153,8 +153,7 @@ struct server_core {
 class session : public std::enable_shared_from_this<session> {
 public:
   /// `reject`: answer 503 at once and close (over max_connections).
-  /// `sweep`: the connection_sweep of the io thread it lives on.
-  session(socket_type&& socket, server_core& core, connection_sweep& sweep, bool reject);
+  session(socket_type&& socket, server_core& core, bool reject);
   ~session();
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -226,7 +225,6 @@ private:
   bool not_modified(std::string_view etag) const;
 
   server_core& core_;
-  connection_sweep& sweep_;
   stream_type stream_;
   /// When the read, write or linger in progress must be done (no limit
   /// while awaiting a lookup: the lookup timer has its own).
@@ -278,6 +276,8 @@ public:
 private:
   void do_accept();
   void on_accept(beast::error_code ec, socket_type socket);
+  /// A session for the connection, checked by this thread's sweep.
+  void start_session(socket_type&& socket, bool reject);
 
   net::io_context& ioc_;
   server_core& core_;
