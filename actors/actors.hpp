@@ -62,9 +62,9 @@ using cache_shard_actor = caf::typed_actor<
   caf::replies_to<clear_atom>::with<uint64_t>,
   /// The outcome of fill number `uint64_t` for the key, from its db_query.
   caf::reacts_to<filled_atom, doc_key, uint64_t, fetch_outcome>,
-  /// Fill number `uint64_t` took longer than cache.fill-timeout: answer its
-  /// waiters with db_timeout and forget it.
-  caf::reacts_to<fill_tmo_atom, doc_key, uint64_t>,
+  /// The shard's fill timer: every fill in flight for longer than
+  /// cache.fill-timeout answers its waiters with db_timeout and is forgotten.
+  caf::reacts_to<fill_tmo_atom>,
   /// A document read by cache.populate while the shard's invalidation epoch
   /// was `uint64_t`: kept only if no invalidation came since, the key is not
   /// cached and no fill is in flight for it.

@@ -131,6 +131,44 @@ cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current
   return waiters;
 }
 
+bool cache_shard_state::fill_pending(const doc_key& key, uint64_t fill_id) const {
+  if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id)
+    return true;
+  return uncached_fills.count(fill_id) > 0;
+}
+
+void cache_shard_state::drop_answered_deadlines() {
+  while (!fill_deadlines.empty()
+         && !fill_pending(fill_deadlines.front().key, fill_deadlines.front().id))
+    fill_deadlines.pop_front();
+}
+
+void cache_shard_state::arm_fill_timer(cache_shard_actor::pointer self) {
+  if (fill_timer_armed || fill_deadlines.empty())
+    return;
+  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(fill_deadlines.front().at
+                                                                    - self->clock().now());
+  fill_timer_armed = true;
+  self->delayed_send(self, std::max(wait, std::chrono::milliseconds{1}), fill_tmo_atom::value);
+}
+
+void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
+  fill_timer_armed = false;
+  auto now = self->clock().now();
+  while (!fill_deadlines.empty() && fill_deadlines.front().at <= now) {
+    auto d = fill_deadlines.front();
+    fill_deadlines.pop_front();
+    bool current = false;
+    uint64_t seq = 0;
+    if (auto waiters = take_fill(d.key, d.id, current, seq)) {
+      bump(metrics->fill_errors);
+      answer_all(*waiters, lookup_result{rc_error::db_timeout, nullptr});
+    }
+  }
+  drop_answered_deadlines();
+  arm_fill_timer(self);
+}
+
 void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc_key& key,
                                       const doc_ptr& doc, uint64_t seq) {
   if (!cfg.uses_tier() || !cfg.writer)
@@ -237,8 +275,9 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     bump(st.metrics->fills);
     auto me = caf::actor_cast<cache_shard_actor>(self);
     self->spawn(db_query, st.pool, me, key, id);
-    // One timer per fill, not per request: a stuck query cannot hang readers.
-    self->delayed_send(self, st.cfg.fill_timeout, fill_tmo_atom::value, key, id);
+    // A stuck query cannot hang readers: each fill has a deadline.
+    st.fill_deadlines.push_back({self->clock().now() + st.cfg.fill_timeout, key, id});
+    st.arm_fill_timer(self);
     return id;
   };
 
@@ -354,6 +393,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       bool current = false;
       uint64_t seq = 0;
       auto waiters = st.take_fill(key, fill_id, current, seq);
+      st.drop_answered_deadlines();
       if (!waiters)
         return; // the fill timed out and its waiters were answered already
       lookup_result result{outcome.error, nullptr};
@@ -390,15 +430,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](inspect_atom) -> actor_report { return self->state.report(self); },
     [self](inspect_atom, const doc_key& key) -> key_report { return self->state.report_key(key); },
-    [self](fill_tmo_atom, const doc_key& key, uint64_t fill_id) {
-      auto& st = self->state;
-      bool current = false;
-      uint64_t seq = 0;
-      if (auto waiters = st.take_fill(key, fill_id, current, seq)) {
-        bump(st.metrics->fill_errors);
-        answer_all(*waiters, lookup_result{rc_error::db_timeout, nullptr});
-      }
-    },
+    [self](fill_tmo_atom) { self->state.expire_fills(self); },
   };
 }
 

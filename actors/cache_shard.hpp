@@ -1,5 +1,6 @@
 #pragma once
 
+#include <caf/actor_clock.hpp>
 #include <caf/fwd.hpp>
 
 #include <atomic>
@@ -91,6 +92,17 @@ struct cache_shard_state {
   /// in cache mode none.
   std::unordered_map<uint64_t, std::vector<reply_callback>> uncached_fills;
   uint64_t next_fill_id = 1;
+  /// When each fill in flight times out, in start order. Every fill has the
+  /// same cache.fill-timeout, so the front is always the next to expire, and
+  /// one timer message for the front replaces a timer per fill (each of
+  /// which woke the clock thread twice and the shard once).
+  struct fill_deadline {
+    caf::actor_clock::time_point at;
+    doc_key key;
+    uint64_t id;
+  };
+  std::deque<fill_deadline> fill_deadlines;
+  bool fill_timer_armed = false;
   /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
   uint64_t epoch = 0;
   /// The highest change sequence of the invalidations applied so far. Records
@@ -125,6 +137,15 @@ struct cache_shard_state {
   /// kept). nullopt when it is gone already (answered by its timeout).
   std::optional<std::vector<reply_callback>> take_fill(const doc_key& key, uint64_t fill_id,
                                                        bool& current, uint64_t& seq);
+  /// True while fill `fill_id` of `key` has not been answered.
+  bool fill_pending(const doc_key& key, uint64_t fill_id) const;
+  /// Forgets the deadlines of fills answered already, from the front.
+  void drop_answered_deadlines();
+  /// Arms the fill timer for the front deadline unless it is armed.
+  void arm_fill_timer(cache_shard_actor::pointer self);
+  /// The fill timer fired: answers every fill past its deadline with
+  /// db_timeout and re-arms for the next one.
+  void expire_fills(cache_shard_actor::pointer self);
   /// Hands a document that is current to the batch writer (tier modes).
   void write_through(cache_shard_actor::pointer self, const doc_key& key, const doc_ptr& doc,
                      uint64_t seq);

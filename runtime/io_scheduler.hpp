@@ -15,7 +15,7 @@
 //
 // Plain CAF and Asio; Beast stays in http/.
 
-#include <caf/detail/thread_safe_actor_clock.hpp>
+#include "runtime/actor_clock.hpp"
 #include <caf/scheduler/abstract_coordinator.hpp>
 
 #include <atomic>
@@ -78,7 +78,7 @@ private:
   std::vector<std::unique_ptr<worker>> workers_; ///< empty once stopped
   /// Foreign threads' enqueues read workers_ under it; stop() empties it.
   mutable std::shared_mutex workers_mtx_;
-  caf::detail::thread_safe_actor_clock clock_;
+  runtime::actor_clock clock_;
   std::thread clock_thread_;
 };
 

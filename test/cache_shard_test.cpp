@@ -242,6 +242,48 @@ CAF_TEST(fills beyond the wait queue of the pool are answered overloaded at once
   CAF_CHECK_EQUAL(cm.entries.load(), 2);
 }
 
+CAF_TEST(fills in flight share one timer and each times out at its own deadline) {
+  using std::chrono::seconds;
+  // The mailbox reporters keep timers of their own.
+  const auto others = sched.clock().schedule().size();
+  get(11);
+  sched.run();
+  sched.clock().advance_time(seconds{4});
+  sched.run();
+  get(12);
+  get(13);
+  sched.run();
+  // Three fills, one timer message: for the oldest deadline.
+  CAF_CHECK_EQUAL(sched.clock().schedule().size(), others + 1);
+  sched.clock().advance_time(seconds{6}); // fill 11 is 10 s old, 12 and 13 are 6 s
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::db_timeout);
+  CAF_CHECK_EQUAL(cm.fill_errors.load(), 1u);
+  CAF_CHECK_EQUAL(sched.clock().schedule().size(), others + 1); // re-armed for fill 12
+  sched.clock().advance_time(seconds{3});
+  sched.run();
+  CAF_CHECK_EQUAL(results.size(), 1u);
+  sched.clock().advance_time(seconds{1});
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 3u);
+  CAF_CHECK_EQUAL(results[1].error, rc_error::db_timeout);
+  CAF_CHECK_EQUAL(results[2].error, rc_error::db_timeout);
+  CAF_CHECK_EQUAL(sched.clock().schedule().size(), others); // nothing left to time
+}
+
+CAF_TEST(a fill answered in time leaves no timer behind) {
+  const auto others = sched.clock().schedule().size();
+  fill(21);
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK_EQUAL(results[0].error, rc_error::none);
+  sched.clock().advance_time(std::chrono::seconds{10});
+  sched.run();
+  CAF_CHECK_EQUAL(sched.clock().schedule().size(), others);
+  CAF_CHECK_EQUAL(cm.fill_errors.load(), 0u);
+  CAF_CHECK_EQUAL(results.size(), 1u);
+}
+
 CAF_TEST(a stuck fill answers its waiters with a timeout) {
   get(11);
   get(11);

@@ -316,8 +316,8 @@ CAF_TEST(the writer and the listener describe themselves) {
 CAF_TEST(each actor stores its mailbox size when told) {
   // The size when the message is taken: what waits behind it.
   self->send(shards[0], mailbox_atom::value);
-  for (int i = 0; i < 3; ++i) // ignored: no such fill
-    self->send(shards[0], fill_tmo_atom::value, doc_key{doc_kind::deptemps, 1}, uint64_t{999});
+  for (int i = 0; i < 3; ++i) // nothing to expire
+    self->send(shards[0], fill_tmo_atom::value);
   self->send(pool, mailbox_atom::value);
   for (int i = 0; i < 2; ++i)
     self->send(pool, conn_up_atom::value, uint64_t{99}); // ignored: no such slot

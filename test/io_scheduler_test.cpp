@@ -166,6 +166,43 @@ CAF_TEST(many threads spawn and ask short lived actors at once) {
   CAF_CHECK_EQUAL(answered.load(), threads * per_thread);
 }
 
+CAF_TEST(an actor ends without waking the clock unless it set a timeout) {
+  auto& clock = static_cast<runtime::actor_clock&>(sys.clock());
+  const auto forwarded = clock.cancellations_forwarded();
+  const auto skipped = clock.cancellations_skipped();
+  caf::scoped_actor self{sys};
+  constexpr int plain = 100;
+  for (int i = 0; i < plain; ++i) {
+    auto e = sys.spawn(echo, i);
+    self->monitor(e);
+    self->send_exit(e, caf::exit_reason::user_shutdown);
+  }
+  for (int i = 0; i < plain; ++i)
+    self->receive([](caf::down_msg&) {});
+  CAF_CHECK_EQUAL(clock.cancellations_forwarded(), forwarded);
+  CAF_CHECK_GREATER_OR_EQUAL(clock.cancellations_skipped(), skipped + plain);
+  // One with a receive timeout: its cancellation reaches the clock thread,
+  // which drops the pending timeout and with it the actor's last reference.
+  auto waiting = sys.spawn(
+    [](caf::event_based_actor*, int) -> caf::behavior {
+      return {[](ping_atom, int n) { return n; }, caf::after(std::chrono::seconds{3600}) >> [] {}};
+    },
+    0);
+  auto weak = caf::actor_cast<caf::weak_actor_ptr>(waiting);
+  self->monitor(waiting);
+  self->send_exit(waiting, caf::exit_reason::user_shutdown);
+  waiting = nullptr;
+  self->receive([](caf::down_msg&) {});
+  CAF_CHECK_EQUAL(clock.cancellations_forwarded(), forwarded + 1);
+  bool released = false;
+  for (int i = 0; i < 1000 && !released; ++i) {
+    released = weak.lock() == nullptr;
+    if (!released)
+      std::this_thread::sleep_for(10ms);
+  }
+  CAF_CHECK(released);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()
 
 CAF_TEST(the system shuts down with messages still queued) {
