@@ -13,29 +13,39 @@ size_t db_pool_state::connections_up() const noexcept {
   return n;
 }
 
-void db_pool_state::lend(uint64_t i) {
-  if (!slots[i].lent) {
-    slots[i].lent = true;
-    metrics->in_use.fetch_add(1, std::memory_order_relaxed);
+std::optional<uint64_t> db_pool_state::pick() const noexcept {
+  for (uint64_t i = 0; i < slots.size(); ++i) {
+    const auto& s = slots[i];
+    if (s.up && s.leases < cfg.leases_per_connection && s.conn->up())
+      return i;
   }
+  return std::nullopt;
+}
+
+void db_pool_state::lend(uint64_t i) {
+  if (slots[i].leases++ == 0)
+    metrics->in_use.fetch_add(1, std::memory_order_relaxed);
 }
 
 void db_pool_state::give_back(uint64_t i) {
-  if (slots[i].lent) {
-    slots[i].lent = false;
+  if (slots[i].leases > 0 && --slots[i].leases == 0)
     metrics->in_use.fetch_sub(1, std::memory_order_relaxed);
-  }
 }
 
 actor_report db_pool_state::report(db_pool_actor::pointer self) const {
   auto r = begin_report(name, self, &metrics->mailbox);
-  size_t lent = 0;
-  for (auto& s : slots)
-    lent += s.lent ? 1 : 0;
+  size_t lent = 0, leases = 0, idle = 0;
+  for (auto& s : slots) {
+    lent += s.leases > 0 ? 1 : 0;
+    leases += s.leases;
+    idle += s.up && s.leases == 0 ? 1 : 0;
+  }
   r.add("size", slots.size())
     .add("up", connections_up())
     .add("in use", lent)
-    .add("idle", idle.size())
+    .add("idle", idle)
+    .add("borrowers", leases)
+    .add("borrowers per connection", cfg.leases_per_connection)
     .add("waiting", waiters.size())
     .add("max waiting", cfg.max_waiters)
     .add("rejected", metrics->borrow_rejected.load(std::memory_order_relaxed));
@@ -43,15 +53,14 @@ actor_report db_pool_state::report(db_pool_actor::pointer self) const {
 }
 
 void db_pool_state::make_available(uint64_t i) {
-  if (!waiters.empty()) {
+  while (!waiters.empty() && slots[i].up && slots[i].leases < cfg.leases_per_connection
+         && slots[i].conn->up()) {
     lend(i);
     auto rp = std::move(waiters.front());
     waiters.pop_front();
     metrics->borrow_waiting.fetch_sub(1, std::memory_order_relaxed);
     rp.deliver(borrow_result{rc_error::none, slots[i].conn});
-    return;
   }
-  idle.push_back(i);
 }
 
 void db_pool_state::fail_waiters(rc_error e) {
@@ -88,11 +97,9 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
   return {
     [self](borrow_atom) -> caf::result<borrow_result> {
       auto& st = self->state;
-      if (!st.idle.empty()) {
-        auto i = st.idle.back(); // LIFO: the warmest connection
-        st.idle.pop_back();
-        st.lend(i);
-        return borrow_result{rc_error::none, st.slots[i].conn};
+      if (auto i = st.pick()) {
+        st.lend(*i);
+        return borrow_result{rc_error::none, st.slots[*i].conn};
       }
       if (st.connections_up() == 0)
         return borrow_result{rc_error::db_unavailable, nullptr};
@@ -107,10 +114,10 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
     [self](release_atom, db_lease& lease) {
       auto& st = self->state;
       auto i = lease->slot();
-      if (i >= st.slots.size() || !st.slots[i].lent)
+      if (i >= st.slots.size() || st.slots[i].leases == 0)
         return;
       st.give_back(i);
-      if (st.slots[i].up && lease->up())
+      if (lease->up())
         st.make_available(i);
     },
     [self](conn_up_atom, uint64_t i) {
@@ -118,15 +125,13 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       if (i >= st.slots.size() || st.slots[i].up)
         return;
       st.slots[i].up = true;
-      if (!st.slots[i].lent)
-        st.make_available(i);
+      st.make_available(i);
     },
     [self](conn_down_atom, uint64_t i) {
       auto& st = self->state;
       if (i >= st.slots.size() || !st.slots[i].up)
         return;
       st.slots[i].up = false;
-      std::erase(st.idle, i);
       if (st.connections_up() == 0)
         st.fail_waiters(rc_error::db_unavailable);
     },

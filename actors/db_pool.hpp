@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "actors/actors.hpp"
@@ -19,6 +20,10 @@ using connection_factory = std::function<db_lease(
 struct db_pool_config {
   size_t pool_size = 4;
   size_t max_waiters = 10'000; ///< borrowers queued while every connection is busy
+  /// Borrowers one connection serves at once: 1 for a connection that runs
+  /// one job at a time; the pipeline depth for one that pipelines its jobs
+  /// (pg_async_driver), so that several fills share a round trip.
+  size_t leases_per_connection = 1;
 };
 
 struct db_pool_state {
@@ -27,22 +32,27 @@ struct db_pool_state {
   struct slot_state {
     db_lease conn;
     bool up = false;
-    bool lent = false;
+    size_t leases = 0; ///< borrowers holding it now
   };
 
   db_pool_config cfg;
   db_metrics* metrics = nullptr;
   std::vector<slot_state> slots;
-  std::vector<uint64_t> idle; ///< up, not lent
   std::deque<caf::typed_response_promise<borrow_result>> waiters;
 
   size_t connections_up() const noexcept;
-  /// Marks slot `i` lent / given back, keeping db_metrics::in_use current.
+  /// The first up connection that can take another borrower; nullopt when
+  /// none can. Packing borrowers onto few connections, rather than spreading
+  /// them, lets pipelined fills share round trips (cache.mode=none, wrk -c8:
+  /// 18-20k req/s packed, 14-15k spread).
+  std::optional<uint64_t> pick() const noexcept;
+  /// Counts a borrower of slot `i` in / out, keeping db_metrics::in_use
+  /// (connections with at least one borrower) current.
   void lend(uint64_t i);
   void give_back(uint64_t i);
   /// What the pool holds (the inspect handler).
   actor_report report(db_pool_actor::pointer self) const;
-  /// Lends slot `i` to the oldest waiter, or marks it idle.
+  /// Slot `i` can take a borrower: lends it to the oldest waiter, if any.
   void make_available(uint64_t i);
   /// Answers every waiter with `e` (no connection left to wait for).
   void fail_waiters(rc_error e);

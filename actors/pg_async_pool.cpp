@@ -59,6 +59,8 @@ void notice_to_log(void* arg, const char* message) {
 class async_job {
 public:
   virtual ~async_job() = default;
+  /// Counted in db_metrics::queries once, when its first statement is sent.
+  bool counted = false;
   /// Sends the next statement; false when libpq refused it.
   virtual bool send(PGconn* c) = 0;
   /// Takes the successful result of the statement sent last. Returns true
@@ -220,21 +222,31 @@ struct slot_rec {
   std::function<void(uint64_t)> on_down;
   std::atomic<bool> up{false};
 
+  /// What was sent on a ready (pipeline mode) connection, in order: a job's
+  /// statement, or the sync point (`job` null) that ends a run of them.
+  struct sent_item {
+    std::unique_ptr<async_job> job;
+    clock_type::time_point at; ///< for db_metrics::query_duration
+  };
+
   // -- driver thread only --
   phase ph = phase::waiting;
   PGconn* conn = nullptr;
   PostgresPollingStatusType connect_poll = PGRES_POLLING_WRITING;
   size_t setup_step = 0;
-  bool in_statement = false; ///< a statement was sent, its final nullptr not read yet
+  bool in_statement = false; ///< setup: a statement was sent, its final nullptr not read yet
   bool want_write = false;   ///< PQflush left data in libpq's buffer
   pg::result last_ok;        ///< the last successful result of the statement
   pg::result first_error;    ///< its first failed result
-  std::unique_ptr<async_job> current;
+  bool aborted = false;      ///< the statement was skipped: an earlier one of its run failed
+  std::deque<sent_item> sent;
+  size_t statements_sent = 0; ///< the job statements in `sent`
   std::deque<std::unique_ptr<async_job>> queue;
   clock_type::time_point retry_at{};
   std::optional<clock_type::time_point> deadline;
-  clock_type::time_point job_started{}; ///< for db_metrics::query_duration
   std::chrono::milliseconds backoff = initial_backoff;
+
+  bool busy() const noexcept { return in_statement || !sent.empty(); }
 };
 
 struct pg_async_driver::impl {
@@ -308,8 +320,13 @@ struct pg_async_driver::impl {
   void advance_connect(slot_rec& s);
   void send_setup(slot_rec& s);
   void read_results(slot_rec& s);
+  void read_setup_results(slot_rec& s);
+  void complete_setup_statement(slot_rec& s);
+  /// The statement at the front of `sent` has all its results.
   void complete_statement(slot_rec& s);
-  void start_next(slot_rec& s);
+  /// Sends queued jobs while fewer than cfg.pipeline_depth statements are
+  /// unanswered, then one sync point for the run.
+  void pump(slot_rec& s);
   void flush(slot_rec& s);
   void mark_up(slot_rec& s);
   void connect_failed(slot_rec& s, const std::string& why);
@@ -318,11 +335,6 @@ struct pg_async_driver::impl {
   void lose(slot_rec& s, const std::string& why);
   void close_slot(slot_rec& s);
   void fail_queued(slot_rec& s, rc_error e);
-  void arm_statement(slot_rec& s);
-  /// Sends the current job's next statement. False when it could not be
-  /// sent and the job was failed (the caller moves on to the next job); true
-  /// when it is on its way or the session was lost (lose() took over).
-  bool send_current(slot_rec& s);
   void shutdown();
 
   const pg_worker_config cfg;
@@ -512,6 +524,8 @@ void pg_async_driver::impl::run() {
 }
 
 void pg_async_driver::impl::process(std::deque<command>& cmds) {
+  // Jobs that arrived together leave together: one run per connection.
+  std::vector<slot_rec*> touched;
   for (auto& cmd : cmds) {
     auto& s = *cmd.slot;
     switch (cmd.k) {
@@ -524,8 +538,7 @@ void pg_async_driver::impl::process(std::deque<command>& cmds) {
           cmd.job->fail(rc_error::db_unavailable); // fail fast while down
         } else {
           s.queue.push_back(std::move(cmd.job));
-          if (!s.current)
-            start_next(s);
+          touched.push_back(&s);
         }
         break;
       case command::kind::close:
@@ -533,6 +546,8 @@ void pg_async_driver::impl::process(std::deque<command>& cmds) {
         break;
     }
   }
+  for (auto* s : touched)
+    pump(*s);
 }
 
 void pg_async_driver::impl::start_connect(slot_rec& s) {
@@ -617,7 +632,7 @@ void pg_async_driver::impl::handle_io(slot_rec& s, short revents) {
     read_results(s);
     if (s.conn == nullptr)
       return;
-    if (!s.in_statement) {
+    if (!s.busy()) {
       // Idle: drop notifications; notice a session the server ended.
       while (PGnotify* n = PQnotifies(s.conn))
         PQfreemem(n);
@@ -636,17 +651,66 @@ void pg_async_driver::impl::handle_io(slot_rec& s, short revents) {
 }
 
 void pg_async_driver::impl::read_results(slot_rec& s) {
-  while (s.conn != nullptr && s.in_statement && PQisBusy(s.conn) == 0) {
+  if (s.ph == slot_rec::phase::setup) {
+    read_setup_results(s);
+    return;
+  }
+  // Pipeline mode: each statement's results end with a nullptr, each run of
+  // statements with its PGRES_PIPELINE_SYNC. Ask only for what was sent: an
+  // extra PQgetResult would read as the end of a statement.
+  while (s.conn != nullptr && !s.sent.empty() && PQisBusy(s.conn) == 0) {
     PGresult* raw = PQgetResult(s.conn);
+    if (!s.sent.front().job) {
+      const bool sync = raw != nullptr && PQresultStatus(raw) == PGRES_PIPELINE_SYNC;
+      if (raw != nullptr)
+        PQclear(raw);
+      if (!sync) {
+        lose(s, "the pipeline lost its place (no sync point where one was due)");
+        return;
+      }
+      s.sent.pop_front();
+      if (s.sent.empty())
+        s.deadline.reset();
+      continue;
+    }
     if (raw == nullptr) {
-      s.in_statement = false;
-      complete_statement(s); // may send the next statement
+      complete_statement(s);
       continue;
     }
     switch (PQresultStatus(raw)) {
       case PGRES_COMMAND_OK:
       case PGRES_TUPLES_OK:
       case PGRES_SINGLE_TUPLE:
+      case PGRES_EMPTY_QUERY:
+        s.last_ok = pg::result{raw};
+        break;
+      case PGRES_PIPELINE_ABORTED:
+        s.aborted = true;
+        PQclear(raw);
+        break;
+      default:
+        if (s.first_error.get() == nullptr)
+          s.first_error = pg::result{raw};
+        else
+          PQclear(raw);
+        break;
+    }
+  }
+  if (s.conn != nullptr)
+    pump(s);
+}
+
+void pg_async_driver::impl::read_setup_results(slot_rec& s) {
+  while (s.conn != nullptr && s.in_statement && PQisBusy(s.conn) == 0) {
+    PGresult* raw = PQgetResult(s.conn);
+    if (raw == nullptr) {
+      s.in_statement = false;
+      complete_setup_statement(s); // may send the next statement
+      continue;
+    }
+    switch (PQresultStatus(raw)) {
+      case PGRES_COMMAND_OK:
+      case PGRES_TUPLES_OK:
       case PGRES_EMPTY_QUERY:
         s.last_ok = pg::result{raw};
         break;
@@ -698,28 +762,44 @@ std::string describe(PGconn* c, const PGresult* r) {
 
 } // namespace
 
-void pg_async_driver::impl::complete_statement(slot_rec& s) {
+void pg_async_driver::impl::complete_setup_statement(slot_rec& s) {
   s.deadline.reset();
   auto err = std::move(s.first_error);
   auto res = std::move(s.last_ok);
   s.first_error = pg::result{};
   s.last_ok = pg::result{};
-  const bool failed = err.get() != nullptr || res.get() == nullptr;
-  if (s.ph == slot_rec::phase::setup) {
-    if (failed) {
-      connect_failed(s, "setting up the session: " + describe(s.conn, err.get()));
-      return;
-    }
-    if (++s.setup_step > statements.size())
-      mark_up(s);
-    else
-      send_setup(s);
+  if (err.get() != nullptr || res.get() == nullptr) {
+    connect_failed(s, "setting up the session: " + describe(s.conn, err.get()));
     return;
   }
-  if (s.ph != slot_rec::phase::ready || !s.current)
-    return; // nothing waits for it (cannot happen)
+  if (++s.setup_step > statements.size())
+    mark_up(s);
+  else
+    send_setup(s);
+}
+
+void pg_async_driver::impl::complete_statement(slot_rec& s) {
+  auto item = std::move(s.sent.front());
+  s.sent.pop_front();
+  --s.statements_sent;
+  auto err = std::move(s.first_error);
+  auto res = std::move(s.last_ok);
+  const bool aborted = std::exchange(s.aborted, false);
+  s.first_error = pg::result{};
+  s.last_ok = pg::result{};
+  auto now = clock_type::now();
+  // An answer is progress: the deadline is for the next one.
+  if (cfg.query_timeout.count() > 0)
+    s.deadline = now + cfg.query_timeout + answer_grace;
+  if (aborted && err.get() == nullptr) {
+    // Never ran (an earlier statement of its run failed): it goes again.
+    s.queue.push_front(std::move(item.job));
+    return;
+  }
+  const bool failed = err.get() != nullptr || res.get() == nullptr;
   if (failed) {
     if (ends_session(s.conn, err.get())) {
+      s.queue.push_front(std::move(item.job)); // lose() answers it with the rest
       lose(s, describe(s.conn, err.get()));
       return;
     }
@@ -728,66 +808,66 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     if (st != nullptr && std::string_view{st} == pg::sqlstate_query_canceled) {
       bump(metrics.query_timeouts);
       spdlog::warn("db connection {}: query timed out", s.slot);
-      s.current->fail(rc_error::db_timeout);
+      item.job->fail(rc_error::db_timeout);
     } else {
       spdlog::error("db connection {}: query failed: {}", s.slot, describe(s.conn, err.get()));
-      s.current->fail(rc_error::internal);
+      item.job->fail(rc_error::internal);
     }
-    s.current.reset();
-    start_next(s);
     return;
   }
   // Observed before the result is handed on, so whoever sees the result
   // (a scrape right after the response) sees the observation too.
-  auto now = clock_type::now();
-  metrics.query_duration.observe_us(std::chrono::duration_cast<std::chrono::microseconds>(now - s.job_started).count());
-  s.job_started = now; // a job's next statement is timed on its own
+  metrics.query_duration.observe_us(std::chrono::duration_cast<std::chrono::microseconds>(now - item.at).count());
   bool more = false;
   try {
-    more = s.current->on_result(std::move(res));
+    more = item.job->on_result(std::move(res));
   } catch (const std::exception& e) {
     bump(metrics.query_errors);
     spdlog::error("db connection {}: cannot decode a result: {}", s.slot, e.what());
-    s.current->fail(rc_error::internal);
+    item.job->fail(rc_error::internal);
   }
-  if (more && send_current(s)) // the next statement of the same job
+  if (more) // its next statement (which depends on this result) goes with the next run
+    s.queue.push_front(std::move(item.job));
+}
+
+void pg_async_driver::impl::pump(slot_rec& s) {
+  if (s.ph != slot_rec::phase::ready || s.conn == nullptr)
     return;
-  s.current.reset();
-  start_next(s);
-}
-
-bool pg_async_driver::impl::send_current(slot_rec& s) {
-  if (s.current->send(s.conn)) {
-    arm_statement(s);
-    return true;
-  }
-  if (ends_session(s.conn, nullptr)) {
-    lose(s, trimmed(PQerrorMessage(s.conn)));
-    return true;
-  }
-  bump(metrics.query_errors);
-  spdlog::error("db connection {}: cannot send: {}", s.slot, trimmed(PQerrorMessage(s.conn)));
-  s.current->fail(rc_error::internal);
-  return false;
-}
-
-void pg_async_driver::impl::arm_statement(slot_rec& s) {
-  s.in_statement = true;
-  if (cfg.query_timeout.count() > 0)
-    s.deadline = clock_type::now() + cfg.query_timeout + answer_grace;
-  flush(s);
-}
-
-void pg_async_driver::impl::start_next(slot_rec& s) {
-  while (!s.current && !s.queue.empty() && s.ph == slot_rec::phase::ready) {
-    s.current = std::move(s.queue.front());
+  const auto depth = std::max<size_t>(cfg.pipeline_depth, 1);
+  const auto now = clock_type::now();
+  size_t sent = 0;
+  while (!s.queue.empty() && s.statements_sent < depth) {
+    auto job = std::move(s.queue.front());
     s.queue.pop_front();
-    bump(metrics.queries);
-    s.job_started = clock_type::now();
-    if (send_current(s))
-      return;
-    s.current.reset();
+    if (!job->counted) {
+      job->counted = true;
+      bump(metrics.queries);
+    }
+    if (!job->send(s.conn)) {
+      if (ends_session(s.conn, nullptr)) {
+        s.queue.push_front(std::move(job));
+        lose(s, trimmed(PQerrorMessage(s.conn)));
+        return;
+      }
+      bump(metrics.query_errors);
+      spdlog::error("db connection {}: cannot send: {}", s.slot, trimmed(PQerrorMessage(s.conn)));
+      job->fail(rc_error::internal);
+      continue;
+    }
+    s.sent.push_back(slot_rec::sent_item{std::move(job), now});
+    ++s.statements_sent;
+    ++sent;
   }
+  if (sent == 0)
+    return;
+  if (PQpipelineSync(s.conn) != 1) {
+    lose(s, "cannot end a pipeline run: " + trimmed(PQerrorMessage(s.conn)));
+    return;
+  }
+  s.sent.push_back(slot_rec::sent_item{nullptr, now});
+  if (!s.deadline && cfg.query_timeout.count() > 0)
+    s.deadline = now + cfg.query_timeout + answer_grace;
+  flush(s);
 }
 
 void pg_async_driver::impl::flush(slot_rec& s) {
@@ -809,6 +889,11 @@ void pg_async_driver::impl::flush(slot_rec& s) {
 }
 
 void pg_async_driver::impl::mark_up(slot_rec& s) {
+  // Every job from here on is pipelined, one or pipeline_depth at a time.
+  if (PQenterPipelineMode(s.conn) != 1) {
+    connect_failed(s, "cannot enter pipeline mode: " + trimmed(PQerrorMessage(s.conn)));
+    return;
+  }
   s.ph = slot_rec::phase::ready;
   s.deadline.reset();
   s.backoff = initial_backoff;
@@ -837,15 +922,19 @@ void pg_async_driver::impl::drop_session(slot_rec& s) {
   s.want_write = false;
   s.first_error = pg::result{};
   s.last_ok = pg::result{};
+  s.aborted = false;
   s.deadline.reset();
 }
 
 void pg_async_driver::impl::fail_queued(slot_rec& s, rc_error e) {
-  auto cur = std::move(s.current);
+  auto sent = std::move(s.sent);
   auto queued = std::move(s.queue);
+  s.sent.clear();
+  s.statements_sent = 0;
   s.queue.clear();
-  if (cur)
-    cur->fail(e);
+  for (auto& item : sent)
+    if (item.job)
+      item.job->fail(e);
   for (auto& j : queued)
     j->fail(e);
 }
@@ -855,7 +944,7 @@ void pg_async_driver::impl::lose(slot_rec& s, const std::string& why) {
   // Down before any `done` runs: a release that races ahead must see it.
   s.up.store(false, std::memory_order_release);
   const bool was_up = s.ph == slot_rec::phase::ready;
-  if (s.current)
+  for (size_t i = 0; i < s.statements_sent; ++i)
     bump(metrics.query_errors);
   drop_session(s);
   // Reconnect at once; failed attempts then back off.

@@ -5,8 +5,11 @@
 // over their sockets, plus an eventfd that wakes it for new jobs and for stop.
 //
 // Each connection made by make_connection is a db_connection whose jobs are
-// handed to the driver for that connection's slot; one statement is in flight
-// per connection, further jobs queue behind it. Connecting (PQconnectStart /
+// handed to the driver for that connection's slot. A ready connection is in
+// libpq's pipeline mode: up to pipeline_depth statements are unanswered at
+// once, the jobs that arrived together sent in one run that ends with one
+// sync point (so a failing statement aborts only its own run, whose skipped
+// statements are sent again); further jobs queue. Connecting (PQconnectStart /
 // PQconnectPoll), the session settings, statement_timeout and the prepared
 // statements all happen asynchronously on the same loop, as do reconnects
 // with exponential backoff (timers are the poll timeout). Results are decoded

@@ -26,6 +26,9 @@ struct pg_worker_config {
   std::string dsn;
   std::chrono::milliseconds query_timeout{5'000}; ///< server-side statement_timeout
   std::chrono::milliseconds max_backoff{5'000};   ///< cap of the reconnect backoff
+  /// pg_async_driver only: statements one connection has unanswered at once
+  /// (libpq pipeline mode); 1 runs one at a time.
+  size_t pipeline_depth = 1;
 };
 
 class pg_connection_worker final : public db_connection {

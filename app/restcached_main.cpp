@@ -194,8 +194,13 @@ int main(int argc, char** argv) {
 
     pg_worker_config worker_cfg{o.db_dsn, std::chrono::milliseconds{o.db_query_timeout_ms}};
     connection_factory factory;
+    // A pipelining connection serves as many fills at once as it pipelines.
+    size_t fills_per_connection = 1;
     if (o.db_driver == "async") {
-      async_driver = std::make_unique<pg_async_driver>(worker_cfg, pool_metrics);
+      auto async_cfg = worker_cfg;
+      async_cfg.pipeline_depth = static_cast<size_t>(o.db_pipeline_depth);
+      fills_per_connection = async_cfg.pipeline_depth;
+      async_driver = std::make_unique<pg_async_driver>(async_cfg, pool_metrics);
       factory = async_driver->factory();
     } else {
       factory = [&](uint64_t slot, std::function<void(uint64_t)> on_up,
@@ -216,7 +221,8 @@ int main(int argc, char** argv) {
                                     direct_factory, &direct_metrics);
     auto pool = system.spawn(db_pool,
                              db_pool_config{static_cast<size_t>(o.db_pool_size),
-                                            static_cast<size_t>(o.db_queue_size)},
+                                            static_cast<size_t>(o.db_queue_size),
+                                            fills_per_connection},
                              factory, &pool_metrics);
 
     batch_writer_actor writer;

@@ -200,7 +200,9 @@ restcache_config::restcache_config() {
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
              "connections for writes and GET /depts, apart from the fill pool")
     .text(o.db_driver, "driver", d::db_driver,
-          "threads: a thread per connection; async: one thread drives all", {"threads", "async"});
+          "threads: a thread per connection; async: one thread drives all", {"threads", "async"})
+    .integer(o.db_pipeline_depth, "pipeline-depth", d::db_pipeline_depth, 1, 1000,
+             "driver async: fills one connection runs at once (libpq pipeline mode)");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
     .text(o.cache_mode, "mode", d::cache_mode,

@@ -32,6 +32,7 @@ struct daemon_options {
   int64_t db_query_timeout_ms;
   int64_t db_write_pool_size;
   std::string db_driver;
+  int64_t db_pipeline_depth;
   int64_t cache_shards;
   std::string cache_mode;
   int64_t cache_memory_bytes;

@@ -113,4 +113,30 @@ CAF_TEST(a reconnect while lent does not lend the connection twice) {
   CAF_CHECK_EQUAL(answers[1].error, rc_error::none);
 }
 
+CAF_TEST(a pipelining connection serves several borrowers before the next one is lent) {
+  spawn_pool(2, 10, 3);
+  for (int i = 0; i < 6; ++i)
+    borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 6u);
+  for (size_t i = 0; i < answers.size(); ++i) {
+    CAF_CHECK_EQUAL(answers[i].error, rc_error::none);
+    CAF_CHECK_EQUAL(answers[i].lease, answers[i < 3 ? 0 : 3].lease); // packed: three, then three
+  }
+  CAF_CHECK_NOT_EQUAL(answers[0].lease, answers[3].lease);
+  CAF_CHECK_EQUAL(dbm.in_use.load(), 2);
+  borrow(); // both full: waits
+  CAF_CHECK_EQUAL(answers.size(), 6u);
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 1);
+  release(answers[1].lease);
+  CAF_REQUIRE_EQUAL(answers.size(), 7u);
+  CAF_CHECK_EQUAL(answers[6].lease, answers[1].lease);
+  // A connection the driver already knows is down is not lent, even
+  // before the pool hears of it.
+  conns->at(answers[0].lease->slot())->up_ = false;
+  release(answers[0].lease);
+  borrow();
+  CAF_CHECK_EQUAL(answers.size(), 7u); // and the other one is full
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 1);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -157,10 +157,12 @@ struct fixture {
     }
   }
 
-  void start(size_t pool_size, std::chrono::milliseconds query_timeout = 5'000ms) {
+  void start(size_t pool_size, std::chrono::milliseconds query_timeout = 5'000ms,
+             size_t pipeline_depth = 1) {
     pg_worker_config cfg;
     cfg.dsn = dsn;
     cfg.query_timeout = query_timeout;
+    cfg.pipeline_depth = pipeline_depth;
     driver = std::make_unique<pg_async_driver>(cfg, metrics);
     for (size_t i = 0; i < pool_size; ++i)
       conns.push_back(driver->make_connection(i, events.on_up(), events.on_down()));
@@ -382,11 +384,17 @@ CAF_TEST(stopping the driver answers pending jobs and later ones) {
   CAF_CHECK(called);
 }
 
-CAF_TEST(many concurrent jobs across connections all answer correctly) {
+namespace {
+
+/// Three threads submit 4,500 document jobs at random connections; every
+/// answer must be the document asked for.
+void run_many_concurrent_jobs(fixture& fx, size_t pipeline_depth) {
   constexpr size_t pool = 4;
   constexpr int per_thread = 1'500;
   constexpr int threads = 3;
-  start(pool);
+  auto& conns = fx.conns;
+  auto& metrics = fx.metrics;
+  fx.start(pool, 5'000ms, pipeline_depth);
   std::mutex mtx;
   std::condition_variable cv;
   int answered = 0;
@@ -429,6 +437,52 @@ CAF_TEST(many concurrent jobs across connections all answer correctly) {
   CAF_CHECK_EQUAL(wrong.load(), 0);
   CAF_CHECK_EQUAL(metrics.queries.load(), uint64_t(threads * per_thread));
   CAF_CHECK_EQUAL(metrics.query_errors.load(), 0u);
+}
+
+} // namespace
+
+CAF_TEST(many concurrent jobs across connections all answer correctly) {
+  run_many_concurrent_jobs(*this, 1);
+}
+
+CAF_TEST(many concurrent jobs pipelined eight deep all answer correctly) {
+  run_many_concurrent_jobs(*this, 8);
+}
+
+CAF_TEST(a failed statement in a pipeline run fails alone and the others of its run are sent again) {
+  start(1, 500ms, 8);
+  c.exec("BEGIN; LOCK TABLE dept IN ACCESS EXCLUSIVE MODE");
+  // The employee document reads emp only; its callback, on the driver
+  // thread, submits four department documents, which then leave in one
+  // run: the first waits for the lock until statement_timeout, the others
+  // are skipped by the server as part of the failed run.
+  constexpr int n = 4;
+  std::vector<std::promise<fetch_outcome>> answers(n);
+  std::promise<fetch_outcome> trigger;
+  auto& conn = *conns[0];
+  conn.fetch_document(doc_key{doc_kind::emp, 1}, [&](fetch_outcome o) {
+    for (int i = 0; i < n; ++i)
+      conn.fetch_document(doc_key{doc_kind::deptemps, i + 1},
+                          [&answers, i](fetch_outcome d) { answers[size_t(i)].set_value(std::move(d)); });
+    trigger.set_value(std::move(o));
+  });
+  auto t = trigger.get_future();
+  CAF_CHECK_EQUAL(await(t).error, rc_error::none);
+  auto first = answers[0].get_future();
+  auto got_first = await(first);
+  c.exec("ROLLBACK"); // the statements sent again now find no lock
+  CAF_CHECK_EQUAL(got_first.error, rc_error::db_timeout);
+  for (int i = 1; i < n; ++i) {
+    auto f = answers[size_t(i)].get_future();
+    auto d = await(f);
+    CAF_CHECK_EQUAL(d.error, rc_error::none);
+    CAF_CHECK(d.deptemps && d.deptemps->dept.deptno == i + 1);
+  }
+  CAF_CHECK_EQUAL(metrics.query_timeouts.load(), 1u);
+  CAF_CHECK_EQUAL(metrics.query_errors.load(), 1u);
+  CAF_CHECK_EQUAL(metrics.queries.load(), uint64_t(n + 1)); // each job counted once
+  CAF_CHECK(conn.up());
+  CAF_CHECK_EQUAL(events.downs_now(), 0);
 }
 
 CAF_TEST(the factory fits connection_factory and closing a connection ends its session) {

@@ -1010,10 +1010,12 @@ CAF_TEST(writes need the bearer token when one is set) {
 }
 
 // ---- overload and timeouts --------------------------------------------------------------
-// One fill connection, one write connection, queues of one, a 2 s statement
-// timeout; the test holds locks so requests wait where it wants them.
+// One fill connection running one fill at a time, one write connection,
+// queues of one, a 2 s statement timeout; the test holds locks so requests
+// wait where it wants them.
 
-const std::vector<std::string> tight_options{"--db.pool-size=1", "--db.write-pool-size=1", "--db.queue-size=1",
+const std::vector<std::string> tight_options{"--db.pool-size=1", "--db.pipeline-depth=1",
+                                             "--db.write-pool-size=1", "--db.queue-size=1",
                                              "--db.query-timeout-ms=2000", "--http.body-limit=2048"};
 
 CAF_TEST(reads answer 503 when the fill queue is full and 504 on a statement timeout) {
