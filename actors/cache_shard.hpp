@@ -11,6 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
+
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
@@ -50,6 +53,14 @@ struct cache_shard_config {
   }
 };
 
+/// The shard's own table hash. Not doc_key_hash: the keys of one shard share
+/// that hash modulo the shard count, which would cost the table's low bits.
+struct doc_key_table_hash {
+  size_t operator()(const doc_key& k) const noexcept {
+    return absl::Hash<std::pair<int, int32_t>>{}({static_cast<int>(k.kind), k.id});
+  }
+};
+
 struct cache_shard_state {
   static inline const char* name = "cache_shard";
 
@@ -77,7 +88,9 @@ struct cache_shard_state {
   db_pool_actor pool;
   cache_metrics* metrics = nullptr;
 
-  std::unordered_map<doc_key, entry, doc_key_hash> entries;
+  /// Open addressing: a hit is one probe into a flat array rather than a
+  /// walk to a separately allocated node.
+  absl::flat_hash_map<doc_key, entry, doc_key_table_hash> entries;
   /// CLOCK ring as a queue: the hand pops the front; a referenced entry gets
   /// its bit cleared and goes to the back. Slots whose generation no longer
   /// matches (the entry was dropped or replaced) are skipped.

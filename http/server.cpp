@@ -20,9 +20,9 @@ struct server::impl {
   impl(server_options o, cache_gateway& g) : core(std::move(o), g) {
     if (core.opts.io_contexts.empty()) {
       for (int i = 0; i < std::max(1, core.opts.threads); ++i)
-        // Concurrency hint 1: one thread runs it, so asio skips the locking
-        // a shared queue needs and posts from that thread stay thread-local.
-        own.push_back(std::make_unique<net::io_context>(1));
+        // One thread runs it and uses its sockets (see io_scheduler's
+        // contexts): no reactor I/O locks, posts from that thread stay local.
+        own.push_back(std::make_unique<net::io_context>(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO));
       for (auto& c : own)
         contexts.push_back(c.get());
     } else {

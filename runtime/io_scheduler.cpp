@@ -33,7 +33,12 @@ struct own_counter {
 
 struct io_scheduler::worker final : caf::execution_unit {
   worker(caf::actor_system& sys, io_scheduler& owner, size_t index)
-    : caf::execution_unit(&sys), parent(owner), id(index), ioc(1), work(ioc.get_executor()) {}
+    : caf::execution_unit(&sys), parent(owner), id(index),
+      // One thread runs it, and every socket of it is used from that thread
+      // only (sessions and listeners post to their own executor): asio skips
+      // the per-descriptor locks of its reactor and keeps posts from this
+      // thread thread-local. Other threads still post to it (locked).
+      ioc(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO), work(ioc.get_executor()) {}
 
   /// An actor this worker runs sent to one that was idle: run it here next.
   void exec_later(caf::resumable* what) override {
