@@ -67,14 +67,17 @@ bool sane_request_id(std::string_view id) noexcept {
 }
 
 std::string fresh_request_id() {
-  // On every request without an id: 16 hex digits, no formatting call, and
-  // short enough for the string's inline buffer (no allocation).
+  // On every request without an id: 15 hex digits (60 random bits), no
+  // formatting call, and short enough for the string's inline buffer of 15
+  // characters (16 digits allocated on every request).
   thread_local std::mt19937_64 rng{std::random_device{}()};
   static constexpr char hex[] = "0123456789abcdef";
+  constexpr size_t digits = 15;
+  static_assert(digits < sizeof(std::string));
   uint64_t v = rng();
-  std::string id(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4)
-    id[static_cast<size_t>(i)] = hex[v & 15];
+  std::string id(digits, '0');
+  for (size_t i = digits; i-- > 0; v >>= 4)
+    id[i] = hex[v & 15];
   return id;
 }
 
@@ -470,7 +473,7 @@ void session::start_write(const route& r) {
 // ---- the lookup and its timeout ----------------------------------------------
 
 template <class Result>
-std::function<void(Result)> session::await(void (session::*on_done)(uint64_t, Result)) {
+inline_callback<void(Result)> session::await(void (session::*on_done)(uint64_t, Result)) {
   state_ = state::awaiting_lookup;
   lookup_pending_ = true;
   const uint64_t seq = ++lookup_seq_;

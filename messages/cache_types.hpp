@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "messages/errors.hpp"
+#include "messages/inline_callback.hpp"
 
 namespace restcache {
 
@@ -83,8 +84,9 @@ struct lookup_result {
 };
 
 /// Called exactly once per lookup, on a CAF worker thread; it must not block
-/// (the HTTP session posts the result to its own strand).
-using reply_callback = std::function<void(lookup_result)>;
+/// (the HTTP session resumes at once on its own io thread, else posts there).
+/// Inline storage: no allocation per lookup.
+using reply_callback = inline_callback<void(lookup_result)>;
 
 /// A committed change to the document of `key`, from the change log: its
 /// sequence and when it was made (microseconds since the epoch, for the

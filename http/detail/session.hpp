@@ -181,7 +181,7 @@ private:
   /// back onto the connection's io thread as (this->*on_done)(seq, result). The timer gives
   /// 504 if it does not come within lookup_timeout.
   template <class Result>
-  std::function<void(Result)> await(void (session::*on_done)(uint64_t, Result));
+  inline_callback<void(Result)> await(void (session::*on_done)(uint64_t, Result));
   void start_lookup(doc_key key);
   void on_lookup(uint64_t seq, lookup_result r);
   void on_page(uint64_t seq, page_result r);
