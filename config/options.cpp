@@ -253,8 +253,7 @@ restcache_config::restcache_config() {
              "loopback port the inspector actor is published on for restcache-inspect, 0 = off");
   spec_builder{specs_, custom_options_, "runtime"}
     .text(o.runtime_scheduler, "scheduler", d::runtime_scheduler,
-          "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own "
-          "(needed for --scheduler.enable-profiling)",
+          "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own",
           {"io", "caf"});
   // With runtime.scheduler=caf: the work-sharing scheduler wakes workers promptly for request/response
   // hops; work stealing backs off with sleeps (toolchain notes).

@@ -24,6 +24,8 @@
 
 namespace restcache::http::detail {
 
+using namespace std::string_view_literals;
+
 namespace {
 
 /// Largest amount read and discarded after our last response.
@@ -726,21 +728,21 @@ void session::send_doc_direct(doc_ptr doc) {
                                    + std::string{content_type_json} + "\r\nCache-Control: "
                                    + std::string{cache_control_documents} + "\r\nVary: Accept-Encoding\r\n";
   header_text_.clear();
-  header_text_ += version_ == 10 ? "HTTP/1.0 200 OK\r\n" : "HTTP/1.1 200 OK\r\n";
+  header_text_ += version_ == 10 ? "HTTP/1.0 200 OK\r\n"sv : "HTTP/1.1 200 OK\r\n"sv;
   header_text_ += fixed;
-  header_text_ += "ETag: ";
+  header_text_ += "ETag: "sv;
   header_text_ += doc->etag;
-  header_text_ += "\r\nContent-Length: ";
+  header_text_ += "\r\nContent-Length: "sv;
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, doc->body.size());
   header_text_.append(digits, static_cast<size_t>(end - digits));
-  header_text_ += "\r\nDate: ";
+  header_text_ += "\r\nDate: "sv;
   header_text_ += http_date();
-  header_text_ += "\r\nX-Request-Id: ";
+  header_text_ += "\r\nX-Request-Id: "sv;
   header_text_ += request_id_;
-  header_text_ += "\r\n";
+  header_text_ += "\r\n"sv;
   append_connection_header();
-  header_text_ += "\r\n";
+  header_text_ += "\r\n"sv;
   std::string_view body = head_ ? std::string_view{} : std::string_view{doc->body};
   doc_ = std::move(doc);
   write_head_and_body(200, body);
@@ -749,30 +751,30 @@ void session::send_doc_direct(doc_ptr doc) {
 void session::append_connection_header() {
   // HTTP/1.1 keeps the connection by default, HTTP/1.0 closes by default.
   if (version_ == 10 && keep_alive_)
-    header_text_ += "Connection: keep-alive\r\n";
+    header_text_ += "Connection: keep-alive\r\n"sv;
   else if (version_ != 10 && !keep_alive_)
-    header_text_ += "Connection: close\r\n";
+    header_text_ += "Connection: close\r\n"sv;
 }
 
 void session::do_write() {
   // res_ written by hand: status line, its fields, the body view. The same
   // bytes Beast's serializer writes, without its generic buffer machinery.
   header_text_.clear();
-  header_text_ += version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  header_text_ += version_ == 10 ? "HTTP/1.0 "sv : "HTTP/1.1 "sv;
   auto status = res_.result_int();
   header_text_ += std::to_string(status);
   header_text_ += ' ';
   auto reason = bhttp::obsolete_reason(res_.result());
   header_text_.append(reason.data(), reason.size());
-  header_text_ += "\r\n";
+  header_text_ += "\r\n"sv;
   for (auto& f : res_) {
     header_text_.append(f.name_string().data(), f.name_string().size());
-    header_text_ += ": ";
+    header_text_ += ": "sv;
     header_text_.append(f.value().data(), f.value().size());
-    header_text_ += "\r\n";
+    header_text_ += "\r\n"sv;
   }
   append_connection_header();
-  header_text_ += "\r\n";
+  header_text_ += "\r\n"sv;
   write_head_and_body(status, {res_.body().data(), res_.body().size()});
 }
 

@@ -1,14 +1,19 @@
 #include "runtime/io_scheduler.hpp"
 
+#include "runtime/actor_profiler.hpp"
+
+#include <caf/abstract_actor.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/execution_unit.hpp>
 #include <caf/resumable.hpp>
+#include <caf/settings.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
+#include <cstdio>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -53,6 +58,7 @@ struct io_scheduler::worker final : caf::execution_unit {
   std::thread thread;
   own_counter resumed;
   own_counter local;
+  actor_profiler::worker_log profile; ///< this thread's accounts (profiling only)
 };
 
 namespace {
@@ -99,8 +105,23 @@ void io_scheduler::init(caf::actor_system_config& cfg) {
   if (num_workers_ == 0)
     num_workers_ = 1;
   workers_.reserve(num_workers_);
-  for (size_t i = 0; i < num_workers_; ++i)
+  for (size_t i = 0; i < num_workers_; ++i) {
     workers_.push_back(std::make_unique<worker>(system(), *this, i));
+    workers_.back()->profile.worker_id = i;
+  }
+  // CAF's own profiling options, read as its profiled coordinator reads them.
+  if (caf::get_or(cfg, "scheduler.enable-profiling", false)) {
+    auto path = caf::get_or(cfg, "scheduler.profiling-output-file", std::string{});
+    auto resolution = caf::get_or(cfg, "scheduler.profiling-resolution",
+                                  caf::timespan{std::chrono::milliseconds{100}});
+    profiler_ = std::make_unique<actor_profiler>(
+      path, std::chrono::duration_cast<std::chrono::milliseconds>(resolution));
+    if (!profiler_->ok()) {
+      std::fprintf(stderr, "restcached: cannot write the profile to \"%s\": profiling is off\n",
+                   path.c_str());
+      profiler_.reset();
+    }
+  }
 }
 
 std::vector<net::io_context*> io_scheduler::contexts() const {
@@ -154,7 +175,18 @@ void io_scheduler::enqueue(caf::resumable* what) {
 void resume_handler::operator()() {
   auto* r = std::exchange(job, nullptr);
   w->resumed.bump();
-  switch (r->resume(w, w->parent.max_throughput())) {
+  caf::resumable::resume_result result;
+  if (auto* profiler = w->parent.profiler()) {
+    // Its id for the accounts, taken while it is certainly whole.
+    auto* actor = dynamic_cast<caf::abstract_actor*>(r);
+    auto id = actor != nullptr ? actor->id() : 0;
+    auto before = actor_profiler::sample::take();
+    result = r->resume(w, w->parent.max_throughput());
+    profiler->record(w->profile, id, actor_profiler::sample::take() - before);
+  } else {
+    result = r->resume(w, w->parent.max_throughput());
+  }
+  switch (result) {
     case caf::resumable::resume_later:
       // Its throughput share is used up and messages are left: to the back
       // of this loop's queue (other connections and actors go first). The
@@ -187,6 +219,8 @@ void io_scheduler::run_worker(worker& w) {
       // loop goes on serving the other connections and actors.
     }
   }
+  if (profiler_)
+    profiler_->flush(w.profile);
   system().thread_terminates();
   current_worker = nullptr;
 }

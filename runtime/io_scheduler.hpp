@@ -10,7 +10,9 @@
 //
 // Loaded as a module (actor_system_config::module_factories), so CAF does
 // not build its own scheduler; scheduler.max-threads is the number of io
-// threads. scheduler.policy and CAF's profiled scheduler do not apply.
+// threads. scheduler.policy does not apply; scheduler.enable-profiling (and
+// its output file and resolution) is honoured by actor_profiler, in the
+// format of CAF's profiled scheduler.
 // Blocking work must stay off these threads: it would stall HTTP on that core.
 //
 // Plain CAF and Asio; Beast stays in http/.
@@ -30,6 +32,8 @@ class io_context;
 } // namespace boost::asio
 
 namespace restcache::runtime {
+
+class actor_profiler;
 
 class io_scheduler final : public caf::scheduler::abstract_coordinator {
 public:
@@ -56,6 +60,9 @@ public:
   /// Actors woken from an io thread and posted to its own context.
   uint64_t posted_locally() const noexcept;
 
+  /// The per-actor CPU accounts (scheduler.enable-profiling), else nullptr.
+  actor_profiler* profiler() const noexcept { return profiler_.get(); }
+
   /// The index of the io thread calling, or -1 on any other thread.
   static int current_thread() noexcept;
 
@@ -79,6 +86,8 @@ private:
   /// Foreign threads' enqueues read workers_ under it; stop() empties it.
   mutable std::shared_mutex workers_mtx_;
   runtime::actor_clock clock_;
+  /// With scheduler.enable-profiling: every resume is measured.
+  std::unique_ptr<actor_profiler> profiler_;
   std::thread clock_thread_;
 };
 

@@ -10,7 +10,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <future>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -221,4 +224,46 @@ CAF_TEST(the system shuts down with messages still queued) {
   actors.clear();
   sys.reset();
   CAF_CHECK(true);
+}
+
+CAF_TEST(with scheduler.enable-profiling each actor gets CPU rows in the format of CAF) {
+  test::temp_dir dir{"io-profile"};
+  auto path = dir.path + "/profile.txt";
+  caf::actor_id busy_id = 0;
+  {
+    config cfg{2};
+    cfg.set("scheduler.enable-profiling", true);
+    cfg.set("scheduler.profiling-output-file", path);
+    cfg.set("scheduler.profiling-resolution", caf::timespan{10ms});
+    caf::actor_system sys{cfg};
+    auto busy = sys.spawn(echo, 0);
+    busy_id = busy.id();
+    caf::scoped_actor self{sys};
+    for (int i = 0; i < 2'000; ++i)
+      self->request(busy, caf::infinite, ping_atom::value, i).receive([](int) {}, [](caf::error&) {});
+    self->send_exit(busy, caf::exit_reason::user_shutdown);
+  } // the io threads flush what is left as they end
+  std::ifstream in{path};
+  std::string header;
+  CAF_REQUIRE(std::getline(in, header));
+  CAF_CHECK(header.rfind("clock", 0) == 0);
+  CAF_CHECK(header.find("usr") != std::string::npos);
+  int busy_rows = 0, worker_rows = 0;
+  uint64_t busy_us = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row{line};
+    uint64_t clock = 0, id = 0, time = 0, usr = 0, sys_us = 0;
+    std::string type;
+    row >> clock >> type >> id >> time >> usr >> sys_us;
+    CAF_REQUIRE(!row.fail());
+    if (type == "worker")
+      ++worker_rows;
+    else if (type == "actor" && id == busy_id) {
+      ++busy_rows;
+      busy_us += time;
+    }
+  }
+  CAF_CHECK_GREATER_OR_EQUAL(busy_rows, 1);
+  CAF_CHECK_GREATER_OR_EQUAL(worker_rows, 1);
+  CAF_CHECK_GREATER(busy_us, 0u); // 2,000 resumes take some time
 }
