@@ -214,6 +214,8 @@ private:
   void do_write();
   /// "Connection: close" or "keep-alive" when the version's default differs from keep_alive_.
   void append_connection_header();
+  /// The Connection header line the response needs (empty when the default applies).
+  std::string_view connection_header() const noexcept;
   void write_head_and_body(unsigned status, std::string_view body);
   /// Counts the response in /metrics and, when on, writes the access log line.
   void account_response(unsigned status, size_t body_bytes);
