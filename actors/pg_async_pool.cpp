@@ -321,6 +321,9 @@ struct pg_async_driver::impl {
   void send_setup(slot_rec& s);
   void read_results(slot_rec& s);
   void read_setup_results(slot_rec& s);
+  /// Files one result of the statement being read: its success, its first
+  /// error, or that the pipeline skipped it.
+  void keep_result(slot_rec& s, PGresult* raw);
   void complete_setup_statement(slot_rec& s);
   /// The statement at the front of `sent` has all its results.
   void complete_statement(slot_rec& s);
@@ -677,27 +680,31 @@ void pg_async_driver::impl::read_results(slot_rec& s) {
       complete_statement(s);
       continue;
     }
-    switch (PQresultStatus(raw)) {
-      case PGRES_COMMAND_OK:
-      case PGRES_TUPLES_OK:
-      case PGRES_SINGLE_TUPLE:
-      case PGRES_EMPTY_QUERY:
-        s.last_ok = pg::result{raw};
-        break;
-      case PGRES_PIPELINE_ABORTED:
-        s.aborted = true;
-        PQclear(raw);
-        break;
-      default:
-        if (s.first_error.get() == nullptr)
-          s.first_error = pg::result{raw};
-        else
-          PQclear(raw);
-        break;
-    }
+    keep_result(s, raw);
   }
   if (s.conn != nullptr)
     pump(s);
+}
+
+void pg_async_driver::impl::keep_result(slot_rec& s, PGresult* raw) {
+  switch (PQresultStatus(raw)) {
+    case PGRES_COMMAND_OK:
+    case PGRES_TUPLES_OK:
+    case PGRES_SINGLE_TUPLE:
+    case PGRES_EMPTY_QUERY:
+      s.last_ok = pg::result{raw};
+      break;
+    case PGRES_PIPELINE_ABORTED:
+      s.aborted = true;
+      PQclear(raw);
+      break;
+    default:
+      if (s.first_error.get() == nullptr)
+        s.first_error = pg::result{raw};
+      else
+        PQclear(raw);
+      break;
+  }
 }
 
 void pg_async_driver::impl::read_setup_results(slot_rec& s) {
@@ -708,19 +715,7 @@ void pg_async_driver::impl::read_setup_results(slot_rec& s) {
       complete_setup_statement(s); // may send the next statement
       continue;
     }
-    switch (PQresultStatus(raw)) {
-      case PGRES_COMMAND_OK:
-      case PGRES_TUPLES_OK:
-      case PGRES_EMPTY_QUERY:
-        s.last_ok = pg::result{raw};
-        break;
-      default:
-        if (s.first_error.get() == nullptr)
-          s.first_error = pg::result{raw};
-        else
-          PQclear(raw);
-        break;
-    }
+    keep_result(s, raw);
   }
 }
 
