@@ -183,8 +183,13 @@ std::string restcache_config::dump_text() const {
       out += "\n[" + group + "]\n";
     }
     auto value = s.current_literal();
-    if (s.secret && value != "\"\"")
-      value = s.key() == "db.dsn" ? "\"" + mask_dsn(*static_cast<const std::string*>(s.target)) + "\"" : "\"***\"";
+    if (s.secret && value != "\"\"") {
+      // Appended rather than "\"" + ...: GCC 12 warns (-Wrestrict) about a
+      // literal prepended to a temporary string, wrongly.
+      value = "\"";
+      value += s.key() == "db.dsn" ? mask_dsn(*static_cast<const std::string*>(s.target)) : "***";
+      value += '"';
+    }
     out += s.name + " = " + value + "\n";
   }
   out += "\n[scheduler]\npolicy = '" + caf::to_string(caf::get_or(content, "scheduler.policy", caf::atom("sharing")))
