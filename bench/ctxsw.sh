@@ -2,8 +2,12 @@
 # Context switches per request of restcached (memory tier, every document
 # cached): the voluntary and involuntary switches of all its threads
 # (/proc/PID/task/*/status) before and after a wrk run, divided by the
-# requests wrk completed. A run-to-completion server is near 0.
+# requests wrk completed, in all and per thread name. A run-to-completion
+# server is near 0. The figure is bimodal from run to run on one binary
+# (shards picked up by the io thread of the asking connection, or not):
+# run it several times.
 #   bench/ctxsw.sh [BIN_DIR]      CONNS=64 DURATION=5s DEPTS=10000
+#   TIER=none bench/ctxsw.sh      every GET a fill (cache.mode=none, no populate)
 #   bench/ctxsw.sh /tmp/before-bin -- --runtime.scheduler=caf
 # BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
 set -euo pipefail
@@ -22,8 +26,13 @@ chmod 755 "$BENCH_LOG_DIR"
 trap 'bench_stop_daemon || true; bench_stop_cluster || true' EXIT
 bench_setup "$depts" >/dev/null
 port=18778
-bench_start_daemon "$port" --cache.mode=memory --cache.populate "$@"
-bench_wait_populated "$port" "$BENCH_LOG_DIR/restcached.log" >/dev/null
+tier="${TIER:-memory}"
+if [ "$tier" = none ]; then
+  bench_start_daemon "$port" --cache.mode=none "$@"
+else
+  bench_start_daemon "$port" --cache.mode="$tier" --cache.populate "$@"
+  bench_wait_populated "$port" "$BENCH_LOG_DIR/restcached.log" >/dev/null
+fi
 bench_wait_serving "$port"
 
 switches() {
@@ -31,13 +40,26 @@ switches() {
     /proc/"$DAEMON_PID"/task/*/status 2>/dev/null
 }
 
+# Per thread name (the io threads, the clock, the libpq driver share names).
+switches_by_thread() {
+  local t
+  for t in /proc/"$DAEMON_PID"/task/*; do
+    printf '%s %s\n' "$(tr ' ' '_' <"$t/comm")" \
+      "$(awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }' "$t/status")"
+  done 2>/dev/null | awk '{ s[$1] += $2 } END { for (k in s) print k, s[k] }' | sort
+}
+
 wrk_random "$port" 2s "$conns" "$depts" >/dev/null # warm
 before=$(switches)
+before_threads="$(switches_by_thread)"
 out="$(wrk_random "$port" "$duration" "$conns" "$depts")"
 after=$(switches)
+after_threads="$(switches_by_thread)"
 requests=$(printf '%s\n' "$out" | awk '/requests in/ { print $1 }')
 threads=$(ls /proc/"$DAEMON_PID"/task | wc -l)
 printf '%s\n' "$out" | grep -E "Requests/sec|requests in"
 awk -v s=$((after - before)) -v n="$requests" -v t="$threads" 'BEGIN {
-  printf "context switches: %d for %d requests = %.3f per request (%d threads, wrk -c'"$conns"')\n", s, n, s / n, t }'
+  printf "context switches: %d for %d requests = %.3f per request (%d threads, wrk -c'"$conns"', cache.mode='"$tier"')\n", s, n, s / n, t }'
+join <(printf '%s\n' "$before_threads") <(printf '%s\n' "$after_threads") |
+  awk -v n="$requests" '{ printf "  %-18s %.3f per request\n", $1, ($3 - $2) / n }'
 machine_load
