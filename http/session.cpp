@@ -738,6 +738,8 @@ void session::send_doc_direct(doc_ptr doc) {
                       + request_id_.size() + 2 + connection.size() + 2);
   char* p = header_text_.data();
   auto put = [&p](std::string_view s) {
+    if (s.empty())
+      return; // memcpy from an empty view's null data is undefined
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
