@@ -182,6 +182,13 @@ CAF_TEST(an actor ends without waking the clock unless it set a timeout) {
   }
   for (int i = 0; i < plain; ++i)
     self->receive([](caf::down_msg&) {});
+  // An actor sends its down messages before it cancels its timeouts
+  // (local_actor::cleanup): wait for the last cancellations to be counted.
+  auto settle = [](auto done) {
+    for (int i = 0; i < 1000 && !done(); ++i)
+      std::this_thread::sleep_for(5ms);
+  };
+  settle([&] { return clock.cancellations_skipped() >= skipped + plain; });
   CAF_CHECK_EQUAL(clock.cancellations_forwarded(), forwarded);
   CAF_CHECK_GREATER_OR_EQUAL(clock.cancellations_skipped(), skipped + plain);
   // One with a receive timeout: its cancellation reaches the clock thread,
@@ -196,6 +203,7 @@ CAF_TEST(an actor ends without waking the clock unless it set a timeout) {
   self->send_exit(waiting, caf::exit_reason::user_shutdown);
   waiting = nullptr;
   self->receive([](caf::down_msg&) {});
+  settle([&] { return clock.cancellations_forwarded() >= forwarded + 1; });
   CAF_CHECK_EQUAL(clock.cancellations_forwarded(), forwarded + 1);
   bool released = false;
   for (int i = 0; i < 1000 && !released; ++i) {
