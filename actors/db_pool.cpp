@@ -13,12 +13,15 @@ size_t db_pool_state::connections_up() const noexcept {
   return n;
 }
 
+bool db_pool_state::has_room(uint64_t i) const noexcept {
+  const auto& s = slots[i];
+  return s.up && s.leases < cfg.leases_per_connection && s.conn->up();
+}
+
 std::optional<uint64_t> db_pool_state::pick() const noexcept {
-  for (uint64_t i = 0; i < slots.size(); ++i) {
-    const auto& s = slots[i];
-    if (s.up && s.leases < cfg.leases_per_connection && s.conn->up())
+  for (uint64_t i = 0; i < slots.size(); ++i)
+    if (has_room(i))
       return i;
-  }
   return std::nullopt;
 }
 
@@ -53,8 +56,7 @@ actor_report db_pool_state::report(db_pool_actor::pointer self) const {
 }
 
 void db_pool_state::make_available(uint64_t i) {
-  while (!waiters.empty() && slots[i].up && slots[i].leases < cfg.leases_per_connection
-         && slots[i].conn->up()) {
+  while (!waiters.empty() && has_room(i)) {
     lend(i);
     auto rp = std::move(waiters.front());
     waiters.pop_front();

@@ -41,6 +41,9 @@ struct db_pool_state {
   std::deque<caf::typed_response_promise<borrow_result>> waiters;
 
   size_t connections_up() const noexcept;
+  /// Slot `i` is up (as the pool and its driver see it) and can take
+  /// another borrower.
+  bool has_room(uint64_t i) const noexcept;
   /// The first up connection that can take another borrower; nullopt when
   /// none can. Packing borrowers onto few connections, rather than spreading
   /// them, lets pipelined fills share round trips (cache.mode=none, wrk -c8:

@@ -939,8 +939,7 @@ void pg_async_driver::impl::lose(slot_rec& s, const std::string& why) {
   // Down before any `done` runs: a release that races ahead must see it.
   s.up.store(false, std::memory_order_release);
   const bool was_up = s.ph == slot_rec::phase::ready;
-  for (size_t i = 0; i < s.statements_sent; ++i)
-    bump(metrics.query_errors);
+  bump(metrics.query_errors, s.statements_sent);
   drop_session(s);
   // Reconnect at once; failed attempts then back off.
   s.ph = slot_rec::phase::waiting;

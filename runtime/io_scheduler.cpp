@@ -43,7 +43,9 @@ struct io_scheduler::worker final : caf::execution_unit {
       // only (sessions and listeners post to their own executor): asio skips
       // the per-descriptor locks of its reactor and keeps posts from this
       // thread thread-local. Other threads still post to it (locked).
-      ioc(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO), work(ioc.get_executor()) {}
+      ioc(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO), work(ioc.get_executor()) {
+    profile.worker_id = index;
+  }
 
   /// An actor this worker runs sent to one that was idle: run it here next.
   void exec_later(caf::resumable* what) override {
@@ -105,10 +107,8 @@ void io_scheduler::init(caf::actor_system_config& cfg) {
   if (num_workers_ == 0)
     num_workers_ = 1;
   workers_.reserve(num_workers_);
-  for (size_t i = 0; i < num_workers_; ++i) {
+  for (size_t i = 0; i < num_workers_; ++i)
     workers_.push_back(std::make_unique<worker>(system(), *this, i));
-    workers_.back()->profile.worker_id = i;
-  }
   // CAF's own profiling options, read as its profiled coordinator reads them.
   if (caf::get_or(cfg, "scheduler.enable-profiling", false)) {
     auto path = caf::get_or(cfg, "scheduler.profiling-output-file", std::string{});
