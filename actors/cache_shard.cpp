@@ -398,7 +398,9 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         return; // the fill timed out and its waiters were answered already
       lookup_result result{outcome.error, nullptr};
       if (outcome.error == rc_error::none) {
-        if (key.kind == doc_kind::deptemps && outcome.deptemps)
+        if (outcome.doc)
+          result.doc = std::move(outcome.doc);
+        else if (key.kind == doc_kind::deptemps && outcome.deptemps)
           result.doc = make_doc(encode_deptemps(*outcome.deptemps));
         else if (key.kind == doc_kind::dept && outcome.deptemps)
           result.doc = make_doc(encode_dept(outcome.deptemps->dept));

@@ -24,6 +24,10 @@ struct fetch_outcome {
   rc_error error = rc_error::none; ///< not_found when the entity does not exist
   std::shared_ptr<const dept_with_emps> deptemps;
   std::shared_ptr<const emp_row> emp;
+  /// The key's document, encoded where its rows were read (the async
+  /// driver encodes from the result's text); else the shard encodes
+  /// `deptemps` or `emp`.
+  doc_ptr doc;
 };
 
 struct dept_ids_outcome {

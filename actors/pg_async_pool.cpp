@@ -6,13 +6,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <condition_variable>
 #include <deque>
+#include <future>
 #include <initializer_list>
 #include <mutex>
 #include <optional>
@@ -21,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 
@@ -30,6 +38,7 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 using namespace std::chrono_literals;
+namespace net = boost::asio;
 
 constexpr auto initial_backoff = std::chrono::milliseconds{100};
 /// Connecting and preparing must finish within this, else the attempt fails.
@@ -113,21 +122,22 @@ public:
   }
 
   bool on_result(pg::result r) override {
-    fetch_outcome out{rc_error::not_found, nullptr, nullptr};
+    // Encoded here, from the result's own text: the rows are never decoded
+    // into strings and integers only to be written out again.
+    fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
     if (key_.kind == doc_kind::emp) {
-      if (auto e = pg::decode_emp(r)) {
-        out.error = rc_error::none;
-        out.emp = std::make_shared<const emp_row>(std::move(*e));
-      }
-    } else if (auto d = pg::decode_deptemps(r)) {
-      out.error = rc_error::none;
-      out.deptemps = std::make_shared<const dept_with_emps>(std::move(*d));
+      if (auto e = pg::emp_text_of(r))
+        out.doc = make_doc(encode_emp(*e));
+    } else if (auto d = pg::deptemps_text_of(r)) {
+      out.doc = make_doc(key_.kind == doc_kind::dept ? encode_dept(d->dept) : encode_deptemps(*d));
     }
+    if (out.doc)
+      out.error = rc_error::none;
     done_(std::move(out));
     return false;
   }
 
-  void fail(rc_error e) override { done_(fetch_outcome{e, nullptr, nullptr}); }
+  void fail(rc_error e) override { done_(fetch_outcome{e, nullptr, nullptr, nullptr}); }
 
 private:
   doc_key key_;
@@ -211,8 +221,10 @@ private:
 
 /// One connection as the driver sees it. `slot`, callbacks and `up` are set
 /// before the driver learns of it; every other field is the driver thread's.
-struct slot_rec {
-  enum class phase { waiting, connecting, setup, ready, closed };
+struct slot_rec : std::enable_shared_from_this<slot_rec> {
+  /// `starting`: on an io thread's driver, PQconnectStartParams (which may
+  /// resolve a host name, blocking) runs on a helper thread.
+  enum class phase { waiting, starting, connecting, setup, ready, closed };
 
   slot_rec(uint64_t s, std::function<void(uint64_t)> u, std::function<void(uint64_t)> d)
     : slot(s), on_up(std::move(u)), on_down(std::move(d)) {}
@@ -246,17 +258,49 @@ struct slot_rec {
   std::optional<clock_type::time_point> deadline;
   std::chrono::milliseconds backoff = initial_backoff;
 
+  // -- on an io thread's driver: the socket as its io_context watches it --
+  std::optional<net::posix::stream_descriptor> sd;
+  int sd_fd = -1;
+  uint64_t sd_gen = 0; ///< bumped when sd is released: older waits are stale
+  bool read_armed = false;
+  bool write_armed = false;
+
   bool busy() const noexcept { return in_statement || !sent.empty(); }
 };
 
-struct pg_async_driver::impl {
+/// A PGconn not yet handed to its slot (a helper thread's result).
+struct pg_conn_holder {
+  PGconn* conn = nullptr;
+  explicit pg_conn_holder(PGconn* c) : conn(c) {}
+  pg_conn_holder(pg_conn_holder&& o) noexcept : conn(std::exchange(o.conn, nullptr)) {}
+  pg_conn_holder(const pg_conn_holder&) = delete;
+  pg_conn_holder& operator=(const pg_conn_holder&) = delete;
+  pg_conn_holder& operator=(pg_conn_holder&&) = delete;
+  ~pg_conn_holder() {
+    if (conn != nullptr)
+      PQfinish(conn);
+  }
+  PGconn* release() noexcept { return std::exchange(conn, nullptr); }
+};
+
+PGconn* start_libpq(const std::string& dsn) {
+  // As pg::connection: the DSN expands in place of dbname, so it may still
+  // override client_encoding or application_name.
+  const char* keys[] = {"client_encoding", "fallback_application_name", "dbname", nullptr};
+  const char* vals[] = {"UTF8", "restcache", dsn.c_str(), nullptr};
+  return PQconnectStartParams(keys, vals, 1);
+}
+
+struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::impl> {
   struct command {
     enum class kind { open, job, close } k;
     std::shared_ptr<slot_rec> slot;
     std::unique_ptr<async_job> job;
   };
 
-  impl(pg_worker_config c, db_metrics& m) : cfg(std::move(c)), metrics(m) {
+  impl(pg_worker_config c, db_metrics& m, net::io_context* io) : cfg(std::move(c)), metrics(m), home(io) {
+    if (home != nullptr)
+      timer.emplace(*home);
     efd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (efd < 0)
       throw std::runtime_error(std::string{"eventfd: "} + std::strerror(errno));
@@ -280,12 +324,19 @@ struct pg_async_driver::impl {
       if (stopped)
         return false;
       inbox.push_back(std::move(cmd));
+      if (home != nullptr) {
+        // One drain per loop turn: the jobs of one turn leave together.
+        wake = !std::exchange(drain_posted, true);
+      } else {
       // A driver that is not asleep in poll() looks at the inbox before it
       // sleeps again: no syscall needed.
-      wake = sleeping.load(std::memory_order_relaxed) && !wake_pending;
-      wake_pending = wake_pending || wake;
+        wake = sleeping.load(std::memory_order_relaxed) && !wake_pending;
+        wake_pending = wake_pending || wake;
+      }
     }
-    if (wake)
+    if (wake && home != nullptr)
+      net::post(*home, [self = shared_from_this()] { self->drain(); });
+    else if (wake)
       signal();
     return true;
   }
@@ -311,9 +362,16 @@ struct pg_async_driver::impl {
     signal();
   }
 
+  /// On an io thread's driver: shuts down on that thread and waits for it
+  /// (or does it at once when called there).
+  void stop_at_home();
+
   // -- driver thread ------------------------------------------------------------
 
   void run();
+  /// Reconnect attempts and deadlines that are due; notes the next one in
+  /// `next`. True when one of them acted.
+  bool run_timers(std::optional<clock_type::time_point>& next);
   void process(std::deque<command>& cmds);
   void handle_io(slot_rec& s, short revents);
   void start_connect(slot_rec& s);
@@ -340,6 +398,22 @@ struct pg_async_driver::impl {
   void fail_queued(slot_rec& s, rc_error e);
   void shutdown();
 
+  // -- on an io thread's driver (home): asio instead of run() ---------------------
+
+  /// The inbox, once per loop turn.
+  void drain();
+  /// After any event: timers, closed slots, the next timer wake-up.
+  void after_event();
+  /// Handles what the slot's socket is ready for now, then has asio wake
+  /// the loop when it is ready again.
+  void watch(slot_rec& s);
+  void release_socket(slot_rec& s);
+  void arm_wait(slot_rec& s, bool read);
+  void arm_timer(std::optional<clock_type::time_point> next);
+  /// A helper thread's PQconnectStartParams came back.
+  void connect_started(slot_rec& s, PGconn* c);
+  void connect_with(slot_rec& s, PGconn* c);
+
   const pg_worker_config cfg;
   db_metrics& metrics;
   int efd = -1;
@@ -356,6 +430,17 @@ struct pg_async_driver::impl {
   bool stopped = false;        ///< guarded by mtx: commands are refused
 
   std::vector<std::shared_ptr<slot_rec>> slots; ///< driver thread only
+
+  /// The io_context whose thread drives every connection instead of a
+  /// thread of our own; nullptr: run() on the driver thread.
+  net::io_context* const home;
+  std::optional<net::steady_timer> timer;     ///< home only
+  std::optional<clock_type::time_point> timer_at; ///< when `timer` is armed for
+  bool drain_posted = false;                  ///< guarded by mtx: a drain() is queued
+  /// Helper threads still in PQconnectStartParams (shutdown waits for them).
+  size_t starters = 0;
+  std::mutex starters_mtx;
+  std::condition_variable starters_done;
 };
 
 // -- connection handle ------------------------------------------------------------
@@ -396,14 +481,19 @@ private:
 
 // -- driver ---------------------------------------------------------------------
 
-pg_async_driver::pg_async_driver(pg_worker_config cfg, db_metrics& metrics)
-  : impl_(std::make_shared<impl>(std::move(cfg), metrics)) {
+pg_async_driver::pg_async_driver(pg_worker_config cfg, db_metrics& metrics, net::io_context* home)
+  : impl_(std::make_shared<impl>(std::move(cfg), metrics, home)) {
   // The thread keeps the state alive by itself, so a detach (see below)
   // never leaves it dangling.
-  thread_ = std::thread([d = impl_] { d->run(); });
+  if (home == nullptr)
+    thread_ = std::thread([d = impl_] { d->run(); });
 }
 
 pg_async_driver::~pg_async_driver() {
+  if (impl_->home != nullptr) {
+    impl_->stop_at_home();
+    return;
+  }
   impl_->request_stop();
   if (thread_.get_id() == std::this_thread::get_id())
     thread_.detach(); // destroyed from a callback: never join oneself
@@ -432,28 +522,8 @@ void pg_async_driver::impl::run() {
   std::deque<command> cmds;
   bool efd_read = false;
   for (;;) {
-    // Timers: reconnect attempts and deadlines.
-    auto now = clock_type::now();
     std::optional<clock_type::time_point> next_timer;
-    auto note_timer = [&](clock_type::time_point t) {
-      if (!next_timer || t < *next_timer)
-        next_timer = t;
-    };
-    for (size_t i = 0; i < slots.size(); ++i) {
-      auto& s = *slots[i];
-      if (s.ph == slot_rec::phase::waiting && s.retry_at <= now)
-        start_connect(s);
-      if (s.deadline && *s.deadline <= now) {
-        if (s.ph == slot_rec::phase::ready)
-          lose(s, "no answer from the server in time");
-        else if (s.ph == slot_rec::phase::connecting || s.ph == slot_rec::phase::setup)
-          connect_failed(s, "connecting timed out");
-      }
-      if (s.ph == slot_rec::phase::waiting)
-        note_timer(s.retry_at);
-      if (s.deadline)
-        note_timer(*s.deadline);
-    }
+    run_timers(next_timer);
     // The inbox: one lock per round; an empty inbox arms the wake-up.
     {
       std::lock_guard guard{mtx};
@@ -526,6 +596,34 @@ void pg_async_driver::impl::run() {
   shutdown();
 }
 
+bool pg_async_driver::impl::run_timers(std::optional<clock_type::time_point>& next) {
+  auto now = clock_type::now();
+  bool acted = false;
+  auto note_timer = [&](clock_type::time_point t) {
+    if (!next || t < *next)
+      next = t;
+  };
+  for (size_t i = 0; i < slots.size(); ++i) {
+    auto& s = *slots[i];
+    if (s.ph == slot_rec::phase::waiting && s.retry_at <= now) {
+      start_connect(s);
+      acted = true;
+    }
+    if (s.deadline && *s.deadline <= now) {
+      if (s.ph == slot_rec::phase::ready)
+        lose(s, "no answer from the server in time");
+      else if (s.ph == slot_rec::phase::connecting || s.ph == slot_rec::phase::setup)
+        connect_failed(s, "connecting timed out");
+      acted = true;
+    }
+    if (s.ph == slot_rec::phase::waiting)
+      note_timer(s.retry_at);
+    if (s.deadline)
+      note_timer(*s.deadline);
+  }
+  return acted;
+}
+
 void pg_async_driver::impl::process(std::deque<command>& cmds) {
   // Jobs that arrived together leave together: one run per connection.
   std::vector<slot_rec*> touched;
@@ -554,11 +652,40 @@ void pg_async_driver::impl::process(std::deque<command>& cmds) {
 }
 
 void pg_async_driver::impl::start_connect(slot_rec& s) {
-  // As pg::connection: the DSN expands in place of dbname, so it may still
-  // override client_encoding or application_name.
-  const char* keys[] = {"client_encoding", "fallback_application_name", "dbname", nullptr};
-  const char* vals[] = {"UTF8", "restcache", cfg.dsn.c_str(), nullptr};
-  s.conn = PQconnectStartParams(keys, vals, 1);
+  if (home == nullptr) {
+    connect_with(s, start_libpq(cfg.dsn));
+    return;
+  }
+  // Resolving a host name blocks: never on the io thread.
+  s.ph = slot_rec::phase::starting;
+  {
+    std::lock_guard guard{starters_mtx};
+    ++starters;
+  }
+  std::thread{[self = shared_from_this(), sp = s.shared_from_this()] {
+    pg_conn_holder held{start_libpq(self->cfg.dsn)};
+    net::post(*self->home, [self, sp, held = std::move(held)]() mutable {
+      self->connect_started(*sp, held.release());
+    });
+    std::lock_guard guard{self->starters_mtx};
+    if (--self->starters == 0)
+      self->starters_done.notify_all();
+  }}.detach();
+}
+
+void pg_async_driver::impl::connect_started(slot_rec& s, PGconn* c) {
+  if (s.ph != slot_rec::phase::starting) { // closed meanwhile
+    if (c != nullptr)
+      PQfinish(c);
+    return;
+  }
+  connect_with(s, c);
+  watch(s);
+  after_event();
+}
+
+void pg_async_driver::impl::connect_with(slot_rec& s, PGconn* c) {
+  s.conn = c;
   if (s.conn == nullptr) {
     connect_failed(s, "out of memory");
     return;
@@ -574,6 +701,10 @@ void pg_async_driver::impl::start_connect(slot_rec& s) {
 }
 
 void pg_async_driver::impl::advance_connect(slot_rec& s) {
+  // libpq may close this socket and open another (the next address), and a
+  // new one may get the old number: watch() registers whatever it has next.
+  if (home != nullptr)
+    release_socket(s);
   switch (PQconnectPoll(s.conn)) {
     case PGRES_POLLING_FAILED:
       connect_failed(s, trimmed(PQerrorMessage(s.conn)));
@@ -910,6 +1041,8 @@ void pg_async_driver::impl::connect_failed(slot_rec& s, const std::string& why) 
 }
 
 void pg_async_driver::impl::drop_session(slot_rec& s) {
+  if (home != nullptr)
+    release_socket(s); // before libpq closes it
   if (s.conn != nullptr)
     PQfinish(s.conn);
   s.conn = nullptr;
@@ -972,12 +1105,155 @@ void pg_async_driver::impl::shutdown() {
     stopped = true; // later submissions fail on the caller's thread
     cmds.swap(inbox);
   }
+  if (home != nullptr) {
+    timer->cancel();
+    // Their results are posted here and finished unused (they find their
+    // slot closed, or their handler is destroyed with the io_context).
+    std::unique_lock guard{starters_mtx};
+    starters_done.wait(guard, [this] { return starters == 0; });
+  }
   for (auto& cmd : cmds)
     if (cmd.job)
       cmd.job->fail(rc_error::db_unavailable);
   for (auto& sp : slots)
     close_slot(*sp);
   slots.clear();
+}
+
+} // namespace restcache
+
+namespace restcache {
+
+// -- on an io thread's driver ------------------------------------------------------
+
+void pg_async_driver::impl::stop_at_home() {
+  if (home->get_executor().running_in_this_thread()) {
+    shutdown();
+    return;
+  }
+  auto done = std::make_shared<std::promise<void>>();
+  auto stopped_there = done->get_future();
+  net::post(*home, [self = shared_from_this(), done] {
+    self->shutdown();
+    done->set_value();
+  });
+  // An io_context that no longer runs never gets to it: do not hang.
+  if (stopped_there.wait_for(10s) != std::future_status::ready)
+    spdlog::error("db driver: its io thread did not stop it within 10 s");
+}
+
+void pg_async_driver::impl::drain() {
+  std::deque<command> cmds;
+  {
+    std::lock_guard guard{mtx};
+    drain_posted = false;
+    if (stopped)
+      return;
+    cmds.swap(inbox);
+  }
+  std::vector<std::shared_ptr<slot_rec>> touched;
+  for (auto& cmd : cmds)
+    if (std::find(touched.begin(), touched.end(), cmd.slot) == touched.end())
+      touched.push_back(cmd.slot);
+  process(cmds);
+  for (auto& sp : touched)
+    watch(*sp);
+  after_event();
+}
+
+void pg_async_driver::impl::after_event() {
+  std::optional<clock_type::time_point> next;
+  if (run_timers(next)) {
+    for (auto& sp : slots)
+      watch(*sp);
+    next.reset();
+    run_timers(next); // what watching changed (deadlines armed or cleared)
+  }
+  std::erase_if(slots, [](const auto& sp) { return sp->ph == slot_rec::phase::closed; });
+  arm_timer(next);
+}
+
+void pg_async_driver::impl::watch(slot_rec& s) {
+  for (;;) {
+    int fd = s.conn != nullptr ? PQsocket(s.conn) : -1;
+    if (fd != s.sd_fd) {
+      release_socket(s);
+      if (fd >= 0) {
+        boost::system::error_code ec;
+        s.sd.emplace(*home);
+        s.sd->assign(fd, ec);
+        if (ec) {
+          s.sd.reset();
+          auto why = "cannot watch the socket: " + ec.message();
+          if (s.ph == slot_rec::phase::ready)
+            lose(s, why);
+          else
+            connect_failed(s, why);
+          continue;
+        }
+        s.sd_fd = fd;
+      }
+    }
+    if (fd < 0)
+      return;
+    short want = POLLIN;
+    if (s.ph == slot_rec::phase::connecting)
+      want = s.connect_poll == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+    else if (s.want_write)
+      want |= POLLOUT;
+    // asio reports a socket becoming ready, not being ready: what is
+    // pending already is handled now.
+    pollfd p{fd, want, 0};
+    if (::poll(&p, 1, 0) > 0 && p.revents != 0) {
+      handle_io(s, p.revents);
+      continue;
+    }
+    if ((want & POLLIN) != 0 && !s.read_armed)
+      arm_wait(s, true);
+    if ((want & POLLOUT) != 0 && !s.write_armed)
+      arm_wait(s, false);
+    return;
+  }
+}
+
+void pg_async_driver::impl::arm_wait(slot_rec& s, bool read) {
+  (read ? s.read_armed : s.write_armed) = true;
+  s.sd->async_wait(read ? net::posix::descriptor_base::wait_read : net::posix::descriptor_base::wait_write,
+                   [self = shared_from_this(), sp = s.shared_from_this(), gen = s.sd_gen,
+                    read](const boost::system::error_code& ec) {
+                     if (sp->sd_gen != gen)
+                       return; // released: not this socket's wait any more
+                     (read ? sp->read_armed : sp->write_armed) = false;
+                     if (ec)
+                       return;
+                     self->watch(*sp);
+                     self->after_event();
+                   });
+}
+
+void pg_async_driver::impl::release_socket(slot_rec& s) {
+  if (s.sd) {
+    s.sd->release(); // deregisters and cancels its waits; libpq owns the descriptor
+    s.sd.reset();
+  }
+  s.sd_fd = -1;
+  ++s.sd_gen;
+  s.read_armed = false;
+  s.write_armed = false;
+}
+
+void pg_async_driver::impl::arm_timer(std::optional<clock_type::time_point> next) {
+  // A timer armed for earlier fires first and re-arms for what is left.
+  if (!next || (timer_at && *timer_at <= *next))
+    return;
+  timer_at = next;
+  timer->expires_at(*next);
+  timer->async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec)
+      return; // re-armed or cancelled
+    self->timer_at.reset();
+    self->after_event();
+  });
 }
 
 } // namespace restcache

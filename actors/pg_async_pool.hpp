@@ -1,8 +1,10 @@
 #pragma once
 
-// The alternative to pg_connection_worker: ONE driver thread owns every
-// pooled libpq connection in non-blocking mode and drives them with poll()
-// over their sockets, plus an eventfd that wakes it for new jobs and for stop.
+// The alternative to pg_connection_worker: ONE loop owns every pooled libpq
+// connection in non-blocking mode. Either a driver thread of its own drives
+// them with poll() over their sockets, plus an eventfd that wakes it for new
+// jobs and for stop; or (under the io scheduler) an io thread's io_context
+// watches the sockets, so a fill's query and answer cross no other thread.
 //
 // Each connection made by make_connection is a db_connection whose jobs are
 // handed to the driver for that connection's slot. A ready connection is in
@@ -12,10 +14,10 @@
 // statements are sent again); further jobs queue. Connecting (PQconnectStart /
 // PQconnectPoll), the session settings, statement_timeout and the prepared
 // statements all happen asynchronously on the same loop, as do reconnects
-// with exponential backoff (timers are the poll timeout). Results are decoded
-// on the driver thread; every `done`, `on_up` and `on_down` runs there (or,
-// once the driver is stopped, on the submitting thread) and must only send
-// messages.
+// with exponential backoff (timers are the poll timeout, or an asio timer).
+// A document is encoded from the result's text on the loop's thread; every
+// `done`, `on_up` and `on_down` runs there (or, once the driver is stopped,
+// on the submitting thread) and must only send messages.
 //
 // Failures: SQLSTATE 57014 (statement_timeout) -> db_timeout; a broken
 // connection -> db_unavailable for the job in flight and every queued one,
@@ -32,12 +34,21 @@
 #include "actors/metrics.hpp"
 #include "actors/pg_connection_worker.hpp" // pg_worker_config
 
+namespace boost::asio {
+class io_context;
+} // namespace boost::asio
+
 namespace restcache {
 
 class pg_async_driver {
 public:
-  /// Starts the driver thread (no connections yet).
-  pg_async_driver(pg_worker_config cfg, db_metrics& metrics);
+  /// Starts the driver thread (no connections yet). With `home`, no thread:
+  /// that io_context (one thread runs it: an io thread of the io scheduler)
+  /// watches the sockets, and every job, result and callback runs on its
+  /// thread, beside the actors that asked. Only PQconnectStartParams, which
+  /// may resolve a host name, runs on a short-lived helper thread. The
+  /// driver must then be destroyed while `home` still runs.
+  pg_async_driver(pg_worker_config cfg, db_metrics& metrics, boost::asio::io_context* home = nullptr);
 
   /// Stops the thread: jobs not yet answered get db_unavailable, every
   /// connection is closed (no on_down). Connections still leased keep

@@ -80,13 +80,13 @@ void pg_connection_worker::execute(std::function<void(pg::connection&)> job,
 void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_outcome)> done) {
   enqueue([this, key, done = std::move(done)](pg::connection* conn) {
     if (!conn) {
-      done(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr});
+      done(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr, nullptr});
       return;
     }
     bump(metrics_.queries);
     scoped_duration timed{metrics_.query_duration};
     try {
-      fetch_outcome out{rc_error::not_found, nullptr, nullptr};
+      fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
       if (key.kind == doc_kind::emp) {
         if (auto e = pg::fetch_emp(*conn, key.id)) {
           out.error = rc_error::none;
@@ -99,7 +99,7 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
       timed.observe_now();
       done(std::move(out));
     } catch (const std::exception& e) {
-      done(fetch_outcome{on_failure(e, conn), nullptr, nullptr});
+      done(fetch_outcome{on_failure(e, conn), nullptr, nullptr, nullptr});
     }
   });
 }

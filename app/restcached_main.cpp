@@ -200,7 +200,12 @@ int main(int argc, char** argv) {
       auto async_cfg = worker_cfg;
       async_cfg.pipeline_depth = static_cast<size_t>(o.db_pipeline_depth);
       fills_per_connection = async_cfg.pipeline_depth;
-      async_driver = std::make_unique<pg_async_driver>(async_cfg, pool_metrics);
+      // Under the io scheduler an io thread drives the connections: a fill's
+      // query and its answer cross no thread of their own.
+      boost::asio::io_context* home = nullptr;
+      if (auto* io = runtime::io_scheduler::of(system))
+        home = io->contexts().front();
+      async_driver = std::make_unique<pg_async_driver>(async_cfg, pool_metrics, home);
       factory = async_driver->factory();
     } else {
       factory = [&](uint64_t slot, std::function<void(uint64_t)> on_up,
@@ -403,6 +408,7 @@ int main(int argc, char** argv) {
     long_lived.clear();
     writer = nullptr;
     system.await_all_actors_done();
+    async_driver.reset(); // while the io thread that may drive it still runs
   }
   spdlog::info("restcached stopped");
   return exit_code;

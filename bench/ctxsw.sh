@@ -40,13 +40,15 @@ switches() {
     /proc/"$DAEMON_PID"/task/*/status 2>/dev/null
 }
 
-# Per thread name (the io threads, the clock, the libpq driver share names).
+# Per thread name (the io threads, the clock, the libpq driver share names):
+# context switches and CPU time in clock ticks (user + system, from stat).
 switches_by_thread() {
   local t
   for t in /proc/"$DAEMON_PID"/task/*; do
-    printf '%s %s\n' "$(tr ' ' '_' <"$t/comm")" \
-      "$(awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }' "$t/status")"
-  done 2>/dev/null | awk '{ s[$1] += $2 } END { for (k in s) print k, s[k] }' | sort
+    printf '%s %s %s\n' "$(tr ' ' '_' <"$t/comm")" \
+      "$(awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }' "$t/status")" \
+      "$(sed 's/^.*) //' "$t/stat" | awk '{ print $12 + $13 }')"
+  done 2>/dev/null | awk '{ s[$1] += $2; c[$1] += $3 } END { for (k in s) print k, s[k], c[k] }' | sort
 }
 
 wrk_random "$port" 2s "$conns" "$depts" >/dev/null # warm
@@ -60,6 +62,8 @@ threads=$(ls /proc/"$DAEMON_PID"/task | wc -l)
 printf '%s\n' "$out" | grep -E "Requests/sec|requests in"
 awk -v s=$((after - before)) -v n="$requests" -v t="$threads" 'BEGIN {
   printf "context switches: %d for %d requests = %.3f per request (%d threads, wrk -c'"$conns"', cache.mode='"$tier"')\n", s, n, s / n, t }'
+ticks=$(getconf CLK_TCK)
 join <(printf '%s\n' "$before_threads") <(printf '%s\n' "$after_threads") |
-  awk -v n="$requests" '{ printf "  %-18s %.3f per request\n", $1, ($3 - $2) / n }'
+  awk -v n="$requests" -v hz="$ticks" '{
+    printf "  %-18s %.3f switches per request, %.2f s CPU\n", $1, ($4 - $2) / n, ($5 - $3) / hz }'
 machine_load

@@ -1,145 +1,212 @@
 #include "messages/document_encoder.hpp"
 
+#include <cassert>
 #include <charconv>
+#include <cstring>
 
 namespace restcache {
 
 namespace {
 
-void append_int(std::string& out, int64_t v) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  out.append(buf, end);
+// Every document is laid out once, by the put_* templates below, over two
+// sinks: size_sink measures it exactly, then write_sink writes it into a
+// string of that size with plain stores (no capacity check per piece).
+
+/// Bytes s takes as a JSON string body (without the quotes).
+size_t escaped_size(std::string_view s) noexcept {
+  size_t n = s.size();
+  for (unsigned char c : s)
+    if (c < 0x20 || c == '"' || c == '\\')
+      n += (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') ? 1 : 5;
+  return n;
 }
 
-// Appends `,"key":` (the comma only when the object already has a member).
-void append_key(std::string& out, std::string_view key, bool& first) {
-  if (!first)
-    out.push_back(',');
-  first = false;
-  out.push_back('"');
-  out.append(key);
-  out.append("\":");
+size_t decimal_size(int64_t v) noexcept {
+  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  size_t n = v < 0 ? 2 : 1;
+  while (u >= 10) {
+    u /= 10;
+    ++n;
+  }
+  return n;
 }
 
-void field(std::string& out, std::string_view key, const std::optional<std::string>& v, bool& first) {
+struct size_sink {
+  size_t n = 0;
+  void raw(std::string_view s) noexcept { n += s.size(); }
+  void ch(char) noexcept { ++n; }
+  void integer(int64_t v) noexcept { n += decimal_size(v); }
+  void string(std::string_view s) noexcept { n += escaped_size(s) + 2; }
+};
+
+struct write_sink {
+  char* p;
+  void raw(std::string_view s) noexcept {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  }
+  void ch(char c) noexcept { *p++ = c; }
+  void integer(int64_t v) noexcept { p = std::to_chars(p, p + 20, v).ptr; }
+  void string(std::string_view s) noexcept {
+    static constexpr char hex[] = "0123456789abcdef";
+    *p++ = '"';
+    size_t run = 0; // start of the pending run of characters needing no escape
+    for (size_t i = 0; i < s.size(); ++i) {
+      auto c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x20 && c != '"' && c != '\\')
+        continue;
+      raw(s.substr(run, i - run));
+      run = i + 1;
+      *p++ = '\\';
+      switch (c) {
+        case '"': *p++ = '"'; break;
+        case '\\': *p++ = '\\'; break;
+        case '\n': *p++ = 'n'; break;
+        case '\r': *p++ = 'r'; break;
+        case '\t': *p++ = 't'; break;
+        case '\b': *p++ = 'b'; break;
+        case '\f': *p++ = 'f'; break;
+        default:
+          raw("u00");
+          *p++ = hex[c >> 4];
+          *p++ = hex[c & 0xf];
+      }
+    }
+    raw(s.substr(run));
+    *p++ = '"';
+  }
+};
+
+// Values of decoded rows and of rows read as text.
+template <class Sink>
+void put_value(Sink& out, const std::string& v) {
+  out.string(v);
+}
+
+template <class Sink>
+void put_value(Sink& out, std::string_view v) {
+  out.string(v);
+}
+
+template <class Sink>
+void put_value(Sink& out, int32_t v) {
+  out.integer(v);
+}
+
+template <class Sink>
+void put_value(Sink& out, int_text v) {
+  out.raw(v.digits);
+}
+
+// A member after the first: `key` is `,"name":`. A SQL NULL omits it.
+template <class Sink, class T>
+void member(Sink& out, std::string_view key, const std::optional<T>& v) {
   if (!v)
     return;
-  append_key(out, key, first);
-  append_json_string(out, *v);
+  out.raw(key);
+  put_value(out, *v);
 }
 
-void field(std::string& out, std::string_view key, const std::optional<int32_t>& v, bool& first) {
-  if (!v)
-    return;
-  append_key(out, key, first);
-  append_int(out, *v);
+template <class Sink, class Emp>
+void put_emp(Sink& out, const Emp& e) {
+  out.raw("{\"empNo\":");
+  put_value(out, e.empno);
+  member(out, ",\"empName\":", e.ename);
+  member(out, ",\"job\":", e.job);
+  member(out, ",\"mgr\":", e.mgr);
+  member(out, ",\"hiredate\":", e.hiredate);
+  member(out, ",\"sal\":", e.sal);
+  member(out, ",\"comm\":", e.comm);
+  member(out, ",\"deptNumber\":", e.deptno);
+  out.ch('}');
 }
 
-void append_emp(std::string& out, const emp_row& e) {
-  bool first = true;
-  out.push_back('{');
-  append_key(out, "empNo", first);
-  append_int(out, e.empno);
-  field(out, "empName", e.ename, first);
-  field(out, "job", e.job, first);
-  field(out, "mgr", e.mgr, first);
-  field(out, "hiredate", e.hiredate, first);
-  field(out, "sal", e.sal, first);
-  field(out, "comm", e.comm, first);
-  field(out, "deptNumber", e.deptno, first);
-  out.push_back('}');
+template <class Sink, class Dept>
+void put_dept_members(Sink& out, const Dept& d) {
+  out.raw("{\"deptNumber\":");
+  put_value(out, d.deptno);
+  member(out, ",\"deptName\":", d.dname);
+  member(out, ",\"deptLocation\":", d.loc);
+}
+
+template <class Sink, class Dept>
+void put_dept(Sink& out, const Dept& d) {
+  put_dept_members(out, d);
+  out.ch('}');
+}
+
+template <class Sink, class DeptEmps>
+void put_deptemps(Sink& out, const DeptEmps& d) {
+  put_dept_members(out, d.dept);
+  out.raw(",\"emps\":[");
+  for (size_t i = 0; i < d.emps.size(); ++i) {
+    if (i > 0)
+      out.ch(',');
+    put_emp(out, d.emps[i]);
+  }
+  out.raw("]}");
+}
+
+template <class Sink>
+void put_dept_list(Sink& out, const std::vector<dept_row>& depts) {
+  out.ch('[');
+  for (size_t i = 0; i < depts.size(); ++i) {
+    if (i > 0)
+      out.ch(',');
+    put_dept(out, depts[i]);
+  }
+  out.ch(']');
+}
+
+/// Measures, then writes: `put` is called with each sink in turn.
+template <class Put>
+std::string encode(Put put) {
+  size_sink size;
+  put(size);
+  std::string out(size.n, '\0');
+  write_sink w{out.data()};
+  put(w);
+  assert(w.p == out.data() + out.size());
+  return out;
 }
 
 } // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out.push_back('"');
-  size_t run = 0; // start of the pending run of characters needing no escape
-  for (size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\')
-      continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      case '\b': out.append("\\b"); break;
-      case '\f': out.append("\\f"); break;
-      default:
-        out.append("\\u00");
-        out.push_back(hex[c >> 4]);
-        out.push_back(hex[c & 0xf]);
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out.push_back('"');
+  size_sink size;
+  size.string(s);
+  auto at = out.size();
+  out.resize(at + size.n);
+  write_sink w{out.data() + at};
+  w.string(s);
 }
 
 std::string encode_deptemps(const dept_with_emps& d) {
-  std::string out;
-  out.reserve(96 + d.emps.size() * 150);
-  bool first = true;
-  out.push_back('{');
-  append_key(out, "deptNumber", first);
-  append_int(out, d.dept.deptno);
-  field(out, "deptName", d.dept.dname, first);
-  field(out, "deptLocation", d.dept.loc, first);
-  append_key(out, "emps", first);
-  out.push_back('[');
-  for (size_t i = 0; i < d.emps.size(); ++i) {
-    if (i > 0)
-      out.push_back(',');
-    append_emp(out, d.emps[i]);
-  }
-  out.append("]}");
-  return out;
+  return encode([&](auto& sink) { put_deptemps(sink, d); });
 }
-
-namespace {
-
-void append_dept(std::string& out, const dept_row& d) {
-  bool first = true;
-  out.push_back('{');
-  append_key(out, "deptNumber", first);
-  append_int(out, d.deptno);
-  field(out, "deptName", d.dname, first);
-  field(out, "deptLocation", d.loc, first);
-  out.push_back('}');
-}
-
-} // namespace
 
 std::string encode_dept(const dept_row& d) {
-  std::string out;
-  out.reserve(96);
-  append_dept(out, d);
-  return out;
+  return encode([&](auto& sink) { put_dept(sink, d); });
 }
 
 std::string encode_dept_list(const std::vector<dept_row>& depts) {
-  std::string out;
-  out.reserve(2 + depts.size() * 80);
-  out.push_back('[');
-  for (size_t i = 0; i < depts.size(); ++i) {
-    if (i > 0)
-      out.push_back(',');
-    append_dept(out, depts[i]);
-  }
-  out.push_back(']');
-  return out;
+  return encode([&](auto& sink) { put_dept_list(sink, depts); });
 }
 
 std::string encode_emp(const emp_row& e) {
-  std::string out;
-  out.reserve(160);
-  append_emp(out, e);
-  return out;
+  return encode([&](auto& sink) { put_emp(sink, e); });
+}
+
+std::string encode_deptemps(const deptemps_text& d) {
+  return encode([&](auto& sink) { put_deptemps(sink, d); });
+}
+
+std::string encode_dept(const dept_text& d) {
+  return encode([&](auto& sink) { put_dept(sink, d); });
+}
+
+std::string encode_emp(const emp_text& e) {
+  return encode([&](auto& sink) { put_emp(sink, e); });
 }
 
 std::string strong_etag(std::string_view bytes) {

@@ -121,6 +121,34 @@ std::optional<std::string> result::opt_text(int row, int col) const {
   return std::string{text(row, col)};
 }
 
+std::optional<std::string_view> result::opt_view(int row, int col) const noexcept {
+  if (is_null(row, col))
+    return std::nullopt;
+  return text(row, col);
+}
+
+std::optional<int_text> result::opt_int_text(int row, int col) const {
+  if (is_null(row, col))
+    return std::nullopt;
+  auto s = text(row, col);
+  // What an integer column's output looks like: an optional minus sign and
+  // up to 19 digits (int8). Anything else would not be a JSON number.
+  size_t digits_from = !s.empty() && s[0] == '-' ? 1 : 0;
+  bool ok = s.size() > digits_from && s.size() - digits_from <= 19;
+  for (size_t i = digits_from; ok && i < s.size(); ++i)
+    ok = s[i] >= '0' && s[i] <= '9';
+  if (!ok) {
+    std::string what = "malformed integer in column ";
+    const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
+    what += name != nullptr ? name : std::to_string(col);
+    what += ": '";
+    what += s;
+    what += '\'';
+    throw error(what);
+  }
+  return int_text{s};
+}
+
 // -- connection ---------------------------------------------------------------
 
 connection::connection(const std::string& dsn, const char* application_name) {

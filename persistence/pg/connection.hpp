@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "messages/records.hpp"
+
 namespace restcache::pg {
 
 /// SQLSTATE query_canceled: what statement_timeout ends a statement with.
@@ -47,6 +49,11 @@ public:
   int64_t int64(int row, int col) const;
   std::optional<int32_t> opt_int32(int row, int col) const;
   std::optional<std::string> opt_text(int row, int col) const;
+  /// The value's text as a view into this result; nullopt for NULL.
+  std::optional<std::string_view> opt_view(int row, int col) const noexcept;
+  /// An integer column's text, checked to be decimal (throws error if not);
+  /// nullopt for NULL.
+  std::optional<int_text> opt_int_text(int row, int col) const;
 private:
   struct deleter { void operator()(PGresult* r) const noexcept { PQclear(r); } };
   std::unique_ptr<PGresult, deleter> res_;
