@@ -28,9 +28,11 @@ inline void check(int rc, const char* op) {
     throw error(op, rc);
 }
 
-/// Bumped whenever a layout in record_codec.hpp or the meta keys change: a file
-/// of another format is dropped on open, never served.
-inline constexpr uint32_t format_version = 1;
+/// Bumped whenever a layout in record_codec.hpp or the meta keys change, or
+/// what a stored field means: a file of another format is dropped on open,
+/// never served. 2: records carry XXH3-64 ETags (1: FNV-1a 64), and a
+/// stored ETag must be the one a write's If-Match is checked against.
+inline constexpr uint32_t format_version = 2;
 
 /// How a commit reaches the disk. Measured on this machine (ext4, 2 cores), one
 /// write transaction of 10,000 puts of 1.5 KB values; numbers and the choice in env.cpp.
