@@ -162,6 +162,9 @@ void http_metrics::append_prometheus(std::string& out) const {
                 "Lookups answered 504 after lookup_timeout.", "counter", rd(lookup_timeouts));
   append_metric(out, "restcache_http_not_modified_total", "304 answers to If-None-Match.", "counter",
                 rd(not_modified));
+  append_metric(out, "restcache_http_responses_coalesced_total",
+                "Responses to pipelined requests sent in one write with the next ones.", "counter",
+                rd(responses_coalesced));
   append_metric(out, "restcache_http_connections_accepted_total", "Connections accepted.", "counter",
                 rd(connections_accepted));
   append_metric(out, "restcache_http_connections_rejected_total",

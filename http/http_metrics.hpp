@@ -59,6 +59,9 @@ struct http_metrics {
   std::atomic<uint64_t> lookup_timeouts{0};
   /// 304 Not Modified answers.
   std::atomic<uint64_t> not_modified{0};
+  /// Responses to pipelined requests held back to leave in one write with
+  /// the responses after them.
+  std::atomic<uint64_t> responses_coalesced{0};
   std::atomic<uint64_t> connections_accepted{0};
   /// Connections over max_connections, answered 503 and closed.
   std::atomic<uint64_t> connections_rejected{0};

@@ -1,5 +1,6 @@
 #include "http/detail/session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -11,7 +12,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/read.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/status.hpp>
 
@@ -273,6 +273,7 @@ void session::check_deadline(coarse_clock::time_point now) {
     case state::closing: // lingering after our last response
       return finish();   // the pending operation ends with operation_aborted
     case state::awaiting_lookup:
+    case state::queued: // for a moment: the next request is being started
     case state::closed:
       return;
   }
@@ -309,6 +310,9 @@ void session::on_shutdown(bool force) {
         send_problem(make_problem(503, "the server is shutting down"));
       }
       return;
+    case state::queued: // responses held back: they go out, then the connection closes
+      keep_alive_ = false;
+      return force ? finish() : write_pending(false);
     case state::writing:
       if (force)
         finish();
@@ -324,16 +328,58 @@ void session::do_read() {
   parser_.emplace(request_);
   parser_->body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
+  parser_->eager(true); // the body too, as far as it has arrived
   deadline_ = coarse_clock::now() + core_.opts.read_timeout;
-  bhttp::async_read(stream_, buffer_, *parser_,
-                    beast::bind_front_handler(&session::on_read, shared_from_this()));
+  parse_buffered();
 }
 
-void session::on_read(beast::error_code ec, std::size_t) {
+void session::parse_buffered() {
+  // The parser is fed straight from the connection's buffer (not Beast's
+  // generic read operation): a pipelined request that arrived with the one
+  // before is parsed without a read.
+  while (buffer_.size() > 0) {
+    beast::error_code ec;
+    auto used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == bhttp::error::need_more)
+      break;
+    if (ec)
+      return on_read_error(ec);
+    if (parser_->is_done())
+      return handle_request();
+    if (used == 0)
+      break;
+  }
+  // Responses held back go out before waiting for a client that may be
+  // waiting for them.
+  if (!out_.empty())
+    return write_pending(true);
+  read_more();
+}
+
+void session::read_more() {
+  state_ = state::reading;
+  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  // At least 4 KB of room: a whole keep-alive request in one read.
+  auto room = std::clamp<std::size_t>(buffer_.capacity() - buffer_.size(), 4096, 65536);
+  stream_.async_read_some(buffer_.prepare(room),
+                          beast::bind_front_handler(&session::on_read, shared_from_this()));
+}
+
+void session::on_read(beast::error_code ec, std::size_t bytes) {
   if (state_ != state::reading)
     return; // closed by stop()
-  if (!ec)
-    return handle_request();
+  if (ec == net::error::eof) {
+    // Between requests: the client is done. Mid-request: it gave up.
+    return do_close();
+  }
+  if (ec)
+    return finish(); // reset, aborted (also by the sweep: the read took too long)
+  buffer_.commit(bytes);
+  parse_buffered();
+}
+
+void session::on_read_error(beast::error_code ec) {
   if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message)
     return do_close(); // the client closed (mid-request or between requests)
   if (ec == bhttp::error::body_limit)
@@ -797,11 +843,43 @@ void session::do_write() {
 }
 
 void session::write_head_and_body(unsigned status, std::string_view body) {
-  state_ = state::writing;
   account_response(status, body.size());
+  // More pipelined bytes are here already: this response waits to leave in
+  // one write with the next ones (up to 64 KB of them).
+  constexpr std::size_t max_held_back = 64 * 1024;
+  if (buffer_.size() > 0 && keep_alive_ && !core_.registry.stopping()
+      && out_.size() + header_text_.size() + body.size() <= max_held_back) {
+    out_ += header_text_;
+    out_.append(body.data(), body.size());
+    doc_.reset();
+    core_.metrics.responses_coalesced.fetch_add(1, std::memory_order_relaxed);
+    state_ = state::queued;
+    // Posted, not called: a long pipeline must not nest handlers.
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
+      if (self->state_ == state::queued)
+        self->do_read();
+    });
+    return;
+  }
+  state_ = state::writing;
   deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  read_more_after_write_ = false;
+  if (!out_.empty()) {
+    out_ += header_text_;
+    out_.append(body.data(), body.size());
+    doc_.reset();
+    net::async_write(stream_, net::buffer(out_), beast::bind_front_handler(&session::on_write, shared_from_this()));
+    return;
+  }
   std::array<net::const_buffer, 2> buffers{net::buffer(header_text_), net::buffer(body.data(), body.size())};
   net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
+}
+
+void session::write_pending(bool then_read_more) {
+  state_ = state::writing;
+  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  read_more_after_write_ = then_read_more;
+  net::async_write(stream_, net::buffer(out_), beast::bind_front_handler(&session::on_write, shared_from_this()));
 }
 
 void session::account_response(unsigned status, size_t body_bytes) {
@@ -829,8 +907,11 @@ void session::on_write(beast::error_code ec, std::size_t) {
     return; // force-closed
   if (ec)
     return finish();
+  out_.clear();
   if (!keep_alive_ || core_.registry.stopping())
     return do_close();
+  if (read_more_after_write_)
+    return read_more(); // the request half parsed before the write
   do_read();
 }
 

@@ -467,6 +467,35 @@ CAF_TEST(pipelined requests are answered in order) {
   r = c.read_response();
   CAF_CHECK_EQUAL(r.status, 200);
   CAF_CHECK_EQUAL(r.body, R"({"status":"ok"})");
+  // They arrived in one segment: all but the last waited for the others to
+  // leave in one write.
+  CAF_CHECK_GREATER_OR_EQUAL(srv->metrics().responses_coalesced.load(), 1u);
+  CAF_CHECK_LESS_OR_EQUAL(srv->metrics().responses_coalesced.load(), 6u);
+}
+
+CAF_TEST(a pipelined request cut in two is answered after the whole one before it) {
+  auto c = client();
+  // The first request whole, the second one's header cut short: the first
+  // answer must not wait for the rest of the second request.
+  CAF_REQUIRE(c.send_raw("GET /deptemps/5 HTTP/1.1\r\nHost: x\r\n\r\nGET /deptemps/6 HTTP/1.1\r\nHo"));
+  auto r = c.read_response();
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(5));
+  CAF_REQUIRE(c.send_raw("st: x\r\n\r\n"));
+  r = c.read_response();
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.body, body_of(6));
+  // A body cut in two as well.
+  CAF_REQUIRE(c.send_raw("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /deptemps/7 HTTP/1.1\r\nHost: x\r\n"
+                         "Content-Length: 10\r\n\r\n01234"));
+  r = c.read_response();
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ok"})");
+  CAF_REQUIRE(c.send_raw("56789GET /deptemps/8 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  r = c.read_response();
+  CAF_CHECK_EQUAL(r.body, body_of(7));
+  r = c.read_response();
+  CAF_CHECK_EQUAL(r.body, body_of(8));
+  CAF_CHECK_EQUAL(c.connects(), 1u);
 }
 
 CAF_TEST(http 1.0 and connection close) {

@@ -170,11 +170,19 @@ public:
   void check_deadline(coarse_clock::time_point now);
 
 private:
-  enum class state : uint8_t { reading, awaiting_lookup, writing, closing, closed };
+  /// `queued`: a response waits in out_ and the next pipelined request is
+  /// about to be parsed from buffer_ (a posted do_read).
+  enum class state : uint8_t { reading, awaiting_lookup, queued, writing, closing, closed };
 
   void on_run();
+  /// Starts the next request: parsed from what buffer_ holds, read if short.
   void do_read();
+  /// Feeds buffer_ to the parser; handles a complete request, or reads more.
+  void parse_buffered();
+  /// Reads more bytes of the request being parsed (out_ is empty).
+  void read_more();
   void on_read(beast::error_code ec, std::size_t bytes);
+  void on_read_error(beast::error_code ec);
   void handle_request();
   void reject_request(unsigned status, std::string_view detail);
   /// Enters awaiting_lookup and returns the callback that brings `Result`
@@ -216,7 +224,12 @@ private:
   void append_connection_header();
   /// The Connection header line the response needs (empty when the default applies).
   std::string_view connection_header() const noexcept;
+  /// Writes header_text_ and `body`; or, while more pipelined bytes wait in
+  /// buffer_, appends both to out_ and goes on with the next request.
   void write_head_and_body(unsigned status, std::string_view body);
+  /// Writes out_ (the held-back responses); then `then_read_more` picks up
+  /// the request being parsed, else the next one.
+  void write_pending(bool then_read_more);
   /// Counts the response in /metrics and, when on, writes the access log line.
   void account_response(unsigned status, size_t body_bytes);
   void on_write(beast::error_code ec, std::size_t bytes);
@@ -237,6 +250,10 @@ private:
   bhttp::response<bhttp::span_body<const char>> res_;
   std::string owned_body_; ///< body of a response that is not a cached doc
   std::string header_text_; ///< the response's status line and header, kept for its capacity
+  /// Responses to pipelined requests, held back to leave in one write (a
+  /// copy: their documents need not be kept).
+  std::string out_;
+  bool read_more_after_write_ = false; ///< on_write: a request is half parsed
   doc_ptr doc_;            ///< the cached doc res_ points into, held until written
   timer_type lookup_timer_;
   steady::time_point lookup_deadline_{};
