@@ -90,6 +90,27 @@ CAF_TEST(installed version is 0 on an empty database) {
   c.exec("COMMIT");
 }
 
+CAF_TEST(integer text is taken as sent and anything else is refused) {
+  auto r = c.exec("SELECT '-12', '0', '2147483647', NULL::text, '', '1e3', ' 7', '12a', '-',"
+                  " '12345678901234567890'");
+  auto digits = [&](int col) { return std::string{r.opt_int_text(0, col)->digits}; };
+  CAF_CHECK_EQUAL(digits(0), "-12");
+  CAF_CHECK_EQUAL(digits(1), "0");
+  CAF_CHECK_EQUAL(digits(2), "2147483647");
+  CAF_CHECK(!r.opt_int_text(0, 3).has_value());
+  CAF_CHECK(!r.opt_view(0, 3).has_value());
+  CAF_CHECK(r.opt_view(0, 4).has_value() && r.opt_view(0, 4)->empty());
+  for (int col = 4; col < 10; ++col) {
+    bool refused = false;
+    try {
+      r.opt_int_text(0, col);
+    } catch (const pg::error& e) {
+      refused = std::string_view{e.what()}.find("malformed integer") != std::string_view::npos;
+    }
+    CAF_CHECK(refused);
+  }
+}
+
 CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);

@@ -86,18 +86,22 @@ std::string_view result::text(int row, int col) const noexcept {
           static_cast<size_t>(PQgetlength(res_.get(), row, col))};
 }
 
+void result::malformed_integer(int col, std::string_view text) const {
+  std::string what = "malformed integer in column ";
+  const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
+  what += name != nullptr ? name : std::to_string(col);
+  what += ": '";
+  what += text;
+  what += '\'';
+  throw error(what);
+}
+
 int64_t result::int64(int row, int col) const {
   auto s = text(row, col);
   int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) {
-    std::string what = "malformed integer in column ";
-    const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
-    what += name != nullptr ? name : std::to_string(col);
-    what += ": '";
-    what += s;
-    what += '\'';
-    throw error(what);
+    malformed_integer(col, s);
   }
   return v;
 }
@@ -138,13 +142,7 @@ std::optional<int_text> result::opt_int_text(int row, int col) const {
   for (size_t i = digits_from; ok && i < s.size(); ++i)
     ok = s[i] >= '0' && s[i] <= '9';
   if (!ok) {
-    std::string what = "malformed integer in column ";
-    const char* name = res_ ? PQfname(res_.get(), col) : nullptr;
-    what += name != nullptr ? name : std::to_string(col);
-    what += ": '";
-    what += s;
-    what += '\'';
-    throw error(what);
+    malformed_integer(col, s);
   }
   return int_text{s};
 }

@@ -55,6 +55,9 @@ public:
   /// nullopt for NULL.
   std::optional<int_text> opt_int_text(int row, int col) const;
 private:
+  /// Throws error naming the column and the text that is not an integer.
+  [[noreturn]] void malformed_integer(int col, std::string_view text) const;
+
   struct deleter { void operator()(PGresult* r) const noexcept { PQclear(r); } };
   std::unique_ptr<PGresult, deleter> res_;
 };
