@@ -120,7 +120,7 @@ struct cache_shard_state {
   uint64_t epoch = 0;
   /// The highest change sequence of the invalidations applied so far. Records
   /// for the second tier carry it, so a restart can tell a record from
-  /// before a change it has replayed (issue 5) from one after.
+  /// before a change it has replayed (from the change log, after a restart) from one after.
   uint64_t applied_seq = 0;
   /// Keys invalidated whose delete the batch writer has not confirmed yet,
   /// with the number of such deletes in flight: a tier read must not bring

@@ -47,18 +47,11 @@ constexpr auto connect_deadline = std::chrono::seconds{10};
 /// after query_timeout + this is taken as a dead connection (silent network).
 constexpr auto answer_grace = std::chrono::seconds{5};
 
-std::string trimmed(const char* msg) {
-  std::string s = msg != nullptr ? msg : "";
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r'))
-    s.pop_back();
-  return s;
-}
-
 /// libpq prints notices (e.g. the FATAL of a terminated idle session) to
 /// stderr by default; they belong in the log.
 void notice_to_log(void* arg, const char* message) {
   auto slot = reinterpret_cast<uintptr_t>(arg);
-  spdlog::debug("db connection {}: {}", slot, trimmed(message));
+  spdlog::debug("db connection {}: {}", slot, pg::trimmed_message(message));
 }
 
 // -- jobs ----------------------------------------------------------------------
@@ -691,7 +684,7 @@ void pg_async_driver::impl::connect_with(slot_rec& s, PGconn* c) {
     return;
   }
   if (PQstatus(s.conn) == CONNECTION_BAD) {
-    connect_failed(s, trimmed(PQerrorMessage(s.conn)));
+    connect_failed(s, pg::trimmed_message(PQerrorMessage(s.conn)));
     return;
   }
   PQsetNoticeProcessor(s.conn, notice_to_log, reinterpret_cast<void*>(uintptr_t(s.slot)));
@@ -707,11 +700,11 @@ void pg_async_driver::impl::advance_connect(slot_rec& s) {
     release_socket(s);
   switch (PQconnectPoll(s.conn)) {
     case PGRES_POLLING_FAILED:
-      connect_failed(s, trimmed(PQerrorMessage(s.conn)));
+      connect_failed(s, pg::trimmed_message(PQerrorMessage(s.conn)));
       return;
     case PGRES_POLLING_OK:
       if (PQsetnonblocking(s.conn, 1) != 0) {
-        connect_failed(s, "cannot enter non-blocking mode: " + trimmed(PQerrorMessage(s.conn)));
+        connect_failed(s, "cannot enter non-blocking mode: " + pg::trimmed_message(PQerrorMessage(s.conn)));
         return;
       }
       s.ph = slot_rec::phase::setup;
@@ -738,7 +731,7 @@ void pg_async_driver::impl::send_setup(slot_rec& s) {
     ok = PQsendPrepare(s.conn, name, sql, 0, nullptr);
   }
   if (ok != 1) {
-    connect_failed(s, trimmed(PQerrorMessage(s.conn)));
+    connect_failed(s, pg::trimmed_message(PQerrorMessage(s.conn)));
     return;
   }
   s.in_statement = true;
@@ -752,7 +745,7 @@ void pg_async_driver::impl::handle_io(slot_rec& s, short revents) {
   }
   if ((revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
     if (PQconsumeInput(s.conn) != 1) {
-      auto why = trimmed(PQerrorMessage(s.conn));
+      auto why = pg::trimmed_message(PQerrorMessage(s.conn));
       if (s.ph == slot_rec::phase::setup)
         connect_failed(s, why);
       else
@@ -771,7 +764,7 @@ void pg_async_driver::impl::handle_io(slot_rec& s, short revents) {
       while (PGnotify* n = PQnotifies(s.conn))
         PQfreemem(n);
       if (PQstatus(s.conn) != CONNECTION_OK) {
-        auto why = trimmed(PQerrorMessage(s.conn));
+        auto why = pg::trimmed_message(PQerrorMessage(s.conn));
         if (s.ph == slot_rec::phase::setup)
           connect_failed(s, why);
         else
@@ -872,9 +865,9 @@ bool ends_session(PGconn* c, const PGresult* r) {
 std::string describe(PGconn* c, const PGresult* r) {
   std::string msg;
   if (r != nullptr)
-    msg = trimmed(PQresultErrorMessage(r));
+    msg = pg::trimmed_message(PQresultErrorMessage(r));
   if (msg.empty())
-    msg = trimmed(PQerrorMessage(c));
+    msg = pg::trimmed_message(PQerrorMessage(c));
   if (msg.empty() && r != nullptr)
     msg = PQresStatus(PQresultStatus(r));
   if (r != nullptr)
@@ -972,11 +965,11 @@ void pg_async_driver::impl::pump(slot_rec& s) {
     if (!job->send(s.conn)) {
       if (ends_session(s.conn, nullptr)) {
         s.queue.push_front(std::move(job));
-        lose(s, trimmed(PQerrorMessage(s.conn)));
+        lose(s, pg::trimmed_message(PQerrorMessage(s.conn)));
         return;
       }
       bump(metrics.query_errors);
-      spdlog::error("db connection {}: cannot send: {}", s.slot, trimmed(PQerrorMessage(s.conn)));
+      spdlog::error("db connection {}: cannot send: {}", s.slot, pg::trimmed_message(PQerrorMessage(s.conn)));
       job->fail(rc_error::internal);
       continue;
     }
@@ -987,7 +980,7 @@ void pg_async_driver::impl::pump(slot_rec& s) {
   if (sent == 0)
     return;
   if (PQpipelineSync(s.conn) != 1) {
-    lose(s, "cannot end a pipeline run: " + trimmed(PQerrorMessage(s.conn)));
+    lose(s, "cannot end a pipeline run: " + pg::trimmed_message(PQerrorMessage(s.conn)));
     return;
   }
   s.sent.push_back(slot_rec::sent_item{nullptr, now});
@@ -1005,7 +998,7 @@ void pg_async_driver::impl::flush(slot_rec& s) {
       s.want_write = true;
       return;
     default: {
-      auto why = "cannot send: " + trimmed(PQerrorMessage(s.conn));
+      auto why = "cannot send: " + pg::trimmed_message(PQerrorMessage(s.conn));
       if (s.ph == slot_rec::phase::setup)
         connect_failed(s, why);
       else
@@ -1017,7 +1010,7 @@ void pg_async_driver::impl::flush(slot_rec& s) {
 void pg_async_driver::impl::mark_up(slot_rec& s) {
   // Every job from here on is pipelined, one or pipeline_depth at a time.
   if (PQenterPipelineMode(s.conn) != 1) {
-    connect_failed(s, "cannot enter pipeline mode: " + trimmed(PQerrorMessage(s.conn)));
+    connect_failed(s, "cannot enter pipeline mode: " + pg::trimmed_message(PQerrorMessage(s.conn)));
     return;
   }
   s.ph = slot_rec::phase::ready;

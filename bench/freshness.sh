@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Freshness of restcached under writes (issue 5): restcache-freshness changes
+# Freshness of restcached under writes: restcache-freshness changes
 # random departments and employees through SQL and, READ_DELAY_MS after each
 # COMMIT, reads the affected documents back through the daemon and compares
 # them byte for byte with PostgreSQL's truth. Four runs, one table:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Write campaign (issue 6): write req/s and latency of the REST writes at
+# Write campaign: write req/s and latency of the REST writes at
 # concurrency 1..64 while a read load runs, and proof that every write's
 # invalidation reached the daemon.
 #

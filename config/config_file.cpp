@@ -1,17 +1,16 @@
 #include "config/config_file.hpp"
 
+#include "messages/text.hpp"
+
 #include <fstream>
 
 namespace restcache {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos)
-    return {};
-  auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
+/// A config line's text without surrounding blanks (and a CR of CRLF files).
+std::string trim_line(std::string_view s) {
+  return std::string{trim(s, " \t\r")};
 }
 
 /// Cuts a "; comment" that is not inside a quoted string.
@@ -58,13 +57,13 @@ std::optional<std::string> check_config_file(const std::string& path, const std:
   std::string line, group;
   for (int number = 1; std::getline(in, line); ++number) {
     auto where = path + ":" + std::to_string(number) + ": ";
-    auto text = trim(strip_comment(line));
+    auto text = trim_line(strip_comment(line));
     if (text.empty())
       continue;
     if (text.front() == '[') {
       if (text.back() != ']')
         return where + "expected a group like [http], got '" + text + "'";
-      group = trim(text.substr(1, text.size() - 2));
+      group = trim_line(text.substr(1, text.size() - 2));
       continue;
     }
     if (!ours(group))
@@ -72,8 +71,8 @@ std::optional<std::string> check_config_file(const std::string& path, const std:
     auto eq = text.find('=');
     if (eq == std::string::npos)
       return where + "expected key = value, got '" + text + "'";
-    auto key = group + "." + trim(text.substr(0, eq));
-    auto value = trim(text.substr(eq + 1));
+    auto key = group + "." + trim_line(text.substr(0, eq));
+    auto value = trim_line(text.substr(eq + 1));
     const option_spec* spec = nullptr;
     for (auto& s : specs)
       if (s.key() == key)
@@ -85,7 +84,7 @@ std::optional<std::string> check_config_file(const std::string& path, const std:
       auto s = unquote(value);
       if (!s)
         return where + "invalid value " + value + " for " + key + ": expected a quoted string, e.g. "
-               + trim(text.substr(0, eq)) + " = \"" + value + "\"";
+               + trim_line(text.substr(0, eq)) + " = \"" + value + "\"";
       plain = *s;
     }
     if (auto problem = spec->check_text(plain))

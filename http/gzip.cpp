@@ -1,5 +1,7 @@
 #include "http/gzip.hpp"
 
+#include "messages/text.hpp"
+
 #include <cctype>
 
 namespace restcache::http {
@@ -13,14 +15,6 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
     if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   return true;
-}
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
 }
 
 /// q of a coding's parameters ("q=0.5"); 1 when absent, 0 when malformed.

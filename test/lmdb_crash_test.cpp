@@ -24,7 +24,7 @@
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
-// Crash safety of the LMDB tier (issue 4): the daemon populates 100,000
+// Crash safety of the LMDB tier: the daemon populates 100,000
 // documents through its batch writer (transactions of 10,000 records) and is
 // killed with signal 9 while a transaction is in flight, three times, with the
 // kill placed early, midway and late in the transaction. After every kill the

@@ -5,28 +5,26 @@
 
 namespace restcache::pg {
 
-namespace {
-
-/// libpq messages end with a newline (sometimes several lines); keep the
-/// text, drop the trailing whitespace so messages compose into log lines.
-std::string trimmed(const char* msg) {
+std::string trimmed_message(const char* msg) {
   std::string s = msg != nullptr ? msg : "";
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r'))
     s.pop_back();
   return s;
 }
 
+namespace {
+
 error make_error(PGconn* conn, const PGresult* r, std::string_view what) {
   std::string msg{what};
   std::string sqlstate;
   std::string detail;
   if (r != nullptr) {
-    detail = trimmed(PQresultErrorMessage(r));
+    detail = trimmed_message(PQresultErrorMessage(r));
     if (const char* st = PQresultErrorField(r, PG_DIAG_SQLSTATE))
       sqlstate = st;
   }
   if (detail.empty() && conn != nullptr)
-    detail = trimmed(PQerrorMessage(conn));
+    detail = trimmed_message(PQerrorMessage(conn));
   if (detail.empty())
     detail = r != nullptr ? PQresStatus(PQresultStatus(r)) : "no result from libpq";
   msg += ": ";
@@ -165,7 +163,7 @@ connection::connection(const std::string& dsn, const char* application_name) {
     throw e;
   }
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
-    error e{"cannot connect to PostgreSQL: " + trimmed(PQerrorMessage(conn_.get()))};
+    error e{"cannot connect to PostgreSQL: " + trimmed_message(PQerrorMessage(conn_.get()))};
     e.set_connection_lost(true);
     conn_.reset();
     throw e;

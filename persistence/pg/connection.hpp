@@ -18,6 +18,11 @@
 
 namespace restcache::pg {
 
+/// A libpq message (which ends with a newline, sometimes several lines)
+/// without its trailing whitespace, so messages compose into log lines;
+/// empty for nullptr.
+std::string trimmed_message(const char* msg);
+
 /// SQLSTATE query_canceled: what statement_timeout ends a statement with.
 inline constexpr std::string_view sqlstate_query_canceled = "57014";
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
+#include "messages/text.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 
@@ -340,14 +341,6 @@ std::optional<write_outcome> common_error(const error& e, int32_t id) {
   if (e.sqlstate() == "23503")
     return outcome(write_status::invalid, id, "a referenced manager or department does not exist");
   return std::nullopt;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
 }
 
 bool is_star(std::string_view if_match) {
