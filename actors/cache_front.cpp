@@ -7,7 +7,7 @@
 
 #include "actors/db_direct.hpp"
 #include "actors/write_jobs.hpp"
-#include "http/prometheus.hpp"
+#include "messages/prometheus.hpp"
 
 namespace restcache {
 
@@ -123,9 +123,6 @@ void cache_front::add_metrics_source(std::function<std::string()> source) {
 }
 
 std::string cache_front::metrics_text() const {
-  using http::append_metric;
-  using http::append_metric_header;
-  using http::append_sample;
   std::string out;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
   auto shard_label = [](size_t i) { return "{shard=\"" + std::to_string(i) + "\"}"; };

@@ -20,12 +20,6 @@
 
 namespace restcache {
 
-/// The shard that owns `key` among `shard_count`: the one place that decides
-/// it (the edge routes lookups with it, the inspector asks the same shard).
-inline size_t shard_index(const doc_key& key, size_t shard_count) noexcept {
-  return doc_key_hash{}(key) % shard_count;
-}
-
 class cache_front final : public http::cache_gateway {
 public:
   /// `cache` holds one cache_metrics per shard, in shard order.

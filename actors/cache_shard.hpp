@@ -20,13 +20,6 @@
 
 namespace restcache {
 
-enum class cache_mode : uint8_t {
-  memory, ///< keep documents in the shard
-  none,   ///< every GET goes to PostgreSQL (the original service's pass mode)
-  tiered, ///< memory, then the LMDB tier, then PostgreSQL
-  lmdb,   ///< the LMDB tier, then PostgreSQL (memory tier off)
-};
-
 struct cache_shard_config {
   cache_mode mode = cache_mode::memory;
   int64_t memory_bytes = 256 << 20;  ///< this shard's byte budget

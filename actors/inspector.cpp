@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "actors/cache_front.hpp"
+#include "messages/cache_types.hpp"
 
 namespace restcache {
 

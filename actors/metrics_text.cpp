@@ -8,14 +8,10 @@
 #include <iterator>
 #include <sstream>
 
-#include "http/prometheus.hpp"
+#include "messages/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 
 namespace restcache {
-
-using http::append_metric;
-using http::append_metric_header;
-using http::append_sample;
 
 namespace {
 
@@ -24,7 +20,7 @@ void append_samples_of(std::string& out, const char* name, const std::string& la
   uint64_t counts[latency_histogram::bucket_count];
   for (size_t i = 0; i < latency_histogram::bucket_count; ++i)
     counts[i] = h.buckets[i].load(std::memory_order_relaxed);
-  http::append_histogram_samples(out, name, labels, latency_histogram::bounds, counts,
+  append_histogram_samples(out, name, labels, latency_histogram::bounds, counts,
                                  std::size(latency_histogram::bounds),
                                  double(h.sum_us.load(std::memory_order_relaxed)) / 1e6);
 }

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <limits>
 
-#include "actors/cache_front.hpp"
+#include "messages/cache_types.hpp"
 #include "actors/mailbox_report.hpp"
 
 namespace restcache {

@@ -24,7 +24,7 @@
 #include "config/options.hpp"
 #include "actors/metrics_text.hpp"
 #include "actors/notify_listener.hpp"
-#include "http/prometheus.hpp"
+#include "messages/prometheus.hpp"
 #include "http/server.hpp"
 #include "logging/log_setup.hpp"
 #include "persistence/lmdb/store.hpp"
@@ -352,9 +352,9 @@ int main(int argc, char** argv) {
     if (auto* access = logs->access())
       front->add_metrics_source([access] {
         std::string text;
-        http::append_metric(text, "restcache_access_log_lines_total", "Access log lines written.", "counter",
+        append_metric(text, "restcache_access_log_lines_total", "Access log lines written.", "counter",
                             static_cast<int64_t>(access->written()));
-        http::append_metric(text, "restcache_access_log_dropped_total",
+        append_metric(text, "restcache_access_log_dropped_total",
                             "Access log lines dropped because the writer was behind.", "counter",
                             static_cast<int64_t>(access->dropped()));
         return text;

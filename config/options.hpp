@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/cache_shard.hpp"
+#include "messages/cache_types.hpp"
 
 namespace restcache {
 

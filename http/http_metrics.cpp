@@ -1,6 +1,6 @@
 #include "http/http_metrics.hpp"
 
-#include "http/prometheus.hpp"
+#include "messages/prometheus.hpp"
 
 namespace restcache::http {
 

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "actors/metrics.hpp"
+#include "messages/metric_types.hpp"
 #include "http/router.hpp"
 
 namespace restcache::http {

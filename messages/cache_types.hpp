@@ -28,6 +28,14 @@ struct doc_key {
   friend bool operator==(const doc_key&, const doc_key&) = default;
 };
 
+/// Which tiers serve GETs (cache.mode).
+enum class cache_mode : uint8_t {
+  memory, ///< keep documents in the shard
+  none,   ///< every GET goes to PostgreSQL (the original service's pass mode)
+  tiered, ///< memory, then the LMDB tier, then PostgreSQL
+  lmdb,   ///< the LMDB tier, then PostgreSQL (memory tier off)
+};
+
 struct doc_key_hash {
   size_t operator()(const doc_key& k) const noexcept {
     // splitmix64 finaliser: ids are dense, so spread them over shards/buckets.
@@ -38,6 +46,13 @@ struct doc_key_hash {
     return size_t(x ^ (x >> 31));
   }
 };
+
+/// The shard that owns `key` among `shard_count`: the one place that decides
+/// it (the edge routes lookups with it, the listener fans changes out with
+/// it, the inspector asks the same shard).
+inline size_t shard_index(const doc_key& key, size_t shard_count) noexcept {
+  return doc_key_hash{}(key) % shard_count;
+}
 
 /// Another representation of a document: its body and strong ETag.
 struct encoded_variant {

@@ -1,8 +1,8 @@
-#include "http/prometheus.hpp"
+#include "messages/prometheus.hpp"
 
 #include <cstdio>
 
-namespace restcache::http {
+namespace restcache {
 
 void append_metric_header(std::string& out, std::string_view name, std::string_view help,
                           std::string_view type) {
@@ -61,4 +61,4 @@ void append_histogram(std::string& out, std::string_view name, std::string_view 
   append_histogram_samples(out, name, {}, bounds, counts, bound_count, sum);
 }
 
-} // namespace restcache::http
+} // namespace restcache

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace restcache::http {
+namespace restcache {
 
 /// "# HELP name help\n# TYPE name type\n"; type is "counter" or "gauge".
 void append_metric_header(std::string& out, std::string_view name, std::string_view help,
@@ -39,4 +39,4 @@ void append_metric(std::string& out, std::string_view name, std::string_view hel
   append_sample(out, name, {}, value);
 }
 
-} // namespace restcache::http
+} // namespace restcache
