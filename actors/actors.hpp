@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/db_connection.hpp"
+#include "db/db_connection.hpp"
 #include "persistence/record_store.hpp"
 #include "messages/atoms.hpp"
 #include "messages/cache_types.hpp"

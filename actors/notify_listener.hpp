@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "actors/actors.hpp"
-#include "actors/change_inbox.hpp"
-#include "actors/listen_connection.hpp"
+#include "db/change_inbox.hpp"
+#include "db/listen_connection.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {

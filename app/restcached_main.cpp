@@ -13,14 +13,14 @@
 #include <memory>
 #include <vector>
 
-#include "actors/cache_front.hpp"
+#include "app/cache_front.hpp"
 #include "actors/cache_populator.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/db_pool.hpp"
 #include "actors/inspector.hpp"
-#include "actors/pg_async_pool.hpp"
-#include "actors/pg_connection_worker.hpp"
+#include "db/pg_async_pool.hpp"
+#include "db/pg_connection_worker.hpp"
 #include "config/options.hpp"
 #include "actors/metrics_text.hpp"
 #include "actors/notify_listener.hpp"

@@ -30,8 +30,8 @@
 #include <thread>
 #include <vector>
 
-#include "actors/pg_async_pool.hpp"
-#include "actors/pg_connection_worker.hpp"
+#include "db/pg_async_pool.hpp"
+#include "db/pg_connection_worker.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 

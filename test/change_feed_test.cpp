@@ -8,7 +8,7 @@
 #include <functional>
 #include <thread>
 
-#include "actors/listen_connection.hpp"
+#include "db/listen_connection.hpp"
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/private_pg.hpp"

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "actors/batch_writer.hpp"
-#include "actors/cache_front.hpp"
+#include "app/cache_front.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/notify_listener.hpp"
 #include "messages/document_encoder.hpp"

@@ -1,4 +1,4 @@
-#include "actors/pg_async_pool.hpp"
+#include "db/pg_async_pool.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>

@@ -17,8 +17,8 @@
 #include <thread>
 #include <unordered_map>
 
-#include "actors/change_inbox.hpp"
-#include "actors/metrics.hpp"
+#include "db/change_inbox.hpp"
+#include "db/db_metrics.hpp"
 
 namespace restcache {
 

@@ -30,9 +30,9 @@
 #include <memory>
 #include <thread>
 
-#include "actors/db_connection.hpp"
-#include "actors/metrics.hpp"
-#include "actors/pg_connection_worker.hpp" // pg_worker_config
+#include "db/db_connection.hpp"
+#include "db/db_metrics.hpp"
+#include "db/pg_connection_worker.hpp" // pg_worker_config
 
 namespace boost::asio {
 class io_context;

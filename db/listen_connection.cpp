@@ -1,4 +1,4 @@
-#include "actors/listen_connection.hpp"
+#include "db/listen_connection.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

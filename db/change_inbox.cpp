@@ -1,4 +1,4 @@
-#include "actors/change_inbox.hpp"
+#include "db/change_inbox.hpp"
 
 #include <algorithm>
 

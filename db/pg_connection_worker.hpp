@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "actors/db_connection.hpp"
-#include "actors/metrics.hpp"
+#include "db/db_connection.hpp"
+#include "db/db_metrics.hpp"
 
 namespace restcache {
 

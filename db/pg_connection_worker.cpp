@@ -1,4 +1,4 @@
-#include "actors/pg_connection_worker.hpp"
+#include "db/pg_connection_worker.hpp"
 
 #include <spdlog/spdlog.h>
 

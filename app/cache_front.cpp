@@ -1,4 +1,4 @@
-#include "actors/cache_front.hpp"
+#include "app/cache_front.hpp"
 
 #include <caf/all.hpp>
 #include <spdlog/spdlog.h>

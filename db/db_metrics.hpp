@@ -1,0 +1,51 @@
+#pragma once
+
+// What the database layer counts (the pooled connections, the LISTEN
+// connection), read by /metrics from any thread; the actors that own them
+// store their mailbox sizes here too.
+
+#include <atomic>
+#include <cstdint>
+
+#include "messages/history.hpp"
+#include "messages/metric_types.hpp"
+
+namespace restcache {
+
+struct db_metrics {
+  std::atomic<uint64_t> queries{0};          ///< statements run for requests
+  std::atomic<uint64_t> query_errors{0};
+  std::atomic<uint64_t> query_timeouts{0};
+  std::atomic<uint64_t> reconnects{0};       ///< successful (re)connections
+  std::atomic<int64_t> connections_up{0};
+  std::atomic<int64_t> borrow_waiting{0};
+  std::atomic<uint64_t> borrow_rejected{0};  ///< wait queue full: answered overloaded
+  std::atomic<int64_t> in_use{0};            ///< connections lent out now
+  std::atomic<int64_t> mailbox{0};           ///< the pool actor's mailbox, as it last reported it
+  latency_histogram query_duration;          ///< a statement sent to its result decoded
+};
+
+/// The notify listener: its connection thread and its actor write these.
+struct listener_metrics {
+  std::atomic<uint64_t> notifications{0};  ///< change notifications received
+  std::atomic<uint64_t> connects{0};       ///< LISTEN sessions established
+  std::atomic<int64_t> connected{0};
+  std::atomic<int64_t> caught_up{0};       ///< connected and a mark applied since
+  std::atomic<uint64_t> replayed{0};       ///< change-log entries re-applied after a (re)connect
+  std::atomic<uint64_t> tier_drops{0};     ///< both tiers dropped: log pruned, or storm overflow
+  std::atomic<uint64_t> truncates{0};      ///< TRUNCATEs of dept or emp seen (live or replayed): both tiers dropped
+  /// (Re)connects that found another history than the tiers held, by the
+  /// rule that fired (history_rule; `same` is never counted).
+  std::array<std::atomic<uint64_t>, history_rule_count> history_resets{};
+  std::atomic<uint64_t> invalidations{0};  ///< keys sent to shards (after coalescing)
+  std::atomic<uint64_t> pruned{0};         ///< change-log entries deleted by retention
+  /// Notifications of changes this instance's writes had applied already.
+  std::atomic<uint64_t> already_applied{0};
+  /// The replay watermark: every change of a transaction below this xid is applied.
+  std::atomic<uint64_t> watermark{0};
+  std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
+  std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
+  latency_histogram invalidation_latency;  ///< change made to dropped from both tiers
+};
+
+} // namespace restcache

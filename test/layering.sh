@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The layers include only downwards: every #include "folder/..." of a
+# project file names its own folder or one it may use (the libraries of
+# CMakeLists.txt link the same way). Prints each wrong include and fails.
+#   test/layering.sh [SOURCE_ROOT]
+set -euo pipefail
+root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+cd "$root"
+
+# folder: the folders its files may include besides their own.
+declare -A may=(
+  [messages]=""
+  [logging]=""
+  [persistence]="messages"
+  [db]="messages persistence"
+  [runtime]=""
+  [config]="messages"
+  [actors]="messages persistence db"
+  [http]="messages logging"
+  [app]="messages logging persistence db runtime config actors http"
+  [tools]="messages persistence db actors test tools"
+)
+
+wrong=0
+for folder in "${!may[@]}"; do
+  [ -d "$folder" ] || continue
+  allowed=" $folder ${may[$folder]} "
+  while IFS= read -r hit; do
+    file="${hit%%:*}"
+    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$hit")"
+    # Generated headers (restcache_version.hpp) and system headers have no folder.
+    [ -z "$target" ] || [ "$target" = "$hit" ] && continue
+    if [[ "$allowed" != *" $target "* ]]; then
+      echo "layering: $file includes $target/ (allowed for $folder/: ${may[$folder]:-nothing else})"
+      wrong=1
+    fi
+  done < <(grep -rHE '^#include "[a-z_]+/' "$folder" --include=*.cpp --include=*.hpp --include=*.inc || true)
+done
+if [ "$wrong" -ne 0 ]; then
+  exit 1
+fi
+echo "layering: every include goes downwards"
