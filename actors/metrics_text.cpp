@@ -120,9 +120,7 @@ std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
   std::string out;
   const std::pair<const char*, const db_metrics*> pools[] = {{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
   auto each = [&](const char* name, const char* type, const char* help, auto field) {
-    append_metric_header(out, name, help, type);
-    for (auto& [labels, m] : pools)
-      append_sample(out, name, labels, static_cast<int64_t>((m->*field).load(std::memory_order_relaxed)));
+    append_series(out, name, help, type, pools, field);
   };
   each("restcache_db_queries_total", "counter", "Statements (jobs) run on pooled connections.", &db_metrics::queries);
   each("restcache_db_query_errors_total", "counter", "Statements that failed.", &db_metrics::query_errors);

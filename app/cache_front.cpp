@@ -125,11 +125,11 @@ void cache_front::add_metrics_source(std::function<std::string()> source) {
 std::string cache_front::metrics_text() const {
   std::string out;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-  auto shard_label = [](size_t i) { return "{shard=\"" + std::to_string(i) + "\"}"; };
+  std::vector<std::pair<std::string, const cache_metrics*>> shards;
+  for (size_t i = 0; i < cache_metrics_.size(); ++i)
+    shards.emplace_back("{shard=\"" + std::to_string(i) + "\"}", &cache_metrics_[i]);
   auto per_shard = [&](const char* name, const char* type, const char* help, auto field) {
-    append_metric_header(out, name, help, type);
-    for (size_t i = 0; i < cache_metrics_.size(); ++i)
-      append_sample(out, name, shard_label(i), rd(cache_metrics_[i].*field));
+    append_series(out, name, help, type, shards, field);
   };
   using cm = cache_metrics;
   append_metric_header(out, "restcache_cache_hits_total", "Lookups answered from a tier, by shard and tier.",

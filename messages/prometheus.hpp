@@ -4,6 +4,7 @@
 // HELP/TYPE header per metric, then its samples. Shared by every /metrics
 // source so the format is written in one place.
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,6 +31,18 @@ void append_histogram(std::string& out, std::string_view name, std::string_view 
 /// braced as for append_sample.
 void append_histogram_samples(std::string& out, std::string_view name, std::string_view labels,
                               const double* bounds, const uint64_t* counts, size_t bound_count, double sum);
+
+/// One metric over labelled series: the header, then for every (labels,
+/// pointer to a struct of counters) pair of `series` a sample of the
+/// counter `field` points to (an atomic, read relaxed).
+template <class Range, class Field>
+void append_series(std::string& out, std::string_view name, std::string_view help, std::string_view type,
+                   const Range& series, Field field) {
+  append_metric_header(out, name, help, type);
+  for (const auto& [labels, counters] : series)
+    append_sample(out, name, labels,
+                  static_cast<int64_t>((counters->*field).load(std::memory_order_relaxed)));
+}
 
 /// A metric with a single unlabelled sample: header and sample.
 template <class Value>

@@ -4,7 +4,7 @@
 #   - restcached --help;
 #   - restcached --dump-config, with what this machine decides masked (the
 #     version line, and the values resolved from cores and memory);
-#   - the /metrics family names (# TYPE lines);
+#   - the /metrics family names (# TYPE lines) and series (name and labels);
 #   - the exact answers (status line, header, body) to a fixed list of
 #     requests covering every route and status, in order, against a private
 #     PostgreSQL with a small deterministic data set; Date and X-Request-Id
@@ -15,7 +15,8 @@
 #
 # The cluster: initdb into a temp dir, 127.0.0.1 on a free port, stopped at
 # exit (scripts/lib/pg-cluster.sh). The daemon: --http.port=0, cache.mode
-# tiered with its LMDB file in the temp dir.
+# tiered with its LMDB file in the temp dir, 2 shards and 2 io threads
+# whatever the machine (the shard labels of /metrics depend on them).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$(cd "$1" && pwd)"
@@ -64,7 +65,7 @@ dsn="$(pg_cluster_dsn "$tmp/pg" "$pg_port")"
 } >"$out"
 
 "$bin/restcached" --db.dsn="$dsn" --http.port=0 --cache.mode=tiered --lmdb.path="$tmp/lmdb" \
-  --http.write-token=secret-token --http.body-limit=4096 --log.level=warn \
+  --http.write-token=secret-token --http.body-limit=4096 --log.level=warn --cache.shards=2 --http.threads=2 \
   >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
 daemon_pid=$!
 port=""
@@ -101,8 +102,12 @@ json=(-H "Content-Type: application/json")
 
 {
   echo
+  curl -s --max-time 10 "$base/metrics" >"$tmp/metrics.txt"
   echo "== /metrics families"
-  curl -s --max-time 10 "$base/metrics" | sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' | sort -u
+  sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$tmp/metrics.txt" | sort -u
+  echo
+  echo "== /metrics series (name and labels; the values change)"
+  grep -v '^#' "$tmp/metrics.txt" | sed -E 's/ [^ ]+$//' | sort -u
 
   req "$base/health"
   req "$base/ready"
