@@ -120,6 +120,8 @@ json=(-H "Content-Type: application/json")
   echo
   req -I "$base/deptemps/2"
   req "$base/deptemps/3" -H 'If-None-Match: "0000000000000000"'
+  etag="$(curl -s -D - -o /dev/null --max-time 10 "$base/deptemps/3" | tr -d '\r' | sed -n 's/^ETag: //p')"
+  req "$base/deptemps/3" -H "If-None-Match: $etag"
   req "$base/deptemps/99999"
   req "$base/deptemps/0"
   req "$base/deptemps/abc"
@@ -139,6 +141,7 @@ json=(-H "Content-Type: application/json")
   req -X PUT "$base/depts/6" "${json[@]}" --data-binary '{"deptNumber":6,"deptName":"X","deptLocation":"Y"}'
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" --data-binary '{"deptNumber":6,'
   req -X PUT "$base/depts/6" "${auth[@]}" -H "Content-Type: text/plain" --data-binary 'x'
+  req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" --data-binary "$(head -c 5000 /dev/zero | tr '\0' ' ')"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" -H 'If-Match: "0000000000000000"' \
     --data-binary '{"deptNumber":6,"deptName":"X","deptLocation":"Y"}'
