@@ -1,0 +1,159 @@
+// What each job of the async driver sends and how it reads the answer.
+
+#include "db/pg_async_driver_impl.hpp"
+
+namespace restcache::pg_async {
+
+namespace {
+
+bool send_prepared(PGconn* c, const char* stmt, std::initializer_list<const std::string*> params) {
+  const char* values[4] = {};
+  int n = 0;
+  for (const auto* p : params)
+    values[n++] = p->c_str();
+  return PQsendQueryPrepared(c, stmt, n, values, nullptr, nullptr, 0) == 1;
+}
+
+/// Calls a callback at most once and survives it throwing.
+template <class Outcome>
+class once_callback {
+public:
+  explicit once_callback(std::function<void(Outcome)> f) : f_(std::move(f)) {}
+  void operator()(Outcome o) {
+    if (answered_)
+      return;
+    answered_ = true;
+    try {
+      f_(std::move(o));
+    } catch (const std::exception& e) {
+      spdlog::error("db callback threw: {}", e.what());
+    } catch (...) {
+      spdlog::error("db callback threw");
+    }
+  }
+private:
+  std::function<void(Outcome)> f_;
+  bool answered_ = false;
+};
+
+class document_job final : public async_job {
+public:
+  document_job(doc_key key, std::function<void(fetch_outcome)> done)
+    : key_(key), id_(std::to_string(key.id)), done_(std::move(done)) {}
+
+  bool send(PGconn* c) override {
+    return send_prepared(c, key_.kind == doc_kind::emp ? pg::fetch_emp_statement
+                                                       : pg::fetch_deptemps_statement,
+                         {&id_});
+  }
+
+  bool on_result(pg::result r) override {
+    // Encoded here, from the result's own text: the rows are never decoded
+    // into strings and integers only to be written out again.
+    fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
+    if (key_.kind == doc_kind::emp) {
+      if (auto e = pg::emp_text_of(r))
+        out.doc = make_doc(encode_emp(*e));
+    } else if (auto d = pg::deptemps_text_of(r)) {
+      out.doc = make_doc(key_.kind == doc_kind::dept ? encode_dept(d->dept) : encode_deptemps(*d));
+    }
+    if (out.doc)
+      out.error = rc_error::none;
+    done_(std::move(out));
+    return false;
+  }
+
+  void fail(rc_error e) override { done_(fetch_outcome{e, nullptr, nullptr, nullptr}); }
+
+private:
+  doc_key key_;
+  std::string id_;
+  once_callback<fetch_outcome> done_;
+};
+
+class batch_job final : public async_job {
+public:
+  batch_job(int32_t after, int32_t limit, bool count,
+            std::function<void(deptemps_batch_outcome)> done)
+    : after_(std::to_string(after)), limit_(std::to_string(limit)), counting_(count),
+      done_(std::move(done)) {}
+
+  bool send(PGconn* c) override {
+    if (counting_)
+      return send_prepared(c, pg::count_depts_statement, {});
+    return send_prepared(c, pg::fetch_deptemps_batch_statement, {&after_, &limit_});
+  }
+
+  bool on_result(pg::result r) override {
+    if (counting_) {
+      total_ = r.int64(0, 0);
+      counting_ = false;
+      return true;
+    }
+    auto page = pg::decode_deptemps_batch(r);
+    done_(deptemps_batch_outcome{
+      rc_error::none, std::make_shared<const std::vector<dept_with_emps>>(std::move(page)), total_});
+    return false;
+  }
+
+  void fail(rc_error e) override { done_(deptemps_batch_outcome{e, nullptr, 0}); }
+
+private:
+  std::string after_;
+  std::string limit_;
+  bool counting_;
+  int64_t total_ = 0;
+  once_callback<deptemps_batch_outcome> done_;
+};
+
+/// Keyset pages of dept_ids_page_statement, one statement per page, like
+/// pg::fetch_dept_ids: neither libpq nor the server holds all ids at once.
+class dept_ids_job final : public async_job {
+public:
+  explicit dept_ids_job(std::function<void(dept_ids_outcome)> done) : done_(std::move(done)) {}
+
+  bool send(PGconn* c) override {
+    after_text_ = std::to_string(after_);
+    return send_prepared(c, pg::dept_ids_page_statement, {&after_text_, &limit_});
+  }
+
+  bool on_result(pg::result r) override {
+    auto n = r.rows();
+    for (int i = 0; i < n; ++i)
+      ids_.push_back(*r.opt_int32(i, 0));
+    if (n >= pg::dept_ids_page_size && !ids_.empty()) {
+      after_ = ids_.back();
+      return true;
+    }
+    ids_.shrink_to_fit();
+    done_(dept_ids_outcome{rc_error::none,
+                           std::make_shared<const std::vector<int32_t>>(std::move(ids_))});
+    return false;
+  }
+
+  void fail(rc_error e) override { done_(dept_ids_outcome{e, nullptr}); }
+
+private:
+  int64_t after_ = int64_t{INT32_MIN} - 1;
+  std::string after_text_;
+  const std::string limit_ = std::to_string(pg::dept_ids_page_size);
+  std::vector<int32_t> ids_;
+  once_callback<dept_ids_outcome> done_;
+};
+
+} // namespace
+
+std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done) {
+  return std::make_unique<document_job>(key, std::move(done));
+}
+
+std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,
+                                          std::function<void(deptemps_batch_outcome)> done) {
+  return std::make_unique<batch_job>(after, limit, count, std::move(done));
+}
+
+std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done) {
+  return std::make_unique<dept_ids_job>(std::move(done));
+}
+
+} // namespace restcache::pg_async
