@@ -160,18 +160,22 @@ struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::imp
   };
 
   impl(pg_worker_config c, db_metrics& m, net::io_context* io) : cfg(std::move(c)), metrics(m), home(io) {
-    if (home != nullptr)
+    if (home != nullptr) {
       timer.emplace(*home);
-    efd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (efd < 0)
-      throw std::runtime_error(std::string{"eventfd: "} + std::strerror(errno));
+    } else {
+      // The own thread's wake-up; an io thread's driver is woken by a post.
+      efd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+      if (efd < 0)
+        throw std::runtime_error(std::string{"eventfd: "} + std::strerror(errno));
+    }
     setup_sql = pg::session_settings_sql;
     setup_sql += ";SET statement_timeout = " + std::to_string(cfg.query_timeout.count());
     statements = pg::statement_texts();
   }
 
   ~impl() {
-    ::close(efd);
+    if (efd >= 0)
+      ::close(efd);
   }
 
   // -- any thread ---------------------------------------------------------------
@@ -189,8 +193,8 @@ struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::imp
         // One drain per loop turn: the jobs of one turn leave together.
         wake = !std::exchange(drain_posted, true);
       } else {
-      // A driver that is not asleep in poll() looks at the inbox before it
-      // sleeps again: no syscall needed.
+        // A driver that is not asleep in poll() looks at the inbox before it
+        // sleeps again: no syscall needed.
         wake = sleeping.load(std::memory_order_relaxed) && !wake_pending;
         wake_pending = wake_pending || wake;
       }
@@ -233,7 +237,9 @@ struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::imp
   /// Reconnect attempts and deadlines that are due; notes the next one in
   /// `next`. True when one of them acted.
   bool run_timers(std::optional<clock_type::time_point>& next);
-  void process(std::deque<command>& cmds);
+  /// Applies the commands; returns the connections given jobs (each once),
+  /// which it has pumped.
+  std::vector<slot_rec*> process(std::deque<command>& cmds);
   void handle_io(slot_rec& s, short revents);
   void start_connect(slot_rec& s);
   void advance_connect(slot_rec& s);

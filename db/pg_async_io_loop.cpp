@@ -30,13 +30,10 @@ void pg_async_driver::impl::drain() {
       return;
     cmds.swap(inbox);
   }
-  std::vector<std::shared_ptr<slot_rec>> touched;
-  for (auto& cmd : cmds)
-    if (std::find(touched.begin(), touched.end(), cmd.slot) == touched.end())
-      touched.push_back(cmd.slot);
-  process(cmds);
-  for (auto& sp : touched)
-    watch(*sp);
+  // Only a connection given jobs has something new to send; opened and
+  // closed ones have no socket yet or any more.
+  for (auto* s : process(cmds))
+    watch(*s);
   after_event();
 }
 

@@ -126,7 +126,7 @@ bool pg_async_driver::impl::run_timers(std::optional<clock_type::time_point>& ne
   return acted;
 }
 
-void pg_async_driver::impl::process(std::deque<command>& cmds) {
+std::vector<slot_rec*> pg_async_driver::impl::process(std::deque<command>& cmds) {
   // Jobs that arrived together leave together: one run per connection.
   std::vector<slot_rec*> touched;
   for (auto& cmd : cmds) {
@@ -141,7 +141,8 @@ void pg_async_driver::impl::process(std::deque<command>& cmds) {
           cmd.job->fail(rc_error::db_unavailable); // fail fast while down
         } else {
           s.queue.push_back(std::move(cmd.job));
-          touched.push_back(&s);
+          if (std::find(touched.begin(), touched.end(), &s) == touched.end())
+            touched.push_back(&s);
         }
         break;
       case command::kind::close:
@@ -151,6 +152,7 @@ void pg_async_driver::impl::process(std::deque<command>& cmds) {
   }
   for (auto* s : touched)
     pump(*s);
+  return touched;
 }
 
 void pg_async_driver::impl::start_connect(slot_rec& s) {

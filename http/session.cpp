@@ -816,10 +816,6 @@ std::string_view session::connection_header() const noexcept {
   return {};
 }
 
-void session::append_connection_header() {
-  header_text_ += connection_header();
-}
-
 void session::do_write() {
   // res_ written by hand: status line, its fields, the body view. The same
   // bytes Beast's serializer writes, without its generic buffer machinery.
@@ -837,7 +833,7 @@ void session::do_write() {
     header_text_.append(f.value().data(), f.value().size());
     header_text_ += "\r\n";
   }
-  append_connection_header();
+  header_text_ += connection_header();
   header_text_ += "\r\n";
   write_head_and_body(status, {res_.body().data(), res_.body().size()});
 }
@@ -847,32 +843,28 @@ void session::write_head_and_body(unsigned status, std::string_view body) {
   // More pipelined bytes are here already: this response waits to leave in
   // one write with the next ones (up to 64 KB of them).
   constexpr std::size_t max_held_back = 64 * 1024;
-  if (buffer_.size() > 0 && keep_alive_ && !core_.registry.stopping()
-      && out_.size() + header_text_.size() + body.size() <= max_held_back) {
-    out_ += header_text_;
-    out_.append(body.data(), body.size());
-    doc_.reset();
-    core_.metrics.responses_coalesced.fetch_add(1, std::memory_order_relaxed);
-    state_ = state::queued;
-    // Posted, not called: a long pipeline must not nest handlers.
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
-      if (self->state_ == state::queued)
-        self->do_read();
-    });
+  const bool hold_back = buffer_.size() > 0 && keep_alive_ && !core_.registry.stopping()
+                         && out_.size() + header_text_.size() + body.size() <= max_held_back;
+  if (!hold_back && out_.empty()) {
+    state_ = state::writing;
+    deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+    read_more_after_write_ = false;
+    std::array<net::const_buffer, 2> buffers{net::buffer(header_text_), net::buffer(body.data(), body.size())};
+    net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
     return;
   }
-  state_ = state::writing;
-  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
-  read_more_after_write_ = false;
-  if (!out_.empty()) {
-    out_ += header_text_;
-    out_.append(body.data(), body.size());
-    doc_.reset();
-    net::async_write(stream_, net::buffer(out_), beast::bind_front_handler(&session::on_write, shared_from_this()));
-    return;
-  }
-  std::array<net::const_buffer, 2> buffers{net::buffer(header_text_), net::buffer(body.data(), body.size())};
-  net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
+  out_ += header_text_;
+  out_.append(body.data(), body.size());
+  doc_.reset();
+  if (!hold_back)
+    return write_pending(false); // the last of a pipelined run: all of them go now
+  core_.metrics.responses_coalesced.fetch_add(1, std::memory_order_relaxed);
+  state_ = state::queued;
+  // Posted, not called: a long pipeline must not nest handlers.
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    if (self->state_ == state::queued)
+      self->do_read();
+  });
 }
 
 void session::write_pending(bool then_read_more) {

@@ -81,12 +81,7 @@ struct write_sink {
   }
 };
 
-// Values of decoded rows and of rows read as text.
-template <class Sink>
-void put_value(Sink& out, const std::string& v) {
-  out.string(v);
-}
-
+// Values of decoded rows (std::string converts) and of rows read as text.
 template <class Sink>
 void put_value(Sink& out, std::string_view v) {
   out.string(v);

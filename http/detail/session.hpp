@@ -220,8 +220,6 @@ private:
   void send_doc_direct(doc_ptr doc);
   /// Serializes res_ (status line and fields) into header_text_ and writes it with its body.
   void do_write();
-  /// "Connection: close" or "keep-alive" when the version's default differs from keep_alive_.
-  void append_connection_header();
   /// The Connection header line the response needs (empty when the default applies).
   std::string_view connection_header() const noexcept;
   /// Writes header_text_ and `body`; or, while more pipelined bytes wait in
