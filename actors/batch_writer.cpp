@@ -225,7 +225,7 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       return st.metrics->records_written.load(std::memory_order_relaxed);
     },
     [self](mailbox_atom) {
-      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+      self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),
                                          std::memory_order_relaxed);
     },
     [self](inspect_atom) -> actor_report { return writer_report(self, self->state); },

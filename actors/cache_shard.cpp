@@ -427,7 +427,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         st.store(key, std::move(doc), st.applied_seq);
     },
     [self](mailbox_atom) {
-      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+      self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),
                                          std::memory_order_relaxed);
     },
     [self](inspect_atom) -> actor_report { return self->state.report(self); },

@@ -138,7 +138,7 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
         st.fail_waiters(rc_error::db_unavailable);
     },
     [self](mailbox_atom) {
-      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+      self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),
                                          std::memory_order_relaxed);
     },
     [self](inspect_atom) -> actor_report { return self->state.report(self); },

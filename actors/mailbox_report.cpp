@@ -34,12 +34,16 @@ caf::behavior mailbox_ticker(caf::event_based_actor* self, caf::weak_actor_ptr p
 
 } // namespace
 
+size_t mailbox_size(caf::scheduled_actor* self) {
+  return self->mailbox().size();
+}
+
 actor_report begin_report(const char* name, caf::scheduled_actor* self, std::atomic<int64_t>* gauge) {
   actor_report r;
   r.name = name;
   r.id = self->id();
   r.answered = true;
-  r.mailbox = static_cast<int64_t>(self->mailbox().size());
+  r.mailbox = static_cast<int64_t>(mailbox_size(self));
   if (gauge)
     gauge->store(r.mailbox, std::memory_order_relaxed);
   return r;

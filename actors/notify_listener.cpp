@@ -229,7 +229,7 @@ notify_listener(notify_listener_ptr self,
   return {
     [self](changes_atom) { self->state.dispatch(self); },
     [self](mailbox_atom) {
-      self->state.metrics->mailbox.store(static_cast<int64_t>(self->mailbox().size()),
+      self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),
                                          std::memory_order_relaxed);
     },
     [self](inspect_atom) -> actor_report { return self->state.report(self); },

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "actors/db_direct.hpp"
+#include "actors/mailbox_report.hpp"
 #include "actors/write_jobs.hpp"
 #include "messages/prometheus.hpp"
 
@@ -232,7 +233,7 @@ dept_id_loader(dept_id_loader_actor::stateful_pointer<dept_id_loader_state> self
       r.name = dept_id_loader_state::name;
       r.id = self->id();
       r.answered = true;
-      r.mailbox = static_cast<int64_t>(self->mailbox().size());
+      r.mailbox = static_cast<int64_t>(mailbox_size(self));
       r.add("ids", st.front->dept_id_count())
         .add("loads", st.loads)
         .add("failures", st.failures)
