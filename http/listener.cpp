@@ -1,3 +1,4 @@
+#include "http/detail/listener.hpp"
 #include "http/detail/session.hpp"
 
 #include <algorithm>

@@ -10,6 +10,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "http/detail/listener.hpp"
 #include "http/detail/session.hpp"
 
 namespace restcache::http {

@@ -15,39 +15,9 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "http/request.hpp"
+
 namespace restcache::http::detail {
-
-/// What a request brought, kept by the connection from one request to the
-/// next so the strings keep their capacity.
-struct request_head {
-  std::string method;
-  std::string target;
-  unsigned version = 11;
-  std::string request_id;      ///< X-Request-Id, the first one
-  std::string accept_encoding; ///< every Accept-Encoding, joined with ", "
-  std::string if_none_match;   ///< every If-None-Match, joined with ", "
-  std::string if_match;        ///< every If-Match, joined with ", "
-  std::string authorization;   ///< the first one
-  std::string content_type;    ///< the first one
-  bool has_request_id = false, has_accept_encoding = false, has_if_none_match = false, has_if_match = false,
-       has_authorization = false, has_content_type = false;
-  std::string body;
-
-  void clear() noexcept {
-    method.clear();
-    target.clear();
-    version = 11;
-    request_id.clear();
-    accept_encoding.clear();
-    if_none_match.clear();
-    if_match.clear();
-    authorization.clear();
-    content_type.clear();
-    has_request_id = has_accept_encoding = has_if_none_match = has_if_match = has_authorization =
-      has_content_type = false;
-    body.clear();
-  }
-};
 
 /// Parses one request into a request_head (which must outlive it).
 class request_parser final : public boost::beast::http::basic_parser<true> {

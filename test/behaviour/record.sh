@@ -34,11 +34,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A port nothing listens on (bash's /dev/tcp connects only to a listener).
+# A port nothing listens on (bash's /dev/tcp connects only to a listener),
+# below the ephemeral range (32768 up), where the outgoing connections of
+# tests running alongside take their local ports.
 free_port() {
   local p
   for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((20000 + RANDOM % 12000))
     if ! (: </dev/tcp/127.0.0.1/$p) 2>/dev/null; then
       echo "$p"
       return
@@ -50,7 +52,18 @@ free_port() {
 
 pg_port="$(free_port)"
 pg_cluster_init "$tmp/pg" "$pg_port" >/dev/null
-pg_cluster_start "$tmp/pg" "$pg_port" >/dev/null
+# A port free when looked at can be taken before PostgreSQL binds it: try
+# another then.
+for attempt in 1 2 3 4 5; do
+  if pg_cluster_start "$tmp/pg" "$pg_port" >/dev/null 2>"$tmp/pg-start.err"; then
+    break
+  fi
+  if [ "$attempt" -eq 5 ]; then
+    cat "$tmp/pg-start.err" >&2
+    exit 1
+  fi
+  pg_port="$(free_port)"
+done
 dsn="$(pg_cluster_dsn "$tmp/pg" "$pg_port")"
 "$bin/restcache-load" --dsn "$dsn" --depts 40 --emps-per-dept 3 >/dev/null 2>&1
 

@@ -1,0 +1,380 @@
+#include "http/request_handler.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <optional>
+#include <random>
+
+#include <spdlog/spdlog.h>
+
+#include "http/gzip.hpp"
+#include "http/http_metrics.hpp"
+#include "http/server.hpp"
+#include "messages/body_parser.hpp"
+#include "messages/document_gzip.hpp"
+
+namespace restcache::http {
+
+namespace {
+
+bool sane_request_id(std::string_view id) noexcept {
+  if (id.empty() || id.size() > 128)
+    return false;
+  for (char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == ':'))
+      return false;
+  return true;
+}
+
+/// application/json, with parameters (charset) or not, in any case.
+bool is_json_media_type(std::string_view v) noexcept {
+  auto semi = v.find(';');
+  auto type = v.substr(0, semi);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t'))
+    type.remove_suffix(1);
+  constexpr std::string_view json = "application/json";
+  if (type.size() != json.size())
+    return false;
+  for (size_t i = 0; i < json.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(type[i])) != json[i])
+      return false;
+  return true;
+}
+
+/// Compares without an early exit (the write token); only the length leaks.
+bool same_secret(std::string_view given, std::string_view secret) noexcept {
+  if (secret.empty())
+    return false;
+  unsigned char diff = given.size() == secret.size() ? 0 : 1;
+  auto n = std::min(given.size(), secret.size());
+  for (size_t i = 0; i < n; ++i)
+    diff |= static_cast<unsigned char>(given[i] ^ secret[i]);
+  return diff == 0;
+}
+
+write_op write_op_of(route_kind k) noexcept {
+  switch (k) {
+    case route_kind::create_dept: return write_op::create_dept;
+    case route_kind::replace_dept: return write_op::replace_dept;
+    case route_kind::rewrite_random_dept: return write_op::rewrite_random_dept;
+    case route_kind::delete_dept: return write_op::delete_dept;
+    case route_kind::create_emp: return write_op::create_emp;
+    case route_kind::replace_emp: return write_op::replace_emp;
+    default: return write_op::delete_emp;
+  }
+}
+
+bool is_emp_write(write_op op) noexcept {
+  return op == write_op::create_emp || op == write_op::replace_emp || op == write_op::delete_emp;
+}
+
+std::string length_text(size_t n) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  return std::string(digits, end);
+}
+
+} // namespace
+
+request_handler::request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics)
+  : opts_(opts), gateway_(gateway), metrics_(metrics) {
+}
+
+void request_handler::fresh_request_id(std::string& id) {
+  // On every request without an id: 15 hex digits (60 random bits) from
+  // splitmix64 (a few instructions; ids need to be unlikely to repeat, not
+  // unpredictable), short enough for the string's inline buffer of 15
+  // characters (16 digits allocated on every request).
+  thread_local uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  uint64_t v = (state += 0x9e3779b97f4a7c15);
+  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9;
+  v = (v ^ (v >> 27)) * 0x94d049bb133111eb;
+  v ^= v >> 31;
+  static constexpr char hex[] = "0123456789abcdef";
+  constexpr size_t digits = 15;
+  static_assert(digits < sizeof(std::string));
+  char text[digits];
+  for (size_t i = digits; i-- > 0; v >>= 4)
+    text[i] = hex[v & 15];
+  id.assign(text, digits);
+}
+
+void request_handler::take_request_id(const request_head& req, std::string& id) {
+  if (req.has_request_id && sane_request_id(req.request_id))
+    id = req.request_id;
+  else
+    fresh_request_id(id);
+}
+
+next_step request_handler::start(const request_head& req, bool keep_alive, request_state& st, reply& out) const {
+  st.request = &req;
+  st.random_tries = 0;
+  st.version = req.version == 10 ? 10 : 11;
+  st.keep_alive = keep_alive;
+  take_request_id(req, st.request_id);
+  st.gzip = req.has_accept_encoding && accepts_gzip(req.accept_encoding);
+  const route r = parse_route(req.method, req.target);
+  st.metric_route = static_cast<uint8_t>(r.kind);
+  st.head = r.head;
+  switch (r.kind) {
+    case route_kind::deptemps:
+      st.key = doc_key{doc_kind::deptemps, r.id};
+      return next_step::lookup;
+    case route_kind::dept:
+      st.key = doc_key{doc_kind::dept, r.id};
+      return next_step::lookup;
+    case route_kind::emp:
+      st.key = doc_key{doc_kind::emp, r.id};
+      return next_step::lookup;
+    case route_kind::random_dept: {
+      auto id = gateway_.random_dept_id();
+      if (!id) {
+        problem_reply(make_problem(503, "no department ids are loaded yet; retry later"), st, out);
+        return next_step::reply;
+      }
+      st.random_tries = 1;
+      st.key = doc_key{doc_kind::deptemps, *id};
+      return next_step::lookup;
+    }
+    case route_kind::list_depts:
+      st.after = r.after;
+      st.limit = r.limit;
+      return next_step::list_page;
+    case route_kind::create_dept:
+    case route_kind::replace_dept:
+    case route_kind::rewrite_random_dept:
+    case route_kind::delete_dept:
+    case route_kind::create_emp:
+    case route_kind::replace_emp:
+    case route_kind::delete_emp:
+      return start_write(req, r, st, out);
+    case route_kind::health:
+      out.status = 200;
+      out.add("Content-Type", content_type_json);
+      set_body(health_body, st, out);
+      return next_step::reply;
+    case route_kind::ready:
+      readiness_reply(st, out);
+      return next_step::reply;
+    case route_kind::metrics:
+      out.owned_body = gateway_.metrics_text();
+      owned_reply(200, content_type_metrics, st, out);
+      return next_step::reply;
+    case route_kind::bad_request:
+      problem_reply(make_problem(400, r.detail), st, out);
+      return next_step::reply;
+    case route_kind::method_not_allowed:
+      problem_reply(make_problem(405, r.detail), st, out, r.allow);
+      return next_step::reply;
+    case route_kind::not_found:
+      problem_reply(make_problem(404, r.detail), st, out);
+      return next_step::reply;
+  }
+  problem_reply(make_problem(rc_error::internal), st, out);
+  return next_step::reply;
+}
+
+next_step request_handler::start_write(const request_head& req, const route& r, request_state& st,
+                                       reply& out) const {
+  st.op = write_op_of(r.kind);
+  if (!opts_.write_token.empty()) {
+    constexpr std::string_view bearer = "Bearer ";
+    std::string_view given = req.has_authorization ? std::string_view{req.authorization} : std::string_view{};
+    if (!given.starts_with(bearer) || !same_secret(given.substr(bearer.size()), opts_.write_token)) {
+      problem_reply(make_problem(401, "writes need Authorization: Bearer <the http.write-token>"), st, out);
+      out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+      return next_step::reply;
+    }
+  }
+  write_request w;
+  w.op = st.op;
+  w.id = r.id;
+  if (req.has_if_match)
+    w.if_match = identity_etags(req.if_match); // a gzip ETag names the same document
+  if (has_body(r.kind)) {
+    if (!req.body_framed) {
+      problem_reply(make_problem(411, "a write needs a body with Content-Length (or chunked)"), st, out);
+      return next_step::reply;
+    }
+    if (!req.has_content_type || !is_json_media_type(req.content_type)) {
+      problem_reply(make_problem(415, "the body must be application/json"), st, out);
+      return next_step::reply;
+    }
+    std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{r.id} : std::nullopt;
+    if (r.kind == route_kind::create_dept || r.kind == route_kind::replace_dept) {
+      auto parsed = parse_dept_body(req.body, path_id);
+      if (!parsed) {
+        problem_reply(make_problem(parsed.status, parsed.detail), st, out);
+        return next_step::reply;
+      }
+      w.id = parsed.value->dept.deptno;
+      w.dept = std::make_shared<const dept_with_emps>(std::move(*parsed.value));
+    } else {
+      auto parsed = parse_emp_body(req.body, path_id);
+      if (!parsed) {
+        problem_reply(make_problem(parsed.status, parsed.detail), st, out);
+        return next_step::reply;
+      }
+      w.id = parsed.value->empno;
+      w.emp = std::make_shared<const emp_row>(std::move(*parsed.value));
+    }
+  }
+  st.write = std::move(w);
+  return next_step::write;
+}
+
+next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& out) const {
+  if (r.error == rc_error::none && r.doc) {
+    document_reply(std::move(r.doc), st, out);
+    return next_step::reply;
+  }
+  rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
+  if (e == rc_error::not_found && st.random_tries > 0 && st.random_tries < 4) {
+    // The id set is refreshed every 30 s: a department deleted since is
+    // skipped, not answered 404 to a request for "any department".
+    if (auto id = gateway_.random_dept_id()) {
+      ++st.random_tries;
+      st.key = doc_key{doc_kind::deptemps, *id};
+      return next_step::lookup;
+    }
+  }
+  if (e == rc_error::not_found) {
+    std::string detail = (st.key.kind == doc_kind::emp ? "employee " : "department ")
+                         + std::to_string(st.key.id) + " does not exist";
+    problem_reply(make_problem(e, detail), st, out);
+    return next_step::reply;
+  }
+  problem_reply(make_problem(e), st, out);
+  return next_step::reply;
+}
+
+void request_handler::document_reply(doc_ptr doc, const request_state& st, reply& out) const {
+  const bool gz = st.gzip && doc->body.size() >= gzip_min_bytes;
+  // The variant the shard keeps with the document; else (a document from
+  // LMDB or a fill, or a gateway without variants) compressed here.
+  const encoded_variant* kept = gz ? doc->gzip() : nullptr;
+  std::string gz_etag;
+  if (gz && !kept)
+    gz_etag = gzip_etag(doc->etag);
+  std::string_view etag = !gz ? std::string_view{doc->etag} : kept ? std::string_view{kept->etag} : std::string_view{gz_etag};
+  // Several If-None-Match fields were joined into one list, which is what
+  // they mean (RFC 9110 5.3).
+  if (st.request && st.request->has_if_none_match && if_none_match_matches(st.request->if_none_match, etag)) {
+    metrics_.not_modified.fetch_add(1, std::memory_order_relaxed);
+    out.status = 304;
+    out.add("ETag", etag);
+    out.add("Cache-Control", cache_control_documents);
+    out.add("Vary", "Accept-Encoding");
+    return;
+  }
+  if (!gz) {
+    out.status = 200;
+    out.form = reply::shape::document;
+    out.body = st.head ? std::string_view{} : std::string_view{doc->body};
+    out.doc = std::move(doc);
+    return;
+  }
+  out.status = 200;
+  out.add("Content-Type", content_type_json);
+  out.add("ETag", etag);
+  out.add("Cache-Control", cache_control_documents);
+  out.add("Vary", "Accept-Encoding");
+  out.add("Content-Encoding", "gzip");
+  if (kept) {
+    set_body(kept->body, st, out); // no copy: out.doc keeps its variant alive
+    out.doc = std::move(doc);
+    return;
+  }
+  out.owned_body = gzip_compress(doc->body);
+  set_body(out.owned_body, st, out);
+}
+
+void request_handler::on_page(page_result r, const request_state& st, reply& out) const {
+  if (r.error != rc_error::none)
+    return problem_reply(make_problem(r.error), st, out);
+  out.owned_body = std::move(r.body);
+  const bool gz = st.gzip && out.owned_body.size() >= gzip_min_bytes;
+  if (gz)
+    out.owned_body = gzip_compress(out.owned_body);
+  out.status = 200;
+  out.add("Content-Type", content_type_json);
+  out.add("Vary", "Accept-Encoding");
+  if (gz)
+    out.add("Content-Encoding", "gzip");
+  set_body(out.owned_body, st, out);
+}
+
+void request_handler::on_written(write_result r, const request_state& st, reply& out) const {
+  if (r.error != rc_error::none)
+    return problem_reply(make_problem(r.error, r.detail), st, out);
+  if (!r.applied)
+    spdlog::warn("request {}: write committed, but its invalidation was not confirmed in time", st.request_id);
+  const bool emp = is_emp_write(st.op);
+  switch (st.op) {
+    case write_op::create_dept:
+    case write_op::create_emp:
+      out.owned_body = std::string{emp ? "{\"empNo\":" : "{\"deptNumber\":"} + std::to_string(r.id) + "}";
+      out.status = 201;
+      out.add("Location", (emp ? "/depts/emps/" : "/depts/") + std::to_string(r.id));
+      out.add("Content-Type", content_type_json);
+      return set_body(out.owned_body, st, out);
+    case write_op::rewrite_random_dept:
+      out.owned_body = "{\"deptNumber\":" + std::to_string(r.id) + "}";
+      return owned_reply(200, content_type_json, st, out);
+    default:
+      out.status = 204;
+      return;
+  }
+}
+
+void request_handler::readiness_reply(const request_state& st, reply& out) const {
+  // {"database":"up","listener":"caught up",...}: in both answers, so a
+  // probe's log says which condition failed.
+  std::string checks = "{", failing;
+  for (auto& c : gateway_.readiness()) {
+    if (checks.size() > 1)
+      checks += ',';
+    checks += '"' + c.name + "\":\"" + c.state + '"';
+    if (!c.ok)
+      failing += (failing.empty() ? "" : ", ") + c.name + " " + c.state;
+  }
+  checks += '}';
+  if (failing.empty()) {
+    out.owned_body = R"({"status":"ready","checks":)" + checks + "}";
+    return owned_reply(200, content_type_json, st, out);
+  }
+  auto p = make_problem(503, "not ready: " + failing);
+  p.body.insert(p.body.size() - 1, ",\"checks\":" + checks); // an extension member (RFC 9457)
+  problem_reply(std::move(p), st, out);
+}
+
+void request_handler::problem_reply(problem p, const request_state& st, reply& out, std::string_view allow) const {
+  // Errors of the server (5xx) are warnings; a client's mistakes are debug.
+  if (p.status >= 500)
+    spdlog::warn("request {}: {} {}", st.request_id, p.status, p.body);
+  else
+    spdlog::debug("request {}: {} {}", st.request_id, p.status, p.body);
+  out.owned_body = std::move(p.body);
+  out.status = p.status;
+  if (p.retry_after)
+    out.add("Retry-After", retry_after_seconds);
+  out.add("Content-Type", content_type_problem);
+  set_body(out.owned_body, st, out);
+  if (!allow.empty())
+    out.add("Allow", allow);
+}
+
+void request_handler::set_body(std::string_view body, const request_state& st, reply& out) {
+  out.fields.push_back({"Content-Length", length_text(body.size())});
+  out.body = st.head ? std::string_view{} : body;
+}
+
+void request_handler::owned_reply(unsigned status, std::string_view content_type, const request_state& st,
+                                  reply& out) {
+  out.status = status;
+  out.add("Content-Type", content_type);
+  set_body(out.owned_body, st, out);
+}
+
+} // namespace restcache::http

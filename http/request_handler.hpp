@@ -1,0 +1,90 @@
+#pragma once
+
+// What restcache answers to a request, apart from the socket: route, the
+// write token, media types and bodies of writes, conditional requests, gzip,
+// and the reply each gateway answer becomes. A session parses a request,
+// asks the handler, calls the gateway when the handler says so, and writes
+// the reply; tests call it without sockets. No Beast here.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "http/cache_gateway.hpp"
+#include "http/reply.hpp"
+#include "http/request.hpp"
+#include "http/responses.hpp"
+#include "http/router.hpp"
+#include "messages/cache_types.hpp"
+#include "messages/write_types.hpp"
+
+namespace restcache::http {
+
+struct server_options;
+struct http_metrics;
+
+/// What the request waits for once the handler has looked at it.
+enum class next_step : uint8_t {
+  reply,     ///< the reply is ready: write it
+  lookup,    ///< gateway.lookup (or lookup_gzip when `gzip`) of `key`
+  list_page, ///< gateway.list_depts(`after`, `limit`)
+  write,     ///< gateway.write(`write`)
+};
+
+/// One request across its steps: what the handler decided from the request
+/// and must remember until the gateway answers.
+struct request_state {
+  const request_head* request = nullptr; ///< lives until the reply is written
+  std::string request_id;  ///< the client's X-Request-Id when sane, else a fresh one
+  unsigned version = 11;   ///< 10 or 11
+  bool keep_alive = false;
+  bool head = false;       ///< HEAD: the header only
+  bool gzip = false;       ///< the client accepts Content-Encoding: gzip
+  uint8_t metric_route = 0; ///< the route as /metrics counts it
+  uint8_t random_tries = 0; ///< /depts/random: ids tried (one deleted meanwhile is retried)
+  doc_key key{};           ///< next_step::lookup
+  int32_t after = 0, limit = 0; ///< next_step::list_page
+  write_op op = write_op::create_dept; ///< the write asked for
+  write_request write;     ///< next_step::write (moved out by the caller)
+};
+
+class request_handler {
+public:
+  request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics);
+
+  /// A request whose header and body are complete. `keep_alive`: what its
+  /// framing allows (and the server not stopping).
+  next_step start(const request_head& req, bool keep_alive, request_state& st, reply& out) const;
+  /// The lookup's answer: the document, a problem, or, when /depts/random
+  /// drew a department deleted meanwhile, another lookup.
+  next_step on_lookup(lookup_result r, request_state& st, reply& out) const;
+  void on_page(page_result r, const request_state& st, reply& out) const;
+  void on_written(write_result r, const request_state& st, reply& out) const;
+
+  /// A problem+json reply (logged: 5xx as warnings, the client's mistakes at
+  /// debug), with an Allow field when given.
+  void problem_reply(problem p, const request_state& st, reply& out, std::string_view allow = {}) const;
+
+  /// The request id to answer with, into `id`: the client's X-Request-Id when it is
+  /// 1..128 of [A-Za-z0-9._:-] (it goes into a header and the log as is),
+  /// else a fresh random one.
+  static void take_request_id(const request_head& req, std::string& id);
+  /// 15 random hex digits into `id`.
+  static void fresh_request_id(std::string& id);
+
+private:
+  next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
+  void document_reply(doc_ptr doc, const request_state& st, reply& out) const;
+  void readiness_reply(const request_state& st, reply& out) const;
+  /// Content-Length of `body`, and the body itself unless HEAD (not copied:
+  /// it must live until written).
+  static void set_body(std::string_view body, const request_state& st, reply& out);
+  /// A reply of `status` with the content type and out.owned_body.
+  static void owned_reply(unsigned status, std::string_view content_type, const request_state& st, reply& out);
+
+  const server_options& opts_;
+  cache_gateway& gateway_;
+  http_metrics& metrics_;
+};
+
+} // namespace restcache::http

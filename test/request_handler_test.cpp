@@ -1,0 +1,314 @@
+#define CAF_SUITE request_handler
+
+// The request handler and the wire format without sockets: a request head in,
+// a reply value (and its serialized header) out.
+
+#include "http/request_handler.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <string>
+#include <vector>
+
+#include "http/http_metrics.hpp"
+#include "http/server.hpp"
+#include "http/wire_format.hpp"
+#include "messages/document_encoder.hpp"
+#include "messages/document_gzip.hpp"
+
+using namespace restcache;
+using namespace restcache::http;
+
+namespace {
+
+/// Answers from fixed values; remembers nothing but what the tests set.
+class fixed_gateway : public cache_gateway {
+public:
+  void lookup(doc_key, reply_callback) override {}
+  std::optional<int32_t> random_dept_id() override {
+    if (random_ids.empty())
+      return std::nullopt;
+    auto id = random_ids.front();
+    random_ids.erase(random_ids.begin());
+    return id;
+  }
+  std::vector<readiness_check> readiness() const override { return checks; }
+  std::string metrics_text() const override { return "# TYPE x counter\nx 1\n"; }
+
+  std::vector<int32_t> random_ids;
+  std::vector<readiness_check> checks{{"database", true, "up"}, {"listener", true, "caught up"}};
+};
+
+struct fixture {
+  fixture() { opts.write_token = "secret"; }
+
+  request_head get(std::string target, std::string method = "GET") {
+    request_head h;
+    h.method = std::move(method);
+    h.target = std::move(target);
+    return h;
+  }
+
+  request_head write(std::string method, std::string target, std::string body) {
+    request_head h = get(std::move(target), std::move(method));
+    h.authorization = "Bearer secret";
+    h.has_authorization = true;
+    h.content_type = "application/json; charset=utf-8";
+    h.has_content_type = true;
+    h.body = std::move(body);
+    h.body_framed = true;
+    return h;
+  }
+
+  next_step start(const request_head& h) {
+    out.clear();
+    return handler.start(h, true, st, out);
+  }
+
+  std::string body() const { return std::string{out.body}; }
+
+  server_options opts;
+  fixed_gateway gateway;
+  http_metrics metrics;
+  request_handler handler{opts, gateway, metrics};
+  request_state st;
+  reply out;
+};
+
+doc_ptr big_doc() {
+  return make_doc(R"({"deptNumber":7,"deptName":")" + std::string(400, 'x') + R"(","deptLocation":"Y","emps":[]})");
+}
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(request_handler_tests, fixture)
+
+CAF_TEST(health is answered at once with its fixed body) {
+  CAF_REQUIRE(start(get("/health")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 200u);
+  CAF_CHECK_EQUAL(out.field("Content-Type"), "application/json");
+  CAF_CHECK_EQUAL(out.field("Content-Length"), "15");
+  CAF_CHECK_EQUAL(body(), std::string{health_body});
+}
+
+CAF_TEST(a document route asks for its key and answers the cached document) {
+  CAF_REQUIRE(start(get("/depts/emps/12")) == next_step::lookup);
+  CAF_CHECK(st.key.kind == doc_kind::emp);
+  CAF_CHECK_EQUAL(st.key.id, 12);
+  auto doc = make_doc(R"({"empNo":12})");
+  CAF_REQUIRE(handler.on_lookup(lookup_result{rc_error::none, doc}, st, out) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 200u);
+  CAF_CHECK(out.form == reply::shape::document);
+  CAF_CHECK_EQUAL(body(), doc->body);
+  CAF_CHECK(out.doc == doc); // the reply keeps the bytes its body points into
+}
+
+CAF_TEST(HEAD has the length of the document and no body) {
+  CAF_REQUIRE(start(get("/deptemps/3", "HEAD")) == next_step::lookup);
+  handler.on_lookup(lookup_result{rc_error::none, make_doc("{\"deptNumber\":3}")}, st, out);
+  CAF_CHECK(out.form == reply::shape::document);
+  CAF_CHECK(out.body.empty());
+  std::string head;
+  serialize_head(head, out, 11, "id1", true);
+  CAF_CHECK(head.find("Content-Length: 16\r\n") != std::string::npos);
+}
+
+CAF_TEST(If-None-Match with the ETag answers 304 and counts it) {
+  auto doc = make_doc("{\"deptNumber\":4}");
+  auto h = get("/deptemps/4");
+  h.if_none_match = "\"nope\", " + doc->etag;
+  h.has_if_none_match = true;
+  start(h);
+  handler.on_lookup(lookup_result{rc_error::none, doc}, st, out);
+  CAF_CHECK_EQUAL(out.status, 304u);
+  CAF_CHECK_EQUAL(out.field("ETag"), doc->etag);
+  CAF_CHECK(out.body.empty());
+  CAF_CHECK_EQUAL(metrics.not_modified.load(), 1u);
+}
+
+CAF_TEST(a client accepting gzip gets the compressed variant with its own ETag) {
+  auto h = get("/deptemps/7");
+  h.accept_encoding = "gzip";
+  h.has_accept_encoding = true;
+  CAF_REQUIRE(start(h) == next_step::lookup);
+  CAF_CHECK(st.gzip);
+  auto doc = big_doc();
+  handler.on_lookup(lookup_result{rc_error::none, doc}, st, out);
+  CAF_CHECK(out.form == reply::shape::fields);
+  CAF_CHECK_EQUAL(out.field("Content-Encoding"), "gzip");
+  CAF_CHECK_EQUAL(out.field("ETag"), gzip_etag(doc->etag));
+  CAF_CHECK_LESS(out.body.size(), doc->body.size());
+  CAF_CHECK_EQUAL(out.field("Content-Length"), std::to_string(out.body.size()));
+}
+
+CAF_TEST(a missing document names what is missing) {
+  start(get("/depts/emps/5"));
+  handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out);
+  CAF_CHECK_EQUAL(out.status, 404u);
+  CAF_CHECK_EQUAL(out.field("Content-Type"), "application/problem+json");
+  CAF_CHECK(body().find("employee 5 does not exist") != std::string::npos);
+}
+
+CAF_TEST(a lookup without error and without document is an internal error) {
+  start(get("/deptemps/5"));
+  handler.on_lookup(lookup_result{rc_error::none, nullptr}, st, out);
+  CAF_CHECK_EQUAL(out.status, 500u);
+}
+
+CAF_TEST(an unavailable database answers 503 with Retry-After) {
+  start(get("/deptemps/5"));
+  handler.on_lookup(lookup_result{rc_error::db_unavailable, nullptr}, st, out);
+  CAF_CHECK_EQUAL(out.status, 503u);
+  CAF_CHECK_EQUAL(out.field("Retry-After"), std::string{retry_after_seconds});
+}
+
+CAF_TEST(the random department skips ids deleted meanwhile and gives up after four) {
+  gateway.random_ids = {10, 11, 12, 13, 14};
+  CAF_REQUIRE(start(get("/depts/random")) == next_step::lookup);
+  CAF_CHECK_EQUAL(st.key.id, 10);
+  for (int32_t next : {11, 12, 13}) {
+    CAF_REQUIRE(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::lookup);
+    CAF_CHECK_EQUAL(st.key.id, next);
+  }
+  CAF_CHECK(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 404u);
+}
+
+CAF_TEST(the random department before any id is loaded is 503) {
+  CAF_REQUIRE(start(get("/depts/random")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 503u);
+}
+
+CAF_TEST(readiness names the failing checks in both answers) {
+  CAF_REQUIRE(start(get("/ready")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 200u);
+  CAF_CHECK_EQUAL(body(), R"({"status":"ready","checks":{"database":"up","listener":"caught up"}})");
+  gateway.checks[1] = {"listener", false, "catching up"};
+  start(get("/ready"));
+  CAF_CHECK_EQUAL(out.status, 503u);
+  CAF_CHECK(body().find("not ready: listener catching up") != std::string::npos);
+  CAF_CHECK(body().ends_with(R"(,"checks":{"database":"up","listener":"catching up"}})"));
+}
+
+CAF_TEST(GET depts asks for the page the query names) {
+  CAF_REQUIRE(start(get("/depts?after=10&limit=3")) == next_step::list_page);
+  CAF_CHECK_EQUAL(st.after, 10);
+  CAF_CHECK_EQUAL(st.limit, 3);
+  handler.on_page(page_result{rc_error::none, "[]"}, st, out);
+  CAF_CHECK_EQUAL(out.status, 200u);
+  CAF_CHECK_EQUAL(out.field("Vary"), "Accept-Encoding");
+  CAF_CHECK_EQUAL(body(), "[]");
+}
+
+CAF_TEST(a write needs the token) {
+  auto h = write("PUT", "/depts/6", R"({"deptNumber":6,"deptName":"X","deptLocation":"Y"})");
+  h.authorization = "Bearer wrong";
+  CAF_REQUIRE(start(h) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 401u);
+  CAF_CHECK_EQUAL(out.field("WWW-Authenticate"), "Bearer realm=\"restcache\"");
+}
+
+CAF_TEST(a write body needs framing and JSON and must parse) {
+  auto h = write("PUT", "/depts/6", "");
+  h.body_framed = false;
+  start(h);
+  CAF_CHECK_EQUAL(out.status, 411u);
+  h = write("PUT", "/depts/6", "x");
+  h.content_type = "text/plain";
+  start(h);
+  CAF_CHECK_EQUAL(out.status, 415u);
+  start(write("PUT", "/depts/6", R"({"deptNumber":6,)"));
+  CAF_CHECK_EQUAL(out.status, 400u);
+  start(write("PUT", "/depts/6", R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})"));
+  CAF_CHECK_EQUAL(out.status / 100, 4u); // the body names another department than the path
+}
+
+CAF_TEST(a valid write goes to the gateway and a created one answers 201 with Location) {
+  auto h = write("POST", "/depts", R"({"deptNumber":77,"deptName":"X","deptLocation":"Y"})");
+  h.if_match = "\"abc\"";
+  h.has_if_match = true;
+  CAF_REQUIRE(start(h) == next_step::write);
+  CAF_CHECK(st.write.op == write_op::create_dept);
+  CAF_CHECK_EQUAL(st.write.id, 77);
+  CAF_REQUIRE(st.write.dept != nullptr);
+  CAF_CHECK(st.write.if_match.has_value());
+  handler.on_written(write_result{rc_error::none, 77, true, {}, true}, st, out);
+  CAF_CHECK_EQUAL(out.status, 201u);
+  CAF_CHECK_EQUAL(out.field("Location"), "/depts/77");
+  CAF_CHECK_EQUAL(body(), R"({"deptNumber":77})");
+}
+
+CAF_TEST(a delete answers 204 and a refused write its problem) {
+  CAF_REQUIRE(start(write("DELETE", "/depts/emps/9", "")) == next_step::write);
+  CAF_CHECK(st.write.op == write_op::delete_emp);
+  handler.on_written(write_result{}, st, out);
+  CAF_CHECK_EQUAL(out.status, 204u);
+  CAF_CHECK(out.fields.empty());
+  out.clear();
+  handler.on_written(write_result{rc_error::conflict, 0, false, "employee 9 exists", true}, st, out);
+  CAF_CHECK_EQUAL(out.status, 409u);
+  CAF_CHECK(body().find("employee 9 exists") != std::string::npos);
+}
+
+CAF_TEST(unknown paths and methods are problems with Allow where it applies) {
+  start(get("/nothing-here"));
+  CAF_CHECK_EQUAL(out.status, 404u);
+  start(get("/deptemps/1", "POST"));
+  CAF_CHECK_EQUAL(out.status, 405u);
+  CAF_CHECK(!out.field("Allow").empty());
+  start(get("/deptemps/abc"));
+  CAF_CHECK_EQUAL(out.status, 400u);
+}
+
+CAF_TEST(a sane request id is echoed and any other replaced) {
+  auto h = get("/health");
+  h.request_id = "abc-123:x.y_z";
+  h.has_request_id = true;
+  start(h);
+  CAF_CHECK_EQUAL(st.request_id, "abc-123:x.y_z");
+  h.request_id = "bad id";
+  start(h);
+  CAF_CHECK_EQUAL(st.request_id.size(), 15u);
+  CAF_CHECK(st.request_id.find_first_not_of("0123456789abcdef") == std::string::npos);
+  std::string other;
+  request_handler::fresh_request_id(other);
+  CAF_CHECK_NOT_EQUAL(other, st.request_id);
+}
+
+CAF_TEST(the wire format writes the fields in order after the fixed ones) {
+  reply r;
+  r.status = 201;
+  r.add("Location", "/depts/5");
+  r.add("Content-Length", "2");
+  std::string head;
+  serialize_head(head, r, 11, "rid", false);
+  const std::string date{http_date()};
+  CAF_CHECK_EQUAL(head, "HTTP/1.1 201 Created\r\nServer: restcache\r\nDate: " + date
+                          + "\r\nX-Request-Id: rid\r\nLocation: /depts/5\r\nContent-Length: 2\r\n"
+                            "Connection: close\r\n\r\n");
+  serialize_head(head, r, 10, "rid", true);
+  CAF_CHECK(head.starts_with("HTTP/1.0 201 Created\r\n"));
+  CAF_CHECK(head.ends_with("Connection: keep-alive\r\n\r\n"));
+}
+
+CAF_TEST(the wire format writes a document with its ETag and length) {
+  reply r;
+  r.form = reply::shape::document;
+  r.doc = make_doc("{\"deptNumber\":1}");
+  r.body = r.doc->body;
+  std::string head;
+  serialize_head(head, r, 11, "rid", true);
+  CAF_CHECK_EQUAL(head, "HTTP/1.1 200 OK\r\nServer: restcache\r\nContent-Type: application/json\r\n"
+                        "Cache-Control: no-cache\r\nVary: Accept-Encoding\r\nETag: " + r.doc->etag
+                          + "\r\nContent-Length: 16\r\nDate: " + std::string{http_date()}
+                          + "\r\nX-Request-Id: rid\r\n\r\n");
+}
+
+CAF_TEST(connection lines follow the version defaults) {
+  CAF_CHECK(connection_line(11, true).empty());
+  CAF_CHECK(connection_line(10, false).empty());
+  CAF_CHECK_EQUAL(connection_line(11, false), "Connection: close\r\n");
+  CAF_CHECK_EQUAL(connection_line(10, true), "Connection: keep-alive\r\n");
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
