@@ -1,0 +1,312 @@
+#include "app/daemon.hpp"
+
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+#include <spdlog/spdlog.h>
+
+#include <limits>
+#include <stdexcept>
+
+#include "actors/cache_populator.hpp"
+#include "actors/cache_shard.hpp"
+#include "actors/db_pool.hpp"
+#include "actors/metrics_text.hpp"
+#include "actors/notify_listener.hpp"
+#include "app/cache_front.hpp"
+#include "app/startup.hpp"
+#include "db/change_inbox.hpp"
+#include "db/pg_async_pool.hpp"
+#include "http/server.hpp"
+#include "logging/log_setup.hpp"
+#include "messages/prometheus.hpp"
+#include "persistence/lmdb/store.hpp"
+#include "persistence/lmdb/store_reader.hpp"
+#include "runtime/io_scheduler.hpp"
+
+namespace restcache {
+
+daemon::daemon(restcache_config& cfg, logging::log_setup& logs)
+  : cfg_(cfg), o_(cfg.opts), logs_(logs), shard_metrics_(static_cast<size_t>(cfg.opts.cache_shards)),
+    worker_cfg_{cfg.opts.db_dsn, std::chrono::milliseconds{cfg.opts.db_query_timeout_ms}} {
+}
+
+daemon::~daemon() {
+  stop();
+}
+
+void daemon::start() {
+  startup::check_schema(o_.db_dsn);
+  if (cfg_.uses_lmdb())
+    tier_store_ = startup::open_lmdb_tier(o_);
+  change_metrics_.watermark.store(tier_store_ ? tier_store_->watermark() : 0);
+  // The io threads are CAF's workers: CAF builds no scheduler of its own
+  // when a scheduler module is loaded.
+  if (cfg_.uses_io_scheduler())
+    cfg_.module_factories.push_back(&runtime::io_scheduler::make);
+  if (o_.inspect_port > 0) { // restcache-inspect: before the actor system exists
+    cfg_.load<caf::io::middleman>();
+    add_inspect_message_types(cfg_);
+  }
+  system_ = std::make_unique<caf::actor_system>(cfg_);
+  spawn_pools();
+  spawn_writer();
+  spawn_shards();
+  front_ = std::make_unique<cache_front>(shards_, shard_metrics_, pool_metrics_);
+  spawn_listener();
+  spawn_helpers();
+  spawn_inspector();
+  make_server();
+  add_metrics_sources();
+  try {
+    serve();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string{"cannot start: "} + e.what());
+  }
+}
+
+void daemon::spawn_pools() {
+  connection_factory factory;
+  // A pipelining connection serves as many fills at once as it pipelines.
+  size_t fills_per_connection = 1;
+  if (o_.db_driver == "async") {
+    auto async_cfg = worker_cfg_;
+    async_cfg.pipeline_depth = static_cast<size_t>(o_.db_pipeline_depth);
+    fills_per_connection = async_cfg.pipeline_depth;
+    // Under the io scheduler an io thread drives the connections: a fill's
+    // query and its answer cross no thread of their own.
+    boost::asio::io_context* home = nullptr;
+    if (auto* io = runtime::io_scheduler::of(*system_))
+      home = io->contexts().front();
+    async_driver_ = std::make_unique<pg_async_driver>(async_cfg, pool_metrics_, home);
+    factory = async_driver_->factory();
+  } else {
+    factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
+                     std::function<void(uint64_t)> on_down) -> db_lease {
+      return std::make_shared<pg_connection_worker>(slot, worker_cfg_, pool_metrics_, std::move(on_up),
+                                                    std::move(on_down));
+    };
+  }
+  // Writes and GET /depts: connection threads of their own, whatever the driver.
+  connection_factory direct_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
+                                             std::function<void(uint64_t)> on_down) -> db_lease {
+    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, direct_metrics_, std::move(on_up),
+                                                  std::move(on_down));
+  };
+  direct_pool_ = system_->spawn(db_pool,
+                                db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
+                                               static_cast<size_t>(o_.db_queue_size)},
+                                direct_factory, &direct_metrics_);
+  pool_ = system_->spawn(db_pool,
+                         db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
+                                        fills_per_connection},
+                         factory, &pool_metrics_);
+}
+
+void daemon::spawn_writer() {
+  if (!tier_store_)
+    return;
+  batch_writer_config writer_cfg;
+  writer_cfg.batch_size = static_cast<size_t>(o_.lmdb_batch_size);
+  writer_cfg.flush_interval = std::chrono::milliseconds{o_.lmdb_flush_interval_ms};
+  writer_cfg.max_queue = static_cast<size_t>(o_.lmdb_max_queue);
+  writer_ = spawn_batch_writer(*system_, writer_cfg, tier_store_, &writer_metrics_);
+}
+
+void daemon::spawn_shards() {
+  cache_shard_config shard_cfg{cfg_.resolved_cache_mode(), o_.cache_memory_bytes / o_.cache_shards,
+                               std::chrono::milliseconds{o_.cache_fill_timeout_ms}};
+  shard_cfg.writer = writer_;
+  if (writer_) {
+    shard_cfg.writer_metrics = &writer_metrics_;
+    shard_cfg.writer_max_pending = o_.lmdb_max_queue;
+  }
+  shard_cfg.bypass = &bypass_;
+  for (auto& m : shard_metrics_) {
+    if (tier_store_)
+      shard_cfg.tier = std::make_shared<lmdb::store_reader>(*tier_store_);
+    shards_.push_back(system_->spawn(cache_shard, shard_cfg, pool_, &m));
+  }
+}
+
+void daemon::spawn_listener() {
+  if (cfg_.resolved_cache_mode() == cache_mode::none)
+    return;
+  notify_listener_config listener_cfg;
+  listener_cfg.connection.dsn = o_.db_dsn;
+  listener_cfg.connection.retention = std::chrono::seconds{o_.changelog_retention};
+  listener_cfg.connection.mark_interval = std::chrono::milliseconds{o_.changelog_mark_interval_ms};
+  listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
+  if (tier_store_)
+    listener_cfg.connection.history = tier_store_->history();
+  listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
+  listener_cfg.bypass_on_loss = o_.cache_on_listener_loss == "bypass";
+  listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_,
+                             std::make_shared<change_inbox>(listener_cfg.max_pending_keys), &change_metrics_,
+                             &bypass_);
+  front_->add_metrics_source([this] { return listener_metrics_text(change_metrics_); });
+  // Not ready until the listener has caught up, under either policy: bypass
+  // serves from PostgreSQL meanwhile (slow), serve possibly old documents; a
+  // load balancer should prefer an instance that is caught up.
+  front_->add_readiness_check([this] {
+    if (change_metrics_.caught_up.load() == 1)
+      return http::readiness_check{"listener", true, "caught up"};
+    return http::readiness_check{"listener", false, change_metrics_.connected.load() == 1 ? "catching up" : "down"};
+  });
+}
+
+void daemon::spawn_helpers() {
+  id_loader_ = spawn_dept_id_loader(*system_, pool_, *front_);
+  front_->set_direct_path(*system_, direct_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms});
+  if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
+    return;
+  // In lmdb mode nothing is kept in memory: populate the whole table and let
+  // the tier's own budget evict (oldest written first).
+  auto budget = cfg_.resolved_cache_mode() == cache_mode::lmdb ? std::numeric_limits<int64_t>::max()
+                                                                : o_.cache_memory_bytes;
+  cache_populator_config populate_cfg{static_cast<int32_t>(o_.cache_populate_page), budget};
+  populate_cfg.caught_up = &change_metrics_.caught_up;
+  if (writer_) {
+    populate_cfg.writer = &writer_metrics_;
+    populate_cfg.writer_high_water = std::max<int64_t>(o_.lmdb_batch_size * 2, o_.lmdb_max_queue / 2);
+  }
+  populator_ = caf::actor_cast<caf::actor>(
+    system_->spawn(cache_populator, populate_cfg, pool_, shards_, &shard_metrics_));
+}
+
+void daemon::spawn_inspector() {
+  // A null handle: not started in this cache mode.
+  for (size_t i = 0; i < shards_.size(); ++i)
+    long_lived_.push_back(inspect_entry("shard-" + std::to_string(i), shards_[i], &shard_metrics_[i].mailbox));
+  long_lived_.push_back(inspect_entry("db-pool", pool_, &pool_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("db-write-pool", direct_pool_, &direct_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("batch-writer", writer_, &writer_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("notify-listener", listener_, &change_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("dept-id-loader", id_loader_));
+  if (o_.inspect_port <= 0)
+    return;
+  inspector_config icfg;
+  icfg.actors = long_lived_;
+  icfg.shards = shards_;
+  inspector_ = restcache::spawn_inspector(*system_, std::move(icfg));
+}
+
+void daemon::make_server() {
+  http::server_options http_opts;
+  http_opts.address = o_.http_address;
+  http_opts.port = static_cast<uint16_t>(o_.http_port);
+  http_opts.threads = static_cast<int>(o_.http_threads);
+  http_opts.body_limit = static_cast<size_t>(o_.http_body_limit);
+  http_opts.write_token = o_.http_write_token;
+  http_opts.max_connections = static_cast<size_t>(o_.http_max_connections);
+  http_opts.read_timeout = std::chrono::milliseconds{o_.http_read_timeout_ms};
+  http_opts.lookup_timeout = std::chrono::milliseconds{o_.cache_fill_timeout_ms + 1000};
+  http_opts.drain_timeout = std::chrono::milliseconds{o_.http_shutdown_timeout_ms};
+  http_opts.access_log = logs_.access();
+  if (auto* io = runtime::io_scheduler::of(*system_))
+    http_opts.io_contexts = io->contexts();
+  server_ = std::make_unique<http::server>(http_opts, *front_);
+}
+
+void daemon::add_metrics_sources() {
+  if (tier_store_) { // opened above or start-up failed; LMDB has no later "closed" state
+    front_->add_readiness_check([] { return http::readiness_check{"lmdb", true, "open"}; });
+    front_->add_metrics_source([this] { return lmdb_metrics_text(*tier_store_, writer_metrics_); });
+  }
+  front_->add_metrics_source([this] {
+    std::string text;
+    server_->metrics().append_prometheus(text);
+    return text;
+  });
+  front_->add_metrics_source([this] { return db_metrics_text(pool_metrics_, direct_metrics_); });
+  std::vector<mailbox_gauge> mailboxes;
+  for (auto& a : long_lived_)
+    if (a.handle && a.mailbox)
+      mailboxes.emplace_back(a.name, a.mailbox);
+  front_->add_metrics_source([mailboxes] { return mailbox_metrics_text(mailboxes); });
+  if (auto* access = logs_.access())
+    front_->add_metrics_source([access] {
+      std::string text;
+      append_metric(text, "restcache_access_log_lines_total", "Access log lines written.", "counter",
+                    static_cast<int64_t>(access->written()));
+      append_metric(text, "restcache_access_log_dropped_total",
+                    "Access log lines dropped because the writer was behind.", "counter",
+                    static_cast<int64_t>(access->dropped()));
+      return text;
+    });
+  front_->add_metrics_source([] { return process_metrics_text(); });
+}
+
+void daemon::serve() {
+  if (inspector_) { // before serving: a port that cannot be had stops start-up
+    auto bound = publish_inspector(*system_, inspector_, static_cast<uint16_t>(o_.inspect_port));
+    if (!bound)
+      throw std::runtime_error("cannot publish the inspector on 127.0.0.1:" + std::to_string(o_.inspect_port)
+                               + " (inspect.port): " + system_->render(bound.error()));
+    spdlog::info("inspector published on 127.0.0.1:{} (restcache-inspect --port {})", *bound, *bound);
+  }
+  server_->start();
+  server_->run_threads();
+  spdlog::info("restcached listening on http://{}:{}/ ({} http threads{}, {} shards, cache.mode={}, "
+               "memory budget {} MiB, db pool {} ({}))",
+               o_.http_address, server_->bound_port(), o_.http_threads,
+               cfg_.uses_io_scheduler() ? " running the actors" : "", o_.cache_shards, o_.cache_mode,
+               o_.cache_memory_bytes >> 20, o_.db_pool_size, o_.db_driver);
+}
+
+uint16_t daemon::http_port() const {
+  return server_ ? server_->bound_port() : 0;
+}
+
+void daemon::stop() {
+  if (stopped_ || !system_)
+    return;
+  stopped_ = true;
+  if (server_)
+    server_->stop();
+  if (id_loader_)
+    caf::anon_send_exit(id_loader_, caf::exit_reason::user_shutdown);
+  if (inspector_)
+    caf::anon_send_exit(inspector_, caf::exit_reason::user_shutdown);
+  if (populator_)
+    caf::anon_send_exit(populator_, caf::exit_reason::user_shutdown);
+  stop_cache();
+  if (pool_)
+    caf::anon_send_exit(pool_, caf::exit_reason::user_shutdown);
+  if (direct_pool_)
+    caf::anon_send_exit(direct_pool_, caf::exit_reason::user_shutdown);
+  shards_.clear();
+  long_lived_.clear();
+  writer_ = nullptr;
+  id_loader_ = nullptr;
+  inspector_ = nullptr;
+  populator_ = nullptr;
+  pool_ = nullptr;
+  direct_pool_ = nullptr;
+  system_->await_all_actors_done();
+  async_driver_.reset(); // while the io thread that may drive it still runs
+  system_.reset();
+}
+
+void daemon::stop_cache() {
+  caf::scoped_actor self{*system_};
+  if (listener_) {
+    self->monitor(listener_);
+    self->send_exit(listener_, caf::exit_reason::user_shutdown);
+    self->receive([](caf::down_msg&) {});
+    listener_ = nullptr;
+  }
+  for (auto& s : shards_) {
+    self->monitor(s);
+    self->send_exit(s, caf::exit_reason::user_shutdown);
+  }
+  size_t down = 0;
+  self->receive_for(down, shards_.size())([](caf::down_msg&) {});
+  if (!writer_)
+    return;
+  self->request(writer_, std::chrono::seconds{60}, drain_atom::value)
+    .receive([](uint64_t written) { spdlog::info("batch writer drained: {} records written in all", written); },
+             [](caf::error& err) { spdlog::error("batch writer did not drain: {}", caf::to_string(err)); });
+  self->send_exit(writer_, caf::exit_reason::user_shutdown);
+}
+
+} // namespace restcache

@@ -1,0 +1,107 @@
+#pragma once
+
+// The daemon as a value: start() opens the tiers, spawns every actor and
+// serves HTTP; stop() takes it all down in order. main only reads options,
+// handles signals and calls these.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <caf/actor.hpp>
+#include <caf/actor_system.hpp>
+
+#include "actors/actors.hpp"
+#include "actors/batch_writer.hpp"
+#include "actors/inspector.hpp"
+#include "actors/metrics.hpp"
+#include "config/options.hpp"
+#include "db/db_metrics.hpp"
+#include "db/pg_connection_worker.hpp"
+
+namespace restcache {
+
+namespace http {
+class server;
+} // namespace http
+namespace lmdb {
+class store;
+} // namespace lmdb
+namespace logging {
+class log_setup;
+} // namespace logging
+
+class cache_front;
+class pg_async_driver;
+
+class daemon {
+public:
+  /// Both must outlive the daemon.
+  daemon(restcache_config& cfg, logging::log_setup& logs);
+  ~daemon(); ///< stop()s
+  daemon(const daemon&) = delete;
+  daemon& operator=(const daemon&) = delete;
+
+  /// Checks the schema, opens the LMDB tier, spawns the actors, publishes
+  /// the inspector and serves HTTP. Throws std::runtime_error saying what
+  /// could not be had; stop() then takes down what was started.
+  void start();
+  /// The HTTP port bound (with http.port=0, the one picked).
+  uint16_t http_port() const;
+  /// Stops serving (requests in flight get http.shutdown-timeout-ms), then
+  /// the actors: the batch writer last, after it wrote what the shards sent
+  /// it. Safe to call twice.
+  void stop();
+
+private:
+  void spawn_pools();
+  void spawn_writer();
+  void spawn_shards();
+  void spawn_listener();
+  void spawn_helpers();
+  void spawn_inspector();
+  void make_server();
+  void add_metrics_sources();
+  void serve();
+  /// The listener and the shards, then the writer once it has drained.
+  void stop_cache();
+
+  restcache_config& cfg_;
+  const daemon_options& o_;
+  logging::log_setup& logs_;
+
+  // Everything up to system_ outlives the actor system: mailboxes may still
+  // hold callbacks that own HTTP sessions until the system is gone.
+  std::vector<cache_metrics> shard_metrics_;
+  db_metrics pool_metrics_;
+  db_metrics direct_metrics_; ///< the pool of writes and GET /depts
+  batch_metrics writer_metrics_;
+  listener_metrics change_metrics_;
+  std::shared_ptr<lmdb::store> tier_store_; ///< tiered and lmdb modes
+  /// Until the listener has caught up, GETs go to PostgreSQL under either
+  /// policy: the tiers may hold documents changed while we were away, or of
+  /// another database altogether (the listener checks which history the
+  /// LMDB file holds before anything in it is served).
+  std::atomic<bool> bypass_{true};
+  pg_worker_config worker_cfg_;
+  std::unique_ptr<pg_async_driver> async_driver_; ///< db.driver=async
+  std::unique_ptr<cache_front> front_;
+  std::unique_ptr<http::server> server_;
+  std::unique_ptr<caf::actor_system> system_;
+
+  db_pool_actor pool_;
+  db_pool_actor direct_pool_;
+  batch_writer_actor writer_;
+  std::vector<cache_shard_actor> shards_;
+  notify_listener_actor listener_;
+  dept_id_loader_actor id_loader_;
+  caf::actor populator_;
+  inspector_actor inspector_;
+  /// Every long-lived actor by the name restcache-inspect and /metrics give
+  /// it, with the gauge it stores its mailbox size in.
+  std::vector<inspected_actor> long_lived_;
+  bool stopped_ = false;
+};
+
+} // namespace restcache
