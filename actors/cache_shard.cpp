@@ -4,6 +4,7 @@
 
 #include "actors/db_query.hpp"
 #include "actors/mailbox_report.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
 
@@ -200,17 +201,6 @@ const char* mode_name(cache_mode m) {
   return "?";
 }
 
-const char* kind_name(doc_kind k) {
-  switch (k) {
-    case doc_kind::deptemps:
-      return "deptemps";
-    case doc_kind::emp:
-      return "emp";
-    case doc_kind::dept:
-      return "dept";
-  }
-  return "?";
-}
 
 } // namespace
 
@@ -237,7 +227,7 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
 
 key_report cache_shard_state::report_key(const doc_key& key) const {
   key_report r;
-  r.key = std::string{kind_name(key.kind)} + ":" + std::to_string(key.id);
+  r.key = std::string{doc_kind_info(key.kind).name} + ":" + std::to_string(key.id);
   r.shard_applied_seq = applied_seq;
   if (auto i = entries.find(key); i != entries.end()) {
     r.in_memory = true;
@@ -400,12 +390,9 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (outcome.error == rc_error::none) {
         if (outcome.doc)
           result.doc = std::move(outcome.doc);
-        else if (key.kind == doc_kind::deptemps && outcome.deptemps)
-          result.doc = make_doc(encode_deptemps(*outcome.deptemps));
-        else if (key.kind == doc_kind::dept && outcome.deptemps)
-          result.doc = make_doc(encode_dept(outcome.deptemps->dept));
-        else if (key.kind == doc_kind::emp && outcome.emp)
-          result.doc = make_doc(encode_emp(*outcome.emp));
+        else if (auto body = doc_kind_info(key.kind).encode(doc_rows{outcome.deptemps.get(), outcome.emp.get()});
+                 !body.empty())
+          result.doc = make_doc(std::move(body));
         else
           result.error = rc_error::internal;
       }

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "messages/cache_types.hpp"
+#include "messages/doc_catalogue.hpp"
 
 namespace restcache {
 
@@ -116,15 +117,17 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
       if (st.cfg.shards.empty())
         return caf::make_error(caf::sec::invalid_argument, std::string{"no cache shards to ask"});
       ++st.keys;
-      // A department's documents: with its employees, and alone. Each kind
-      // hashes on its own, so each may live on another shard.
-      const doc_key keys[] = {{doc_kind::deptemps, id}, {doc_kind::dept, id}};
+      // A department's documents (with its employees, and alone): the
+      // kinds of its change-log entity. Each kind hashes on its own, so
+      // each may live on another shard.
+      std::vector<doc_key> keys{{doc_kind::deptemps, id}};
+      for_each_fanned_out(doc_kind::deptemps, [&](doc_kind k) { keys.push_back({k, id}); });
       auto g = std::make_shared<key_gathering>();
-      g->reports.resize(std::size(keys));
-      g->due = std::size(keys);
+      g->reports.resize(keys.size());
+      g->due = keys.size();
       g->promise = self->make_response_promise<std::vector<key_report>>();
       auto timeout = st.cfg.timeout;
-      for (size_t i = 0; i < std::size(keys); ++i) {
+      for (size_t i = 0; i < keys.size(); ++i) {
         auto idx = shard_index(keys[i], st.cfg.shards.size());
         auto shard_name = "shard-" + std::to_string(idx);
         self->request(st.cfg.shards[idx], timeout, inspect_atom::value, keys[i])

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "messages/cache_types.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "actors/mailbox_report.hpp"
 
 namespace restcache {
@@ -20,12 +21,12 @@ int64_t now_us() {
 
 } // namespace
 
-void with_dept_keys(change_batch& changes) {
+void with_fanned_out_keys(change_batch& changes) {
   auto n = changes.size();
   for (size_t i = 0; i < n; ++i)
-    if (changes[i].key.kind == doc_kind::deptemps)
-      changes.push_back(
-        {{doc_kind::dept, changes[i].key.id}, changes[i].seq, changes[i].changed_us, changes[i].coalesced});
+    for_each_fanned_out(changes[i].key.kind, [&](doc_kind k) {
+      changes.push_back({{k, changes[i].key.id}, changes[i].seq, changes[i].changed_us, changes[i].coalesced});
+    });
 }
 
 std::vector<change_batch> notify_listener_state::split_by_shard(const change_batch& changes,
@@ -106,7 +107,7 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
         .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
     }
   }
-  with_dept_keys(r.changes);
+  with_fanned_out_keys(r.changes);
   std::erase_if(r.changes, [this](const key_change& c) {
     if (!applied_before(c))
       return false;
@@ -241,7 +242,7 @@ notify_listener(notify_listener_ptr self,
     },
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
-      with_dept_keys(changes);
+      with_fanned_out_keys(changes);
       // Its notification comes later through the same shards' mailboxes,
       // so it finds this applied already.
       st.remember_direct(changes);

@@ -75,9 +75,10 @@ struct notify_listener_state {
   actor_report report(notify_listener_ptr self) const;
 };
 
-/// The change log names departments once ("dept"): their deptemps document
-/// and the department-alone document both change. Appends the dept keys.
-void with_dept_keys(change_batch& changes);
+/// The change log keys a change by its entity's first document kind; the
+/// entity's other kinds change too (a department's document without its
+/// employees). Appends their keys (messages/doc_catalogue.hpp).
+void with_fanned_out_keys(change_batch& changes);
 
 /// `inbox` is where the connection thread (or a test) leaves changes;
 /// `bypass` is the flag the shards read (cache_shard_config::bypass).

@@ -1,6 +1,7 @@
 // What each job of the async driver sends and how it reads the answer.
 
 #include "db/pg_async_driver_impl.hpp"
+#include "persistence/pg/doc_queries.hpp"
 
 namespace restcache::pg_async {
 
@@ -41,24 +42,17 @@ public:
   document_job(doc_key key, std::function<void(fetch_outcome)> done)
     : key_(key), id_(std::to_string(key.id)), done_(std::move(done)) {}
 
-  bool send(PGconn* c) override {
-    return send_prepared(c, key_.kind == doc_kind::emp ? pg::fetch_emp_statement
-                                                       : pg::fetch_deptemps_statement,
-                         {&id_});
-  }
+  bool send(PGconn* c) override { return send_prepared(c, *pg::row_query_of(key_.kind).statement, {&id_}); }
 
   bool on_result(pg::result r) override {
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
     fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
-    if (key_.kind == doc_kind::emp) {
-      if (auto e = pg::emp_text_of(r))
-        out.doc = make_doc(encode_emp(*e));
-    } else if (auto d = pg::deptemps_text_of(r)) {
-      out.doc = make_doc(key_.kind == doc_kind::dept ? encode_dept(d->dept) : encode_deptemps(*d));
-    }
-    if (out.doc)
+    auto body = pg::row_query_of(key_.kind).encode_result(r, doc_kind_info(key_.kind));
+    if (!body.empty()) {
+      out.doc = make_doc(std::move(body));
       out.error = rc_error::none;
+    }
     done_(std::move(out));
     return false;
   }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
 
 namespace restcache {
@@ -86,16 +87,9 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
     bump(metrics_.queries);
     scoped_duration timed{metrics_.query_duration};
     try {
-      fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
-      if (key.kind == doc_kind::emp) {
-        if (auto e = pg::fetch_emp(*conn, key.id)) {
-          out.error = rc_error::none;
-          out.emp = std::make_shared<const emp_row>(std::move(*e));
-        }
-      } else if (auto d = pg::fetch_deptemps(*conn, key.id)) {
-        out.error = rc_error::none;
-        out.deptemps = std::make_shared<const dept_with_emps>(std::move(*d));
-      }
+      auto rows = pg::row_query_of(key.kind).fetch(*conn, key.id);
+      fetch_outcome out{rows.department || rows.employee ? rc_error::none : rc_error::not_found,
+                        std::move(rows.department), std::move(rows.employee), nullptr};
       timed.observe_now();
       done(std::move(out));
     } catch (const std::exception& e) {

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache::lmdb {
 
 namespace {
@@ -87,8 +89,7 @@ std::optional<doc_key> decode_key(std::string_view b) noexcept {
   if (b.size() != key_size)
     return std::nullopt;
   auto kind = uint8_t(b[0]);
-  if (kind != uint8_t(doc_kind::deptemps) && kind != uint8_t(doc_kind::emp)
-      && kind != uint8_t(doc_kind::dept))
+  if (!find_doc_kind(kind))
     return std::nullopt;
   return doc_key{doc_kind(kind), int32_t(uint32_t(get_be(b.data() + 1, 4)))};
 }

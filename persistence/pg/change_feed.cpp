@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache::pg {
 
 namespace {
@@ -68,7 +70,7 @@ std::optional<key_change> parse_change(std::string_view payload) {
   auto us_text = next_field(payload);
   if (!payload.empty())
     return std::nullopt; // more fields than the triggers send
-  auto kind = entity_kind(entity);
+  auto kind = change_kind(entity);
   if (!kind)
     return std::nullopt;
   key_change ch;
@@ -125,7 +127,7 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
       out.truncated = true;
       continue;
     }
-    auto kind = entity_kind(entity);
+    auto kind = change_kind(entity);
     if (!kind)
       throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
     key_change ch;

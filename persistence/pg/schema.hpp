@@ -22,17 +22,6 @@ inline constexpr int schema_version = 4;
 /// (pg/change_feed.hpp parses it).
 inline constexpr const char* change_channel = "restcache_changes";
 
-/// The cached document kind a change-log entity names ("dept": the
-/// department's deptemps document, "emp": the employee's); nullopt for any
-/// other (a "truncate" entry names every document).
-inline std::optional<doc_kind> entity_kind(std::string_view entity) noexcept {
-  if (entity == "dept")
-    return doc_kind::deptemps;
-  if (entity == "emp")
-    return doc_kind::emp;
-  return std::nullopt;
-}
-
 /// Applies schema.sql; idempotent (safe on an existing schema, safe
 /// concurrently thanks to an advisory lock). Returns the recorded version.
 int ensure_schema(connection& c);

@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "messages/doc_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/text.hpp"
 #include "persistence/pg/schema.hpp"
@@ -274,7 +275,7 @@ change_batch read_changes(connection& c) {
   for (int i = 0; i < r.rows(); ++i) {
     key_change k;
     auto entity = r.text(i, 0);
-    auto kind = entity_kind(entity);
+    auto kind = change_kind(entity);
     if (!kind)
       throw error("change_log: unknown entity '" + std::string{entity} + "'");
     k.key.kind = *kind;

@@ -1,0 +1,76 @@
+#pragma once
+
+// Every cached document kind in one table: its name, the change-log entity
+// whose changes invalidate it, the rows it is made of, its GET route and its
+// encoder. The shard, the listener, the LMDB codec, the inspector, both
+// database drivers (through persistence/pg/doc_queries.hpp, which adds each
+// shape's statement and decoder) and the tests read it; nothing else lists
+// the kinds.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "messages/cache_types.hpp"
+#include "messages/records.hpp"
+
+namespace restcache {
+
+/// What a document is made of: one query reads each shape.
+enum class row_shape : uint8_t {
+  department, ///< a department with its employees (by deptno)
+  employee,   ///< one employee (by empno)
+};
+
+/// A document's rows, decoded; only its shape's member is set.
+struct doc_rows {
+  const dept_with_emps* department = nullptr;
+  const emp_row* employee = nullptr;
+};
+
+/// The same as views into a result's text (the async driver encodes from
+/// these without decoding).
+struct doc_text_rows {
+  const deptemps_text* department = nullptr;
+  const emp_text* employee = nullptr;
+};
+
+struct doc_kind_entry {
+  doc_kind kind;
+  std::string_view name;   ///< metrics labels, inspector reports, logs
+  /// The change_log entity whose changes invalidate it (schema.sql's
+  /// triggers write it; its CHECK lists every entity).
+  std::string_view entity;
+  row_shape rows;
+  std::string_view route;  ///< GET path: route followed by the id
+  /// The body from its rows; empty when its shape's rows are not there.
+  std::string (*encode)(const doc_rows&);
+  std::string (*encode_text)(const doc_text_rows&);
+};
+
+/// Every kind, in doc_kind order.
+std::span<const doc_kind_entry> doc_catalogue() noexcept;
+
+/// The entry of a kind; nullptr for a value no kind has (a stored byte).
+const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept;
+const doc_kind_entry& doc_kind_info(doc_kind kind) noexcept;
+const doc_kind_entry* find_doc_kind(std::string_view name) noexcept;
+
+/// The kind a change-log row of `entity` is keyed by: the entity's first
+/// kind in the table (a department's deptemps document); nullopt for an
+/// entity no kind has ("truncate" names every document).
+std::optional<doc_kind> change_kind(std::string_view entity) noexcept;
+
+/// Calls f(kind) for every other kind the change of a `kind` document
+/// invalidates: the other kinds of its entity (a department's document
+/// without employees).
+template <class F>
+void for_each_fanned_out(doc_kind kind, F&& f) {
+  const auto& changed = doc_kind_info(kind);
+  for (const auto& e : doc_catalogue())
+    if (e.kind != kind && e.entity == changed.entity)
+      f(e.kind);
+}
+
+} // namespace restcache

@@ -1,0 +1,153 @@
+#define CAF_SUITE doc_catalogue
+
+// The document catalogue against everything that lists document kinds
+// outside it: schema.sql's entities and triggers, the router, openapi.json,
+// the LMDB key codec, the prepared statements. A new kind that misses one
+// of them fails here.
+
+#include "messages/doc_catalogue.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "http/http_metrics.hpp"
+#include "http/request_handler.hpp"
+#include "http/server.hpp"
+#include "persistence/lmdb/record_codec.hpp"
+#include "persistence/pg/doc_queries.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+
+using namespace restcache;
+
+namespace {
+
+class no_gateway : public http::cache_gateway {
+public:
+  void lookup(doc_key, reply_callback) override {}
+  std::optional<int32_t> random_dept_id() override { return std::nullopt; }
+  std::vector<http::readiness_check> readiness() const override { return {}; }
+  std::string metrics_text() const override { return {}; }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in{path};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The quoted values inside schema.sql's `CHECK (entity IN (...))`.
+std::set<std::string> checked_entities() {
+  std::string sql = pg::schema_sql;
+  std::set<std::string> out;
+  auto at = sql.find("CHECK (entity IN (");
+  if (at == std::string::npos)
+    return out;
+  auto end = sql.find("))", at);
+  for (auto q = sql.find('\'', at); q != std::string::npos && q < end; q = sql.find('\'', q + 1)) {
+    auto close = sql.find('\'', q + 1);
+    out.insert(sql.substr(q + 1, close - q - 1));
+    q = close;
+  }
+  return out;
+}
+
+} // namespace
+
+CAF_TEST(every kind has one entry with its own name found by value and by name) {
+  std::set<std::string_view> names;
+  for (const auto& e : doc_catalogue()) {
+    CAF_CHECK(names.insert(e.name).second);
+    CAF_CHECK_EQUAL(find_doc_kind(static_cast<uint8_t>(e.kind)), &e);
+    CAF_CHECK_EQUAL(find_doc_kind(e.name), &e);
+    CAF_CHECK_EQUAL(&doc_kind_info(e.kind), &e);
+  }
+  CAF_CHECK(find_doc_kind(uint8_t{0}) == nullptr);
+  CAF_CHECK(find_doc_kind(static_cast<uint8_t>(doc_catalogue().size() + 1)) == nullptr);
+  CAF_CHECK(find_doc_kind(std::string_view{"truncate"}) == nullptr);
+}
+
+CAF_TEST(schema.sql checks and writes every entity of the catalogue) {
+  auto entities = checked_entities();
+  CAF_CHECK_EQUAL(entities.count("truncate"), 1u);
+  std::string sql = pg::schema_sql;
+  for (const auto& e : doc_catalogue()) {
+    CAF_CHECK_EQUAL(entities.count(std::string{e.entity}), 1u);
+    // A trigger writes the entity into change_log.
+    CAF_CHECK(sql.find("('" + std::string{e.entity} + "', ") != std::string::npos);
+  }
+  for (const auto& entity : entities)
+    if (entity != "truncate")
+      CAF_CHECK(change_kind(entity).has_value());
+}
+
+CAF_TEST(a change keys the first kind of its entity and fans out to the others) {
+  CAF_CHECK(change_kind("dept") == doc_kind::deptemps);
+  CAF_CHECK(change_kind("emp") == doc_kind::emp);
+  CAF_CHECK(!change_kind("truncate"));
+  for (const auto& e : doc_catalogue()) {
+    auto first = change_kind(e.entity);
+    CAF_REQUIRE(first.has_value());
+    std::set<doc_kind> reached{*first};
+    for_each_fanned_out(*first, [&](doc_kind k) { CAF_CHECK(reached.insert(k).second); });
+    CAF_CHECK_EQUAL(reached.count(e.kind), 1u); // every kind of the entity is invalidated
+  }
+}
+
+CAF_TEST(every route asks for its own kind and openapi.json describes it) {
+  http::server_options opts;
+  no_gateway gateway;
+  http::http_metrics metrics;
+  http::request_handler handler{opts, gateway, metrics};
+  auto openapi = read_file(std::string{RESTCACHE_SOURCE_DIR} + "/openapi.json");
+  CAF_REQUIRE(!openapi.empty());
+  for (const auto& e : doc_catalogue()) {
+    http::request_head h;
+    h.method = "GET";
+    h.target = std::string{e.route} + "7";
+    http::request_state st;
+    http::reply out;
+    CAF_CHECK(handler.start(h, true, st, out) == http::next_step::lookup);
+    CAF_CHECK(st.key == (doc_key{e.kind, 7}));
+    std::string path{e.route};
+    path += "{id}";
+    CAF_CHECK(openapi.find('"' + path + '"') != std::string::npos);
+  }
+}
+
+CAF_TEST(the LMDB key codec takes exactly the kinds of the catalogue) {
+  for (const auto& e : doc_catalogue()) {
+    auto k = lmdb::encode_key({e.kind, 12345});
+    CAF_CHECK(lmdb::decode_key({k.data(), k.size()}) == (doc_key{e.kind, 12345}));
+  }
+  auto k = lmdb::encode_key({doc_kind::emp, 1});
+  k[0] = static_cast<char>(doc_catalogue().size() + 1);
+  CAF_CHECK(!lmdb::decode_key({k.data(), k.size()}));
+}
+
+CAF_TEST(every shape is read by a prepared statement and encodes only with its rows) {
+  std::set<std::string> prepared;
+  for (auto& [name, sql] : pg::statement_texts())
+    prepared.insert(name);
+  for (const auto& e : doc_catalogue()) {
+    const auto& q = pg::row_query_of(e.kind);
+    CAF_CHECK(q.shape == e.rows);
+    CAF_CHECK_EQUAL(prepared.count(*q.statement), 1u);
+    CAF_CHECK(e.encode(doc_rows{}).empty());
+    CAF_CHECK(e.encode_text(doc_text_rows{}).empty());
+  }
+  dept_with_emps d;
+  d.dept.deptno = 10;
+  emp_row emp;
+  emp.empno = 7;
+  for (const auto& e : doc_catalogue()) {
+    auto body = e.encode(doc_rows{&d, &emp});
+    CAF_CHECK(!body.empty());
+    CAF_CHECK(body.find(e.rows == row_shape::employee ? "7" : "10") != std::string::npos);
+  }
+}
