@@ -29,7 +29,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::direct_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::write_pool_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::history_identity)
 
 namespace restcache {
@@ -162,12 +162,12 @@ using notify_listener_actor = caf::typed_actor<
   /// watermark, rounds in flight.
   caf::replies_to<inspect_atom>::with<actor_report>>;
 
-/// One write or uncached read: borrows a connection of the direct pool, runs
+/// One write or uncached read: borrows a connection of the write pool, runs
 /// its job there, gives the connection back, applies the write's own
 /// invalidations through the listener, answers, and quits.
-using db_direct_actor = caf::typed_actor<
+using write_pool_job_actor = caf::typed_actor<
   /// The job's outcome, sent by the connection's thread.
-  caf::reacts_to<done_atom, direct_outcome>>;
+  caf::reacts_to<done_atom, write_pool_outcome>>;
 
 /// One fill: borrows a connection, runs the document query, gives the
 /// connection back, reports to its shard, and quits.

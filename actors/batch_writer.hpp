@@ -10,15 +10,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {
 
 struct batch_writer_config {
-  size_t batch_size = 10'000;                       ///< lmdb.batch-size
-  std::chrono::milliseconds flush_interval{1'000};  ///< lmdb.flush-interval
-  size_t max_queue = 100'000;                       ///< beyond this, records are dropped
+  size_t batch_size = defaults::lmdb_batch_size;                        ///< lmdb.batch-size
+  std::chrono::milliseconds flush_interval{defaults::lmdb_flush_interval_ms}; ///< lmdb.flush-interval
+  size_t max_queue = defaults::lmdb_max_queue;                          ///< beyond this, records are dropped
   std::chrono::milliseconds delete_delay{2};        ///< invalidations gathered per delete transaction
   std::chrono::milliseconds retry_delay{100};       ///< after a failed delete transaction
 };

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
@@ -12,7 +13,7 @@
 namespace restcache {
 
 struct cache_populator_config {
-  int32_t page_size = 2'000;       ///< departments per query
+  int32_t page_size = defaults::cache_populate_page; ///< departments per query
   int64_t memory_bytes = 0;        ///< the memory tier's whole budget
   double fill_ratio = 0.95;        ///< stop once this share of the budget is used
   std::chrono::seconds progress_interval{5};

@@ -14,6 +14,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/hash/hash.h>
 
+#include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
@@ -23,7 +24,7 @@ namespace restcache {
 struct cache_shard_config {
   cache_mode mode = cache_mode::memory;
   int64_t memory_bytes = 256 << 20;  ///< this shard's byte budget
-  std::chrono::milliseconds fill_timeout{10'000};
+  std::chrono::milliseconds fill_timeout{defaults::cache_fill_timeout_ms};
   /// tiered and lmdb modes: this shard's reader of the second tier, and the
   /// writer that fills it.
   std::shared_ptr<tier_reader> tier{};
@@ -31,7 +32,7 @@ struct cache_shard_config {
   /// The writer's counters and bound: records beyond it are not sent (the
   /// writer's mailbox stays bounded while it commits). Null: no bound.
   batch_metrics* writer_metrics = nullptr;
-  int64_t writer_max_pending = 100'000;
+  int64_t writer_max_pending = defaults::lmdb_max_queue;
   /// Set while the notify listener is not caught up and
   /// cache.on-listener-loss=bypass: every GET goes to PostgreSQL and nothing
   /// is kept, as in mode none. Null: never.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/metrics.hpp"
 
@@ -19,7 +20,7 @@ using connection_factory = std::function<db_lease(
 
 struct db_pool_config {
   size_t pool_size = 4;
-  size_t max_waiters = 10'000; ///< borrowers queued while every connection is busy
+  size_t max_waiters = defaults::db_queue_size; ///< borrowers queued while every connection is busy
   /// Borrowers one connection serves at once: 1 for a connection that runs
   /// one job at a time; the pipeline depth for one that pipelines its jobs
   /// (pg_async_driver), so that several fills share a round trip.

@@ -40,7 +40,7 @@ std::vector<change_batch> notify_listener_state::split_by_shard(const change_bat
   return per_shard;
 }
 
-void notify_listener_state::remember_direct(const change_batch& changes) {
+void notify_listener_state::remember_own_write(const change_batch& changes) {
   for (auto& c : changes) {
     auto [it, fresh] = applied_directly.insert_or_assign(c.key, c.seq);
     (void) it;
@@ -245,7 +245,7 @@ notify_listener(notify_listener_ptr self,
       with_fanned_out_keys(changes);
       // Its notification comes later through the same shards' mailboxes,
       // so it finds this applied already.
-      st.remember_direct(changes);
+      st.remember_own_write(changes);
       uint64_t top = 0;
       auto per_shard = st.split_by_shard(changes, top);
       auto due = std::make_shared<size_t>(0);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "db/change_inbox.hpp"
 #include "db/listen_connection.hpp"
@@ -22,7 +23,7 @@ struct notify_listener_config {
   /// cache.on-listener-loss: true = bypass (GETs go to PostgreSQL while the
   /// listener is not caught up), false = serve (possibly old documents).
   bool bypass_on_loss = true;
-  size_t max_pending_keys = 1'000'000;  ///< coalesced keys beyond which both tiers are dropped
+  size_t max_pending_keys = defaults::changelog_max_pending; ///< coalesced keys beyond which both tiers are dropped
   size_t max_rounds_in_flight = 2;      ///< rounds sent to shards and not yet confirmed
   /// Tests feed the inbox themselves: no connection thread.
   bool start_connection = true;
@@ -60,7 +61,7 @@ struct notify_listener_state {
   /// Each shard's share of `changes` (by the key's owner); `top` gets the
   /// highest sequence.
   std::vector<change_batch> split_by_shard(const change_batch& changes, uint64_t& top) const;
-  void remember_direct(const change_batch& changes);
+  void remember_own_write(const change_batch& changes);
   /// True (and forgotten) when `c` is exactly a change applied directly.
   bool applied_before(const key_change& c);
 

@@ -35,10 +35,10 @@ pg::write_outcome run(pg::connection& c, const write_request& req) {
 
 } // namespace
 
-direct_job make_write_job(write_request req) {
+write_pool_task make_write_job(write_request req) {
   return [req = std::move(req)](pg::connection& c) {
     auto w = run(c, req);
-    direct_outcome out;
+    write_pool_outcome out;
     out.error = error_of(w.status);
     out.id = w.id;
     out.created = w.status == pg::write_status::created;
@@ -48,15 +48,15 @@ direct_job make_write_job(write_request req) {
   };
 }
 
-direct_job make_page_job(int32_t after, int32_t limit) {
+write_pool_task make_page_job(int32_t after, int32_t limit) {
   return [after, limit](pg::connection& c) {
-    direct_outcome out;
+    write_pool_outcome out;
     out.body = encode_dept_list(pg::fetch_dept_page(c, after, limit));
     return out;
   };
 }
 
-write_result to_write_result(const direct_outcome& outcome, bool applied) {
+write_result to_write_result(const write_pool_outcome& outcome, bool applied) {
   write_result r;
   r.error = outcome.error;
   r.id = outcome.id;

@@ -1,21 +1,21 @@
 #pragma once
 
-// The jobs db_direct runs on a connection of the direct pool: a write from
+// The jobs write_pool_job runs on a connection of the write pool: a write from
 // the HTTP edge (persistence/pg/writes) and a page of GET /depts.
 
-#include "actors/db_direct.hpp"
+#include "actors/write_pool_job.hpp"
 #include "messages/write_types.hpp"
 
 namespace restcache {
 
 /// Runs the write in one transaction; the outcome carries the change-log
-/// rows it wrote, which db_direct applies before the write answers.
-direct_job make_write_job(write_request req);
+/// rows it wrote, which write_pool_job applies before the write answers.
+write_pool_task make_write_job(write_request req);
 
 /// Reads and encodes one page of departments.
-direct_job make_page_job(int32_t after, int32_t limit);
+write_pool_task make_page_job(int32_t after, int32_t limit);
 
 /// The write's answer for the edge, from the job's outcome.
-write_result to_write_result(const direct_outcome& outcome, bool applied);
+write_result to_write_result(const write_pool_outcome& outcome, bool applied);
 
 } // namespace restcache

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "actors/db_direct.hpp"
+#include "actors/write_pool_job.hpp"
 #include "actors/mailbox_report.hpp"
 #include "actors/write_jobs.hpp"
 #include "messages/prometheus.hpp"
@@ -63,10 +63,10 @@ std::optional<int32_t> cache_front::random_dept_id() {
   return (*ids)[pick(rng)];
 }
 
-void cache_front::set_direct_path(caf::actor_system& sys, db_pool_actor pool,
+void cache_front::set_write_path(caf::actor_system& sys, db_pool_actor pool,
                                   notify_listener_actor listener, std::chrono::milliseconds apply_timeout) {
   sys_ = &sys;
-  direct_pool_ = std::move(pool);
+  write_pool_ = std::move(pool);
   listener_ = std::move(listener);
   apply_timeout_ = apply_timeout;
 }
@@ -76,8 +76,8 @@ void cache_front::write(write_request req, write_callback cb) {
     cb(write_result{rc_error::internal, 0, false, "writes are not wired", true});
     return;
   }
-  sys_->spawn(db_direct, direct_pool_, listener_, make_write_job(std::move(req)),
-              std::function<void(direct_outcome, bool)>{[cb = std::move(cb)](direct_outcome o, bool applied) {
+  sys_->spawn(write_pool_job, write_pool_, listener_, make_write_job(std::move(req)),
+              std::function<void(write_pool_outcome, bool)>{[cb = std::move(cb)](write_pool_outcome o, bool applied) {
                 cb(to_write_result(o, applied));
               }},
               apply_timeout_);
@@ -88,8 +88,8 @@ void cache_front::list_depts(int32_t after, int32_t limit, page_callback cb) {
     cb(page_result{rc_error::internal, {}});
     return;
   }
-  sys_->spawn(db_direct, direct_pool_, notify_listener_actor{}, make_page_job(after, limit),
-              std::function<void(direct_outcome, bool)>{[cb = std::move(cb)](direct_outcome o, bool) {
+  sys_->spawn(write_pool_job, write_pool_, notify_listener_actor{}, make_page_job(after, limit),
+              std::function<void(write_pool_outcome, bool)>{[cb = std::move(cb)](write_pool_outcome o, bool) {
                 cb(page_result{o.error, std::move(o.body)});
               }},
               apply_timeout_);

@@ -34,9 +34,9 @@ public:
   void write(write_request req, write_callback cb) override;
   void list_depts(int32_t after, int32_t limit, page_callback cb) override;
 
-  /// Where writes and GET /depts go: the direct pool, and the listener that
+  /// Where writes and GET /depts go: the write pool, and the listener that
   /// applies a write's own invalidations (null in cache mode none).
-  void set_direct_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
+  void set_write_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
                        std::chrono::milliseconds apply_timeout);
 
   /// Replaces the id set (loaded at start-up; kept current by later issues).
@@ -63,7 +63,7 @@ private:
   std::vector<std::function<std::string()>> metrics_sources_;
   std::vector<std::function<http::readiness_check()>> readiness_checks_;
   caf::actor_system* sys_ = nullptr;
-  db_pool_actor direct_pool_;
+  db_pool_actor write_pool_;
   notify_listener_actor listener_;
   std::chrono::milliseconds apply_timeout_{5'000};
 };

@@ -68,7 +68,7 @@ void daemon::spawn_pools() {
   connection_factory factory;
   // A pipelining connection serves as many fills at once as it pipelines.
   size_t fills_per_connection = 1;
-  if (o_.db_driver == "async") {
+  if (o_.driver == db_driver_kind::async) {
     auto async_cfg = worker_cfg_;
     async_cfg.pipeline_depth = static_cast<size_t>(o_.db_pipeline_depth);
     fills_per_connection = async_cfg.pipeline_depth;
@@ -87,15 +87,15 @@ void daemon::spawn_pools() {
     };
   }
   // Writes and GET /depts: connection threads of their own, whatever the driver.
-  connection_factory direct_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
+  connection_factory write_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
                                              std::function<void(uint64_t)> on_down) -> db_lease {
-    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, direct_metrics_, std::move(on_up),
+    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, write_metrics_, std::move(on_up),
                                                   std::move(on_down));
   };
-  direct_pool_ = system_->spawn(db_pool,
+  write_pool_ = system_->spawn(db_pool,
                                 db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
                                                static_cast<size_t>(o_.db_queue_size)},
-                                direct_factory, &direct_metrics_);
+                                write_factory, &write_metrics_);
   pool_ = system_->spawn(db_pool,
                          db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
                                         fills_per_connection},
@@ -139,7 +139,7 @@ void daemon::spawn_listener() {
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
-  listener_cfg.bypass_on_loss = o_.cache_on_listener_loss == "bypass";
+  listener_cfg.bypass_on_loss = o_.on_listener_loss == listener_loss_policy::bypass;
   listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_,
                              std::make_shared<change_inbox>(listener_cfg.max_pending_keys), &change_metrics_,
                              &bypass_);
@@ -156,7 +156,7 @@ void daemon::spawn_listener() {
 
 void daemon::spawn_helpers() {
   id_loader_ = spawn_dept_id_loader(*system_, pool_, *front_);
-  front_->set_direct_path(*system_, direct_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms});
+  front_->set_write_path(*system_, write_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms});
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
   // In lmdb mode nothing is kept in memory: populate the whole table and let
@@ -178,7 +178,7 @@ void daemon::spawn_inspector() {
   for (size_t i = 0; i < shards_.size(); ++i)
     long_lived_.push_back(inspect_entry("shard-" + std::to_string(i), shards_[i], &shard_metrics_[i].mailbox));
   long_lived_.push_back(inspect_entry("db-pool", pool_, &pool_metrics_.mailbox));
-  long_lived_.push_back(inspect_entry("db-write-pool", direct_pool_, &direct_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("db-write-pool", write_pool_, &write_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("batch-writer", writer_, &writer_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("notify-listener", listener_, &change_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("dept-id-loader", id_loader_));
@@ -217,7 +217,7 @@ void daemon::add_metrics_sources() {
     server_->metrics().append_prometheus(text);
     return text;
   });
-  front_->add_metrics_source([this] { return db_metrics_text(pool_metrics_, direct_metrics_); });
+  front_->add_metrics_source([this] { return db_metrics_text(pool_metrics_, write_metrics_); });
   std::vector<mailbox_gauge> mailboxes;
   for (auto& a : long_lived_)
     if (a.handle && a.mailbox)
@@ -272,8 +272,8 @@ void daemon::stop() {
   stop_cache();
   if (pool_)
     caf::anon_send_exit(pool_, caf::exit_reason::user_shutdown);
-  if (direct_pool_)
-    caf::anon_send_exit(direct_pool_, caf::exit_reason::user_shutdown);
+  if (write_pool_)
+    caf::anon_send_exit(write_pool_, caf::exit_reason::user_shutdown);
   shards_.clear();
   long_lived_.clear();
   writer_ = nullptr;
@@ -281,7 +281,7 @@ void daemon::stop() {
   inspector_ = nullptr;
   populator_ = nullptr;
   pool_ = nullptr;
-  direct_pool_ = nullptr;
+  write_pool_ = nullptr;
   system_->await_all_actors_done();
   async_driver_.reset(); // while the io thread that may drive it still runs
   system_.reset();

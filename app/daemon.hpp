@@ -75,7 +75,7 @@ private:
   // hold callbacks that own HTTP sessions until the system is gone.
   std::vector<cache_metrics> shard_metrics_;
   db_metrics pool_metrics_;
-  db_metrics direct_metrics_; ///< the pool of writes and GET /depts
+  db_metrics write_metrics_; ///< the pool of writes and GET /depts
   batch_metrics writer_metrics_;
   listener_metrics change_metrics_;
   std::shared_ptr<lmdb::store> tier_store_; ///< tiered and lmdb modes
@@ -91,7 +91,7 @@ private:
   std::unique_ptr<caf::actor_system> system_;
 
   db_pool_actor pool_;
-  db_pool_actor direct_pool_;
+  db_pool_actor write_pool_;
   batch_writer_actor writer_;
   std::vector<cache_shard_actor> shards_;
   notify_listener_actor listener_;

@@ -14,11 +14,12 @@ namespace restcache::startup {
 
 namespace {
 
-lmdb::sync_mode parse_sync_mode(const std::string& s) {
-  if (s == "no-sync")
-    return lmdb::sync_mode::no_sync;
-  if (s == "no-meta-sync")
-    return lmdb::sync_mode::no_meta_sync;
+lmdb::sync_mode sync_mode_of(lmdb_sync_kind k) {
+  switch (k) {
+    case lmdb_sync_kind::no_sync: return lmdb::sync_mode::no_sync;
+    case lmdb_sync_kind::no_meta_sync: return lmdb::sync_mode::no_meta_sync;
+    case lmdb_sync_kind::durable: break;
+  }
   return lmdb::sync_mode::durable;
 }
 
@@ -58,7 +59,7 @@ std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o) {
     lmdb::env_options lmdb_opts;
     lmdb_opts.path = o.lmdb_path;
     lmdb_opts.max_bytes = static_cast<uint64_t>(o.lmdb_max_bytes);
-    lmdb_opts.sync = parse_sync_mode(o.lmdb_sync);
+    lmdb_opts.sync = sync_mode_of(o.sync);
     // Every shard and the writer hold a reader slot; leave room.
     lmdb_opts.max_readers = static_cast<unsigned>(o.cache_shards) + 126;
     tier = std::make_shared<lmdb::store>(lmdb_opts);

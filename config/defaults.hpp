@@ -1,7 +1,9 @@
 #pragma once
 
-// The default of every option restcache reads. config/options.cpp registers
-// them with CAF's actor_system_config; README.md documents them.
+// The default of every option restcache reads, written once: config/options.cpp
+// registers them with CAF's actor_system_config, and the components' own
+// config structs take theirs from here (this header is constants only, so
+// every layer may include it). README.md documents them.
 
 #include <cstdint>
 

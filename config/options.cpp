@@ -269,11 +269,33 @@ const option_spec* restcache_config::find_spec(const std::string& key) const {
   return nullptr;
 }
 
+namespace {
+
+/// The value `text` names among `choices` (the first one when none does).
+template <class Enum>
+Enum choice(const std::string& text, std::initializer_list<std::pair<std::string_view, Enum>> choices) {
+  for (auto& [name, value] : choices)
+    if (text == name)
+      return value;
+  return choices.begin()->second;
+}
+
+} // namespace
+
 std::optional<std::string> restcache_config::validate_and_resolve() {
   auto& o = opts;
   for (auto& s : specs_)
     if (auto problem = s.check_current())
       return "invalid value " + s.current_literal() + " for " + s.key() + ": " + *problem;
+  // Each text is one of its spec's choices (checked above).
+  o.mode = choice<cache_mode>(o.cache_mode, {{"none", cache_mode::none}, {"memory", cache_mode::memory},
+                                 {"lmdb", cache_mode::lmdb}, {"tiered", cache_mode::tiered}});
+  o.driver = choice<db_driver_kind>(o.db_driver, {{"async", db_driver_kind::async}, {"threads", db_driver_kind::threads}});
+  o.on_listener_loss = choice<listener_loss_policy>(o.cache_on_listener_loss, {{"bypass", listener_loss_policy::bypass},
+                                                          {"serve", listener_loss_policy::serve}});
+  o.sync = choice<lmdb_sync_kind>(o.lmdb_sync, {{"durable", lmdb_sync_kind::durable}, {"no-meta-sync", lmdb_sync_kind::no_meta_sync},
+                                {"no-sync", lmdb_sync_kind::no_sync}});
+  o.scheduler = choice<scheduler_kind>(o.runtime_scheduler, {{"io", scheduler_kind::io}, {"caf", scheduler_kind::caf}});
   if (o.lmdb_path.empty() && uses_lmdb())
     return "invalid value \"\" for lmdb.path: cache.mode=" + o.cache_mode + " needs a directory";
   if (o.lmdb_max_queue < o.lmdb_batch_size)
@@ -295,17 +317,11 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
 }
 
 cache_mode restcache_config::resolved_cache_mode() const {
-  if (opts.cache_mode == "none")
-    return cache_mode::none;
-  if (opts.cache_mode == "memory")
-    return cache_mode::memory;
-  if (opts.cache_mode == "lmdb")
-    return cache_mode::lmdb;
-  return cache_mode::tiered;
+  return opts.mode;
 }
 
 bool restcache_config::uses_io_scheduler() const {
-  return opts.runtime_scheduler == "io";
+  return opts.scheduler == scheduler_kind::io;
 }
 
 bool restcache_config::uses_lmdb() const {

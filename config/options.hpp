@@ -17,6 +17,12 @@
 
 namespace restcache {
 
+/// The options that choose among a few values, as values.
+enum class db_driver_kind : uint8_t { threads, async };
+enum class listener_loss_policy : uint8_t { bypass, serve };
+enum class lmdb_sync_kind : uint8_t { durable, no_meta_sync, no_sync };
+enum class scheduler_kind : uint8_t { io, caf };
+
 struct daemon_options {
   std::string http_address;
   int64_t http_port;
@@ -56,6 +62,14 @@ struct daemon_options {
   std::string log_access_file;
   int64_t inspect_port; ///< 0: the inspector is not published
   std::string runtime_scheduler; ///< io | caf
+
+  // The text options above that name a choice, parsed by
+  // validate_and_resolve (after the option table checked the text).
+  restcache::cache_mode mode = restcache::cache_mode::tiered;
+  db_driver_kind driver = db_driver_kind::async;
+  listener_loss_policy on_listener_loss = listener_loss_policy::bypass;
+  lmdb_sync_kind sync = lmdb_sync_kind::durable;
+  scheduler_kind scheduler = scheduler_kind::io;
 };
 
 /// One option: where its value lives, its default, and what is allowed.

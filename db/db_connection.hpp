@@ -48,7 +48,7 @@ class connection;
 
 /// What a job run through db_connection::execute produced (writes, the
 /// department list). Plain data; the job fills what applies.
-struct direct_outcome {
+struct write_pool_outcome {
   rc_error error = rc_error::none;
   std::string detail;    ///< for a client error: what was wrong (never SQL text)
   int32_t id = 0;        ///< the key written
@@ -57,8 +57,8 @@ struct direct_outcome {
   change_batch changes;  ///< a write: the change-log rows its transaction wrote
 };
 
-inline direct_outcome direct_failure(rc_error e) {
-  direct_outcome o;
+inline write_pool_outcome write_pool_failure(rc_error e) {
+  write_pool_outcome o;
   o.error = e;
   return o;
 }

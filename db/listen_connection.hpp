@@ -17,6 +17,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
 
@@ -28,11 +29,11 @@ class connection;
 
 struct listen_config {
   std::string dsn;
-  std::chrono::milliseconds mark_interval{200};   ///< how often the watermark may advance
+  std::chrono::milliseconds mark_interval{defaults::changelog_mark_interval_ms}; ///< how often the watermark may advance
   std::chrono::milliseconds max_backoff{2'000};   ///< cap of the reconnect backoff
-  std::chrono::seconds retention{86'400};         ///< changelog.retention; 0 = never prune
+  std::chrono::seconds retention{defaults::changelog_retention}; ///< changelog.retention; 0 = never prune
   std::chrono::seconds prune_interval{60};
-  size_t replay_limit = 1'000'000;                ///< more entries than this: drop the tiers instead
+  size_t replay_limit = defaults::changelog_max_pending; ///< more entries than this: drop the tiers instead
   /// The history the tiers hold at start-up (from the LMDB file); nullopt:
   /// unknown, so the first connect drops both tiers and records the live one.
   std::optional<history_identity> history;

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "config/defaults.hpp"
 #include "db/db_connection.hpp"
 #include "db/db_metrics.hpp"
 
@@ -24,7 +25,7 @@ class connection;
 
 struct pg_worker_config {
   std::string dsn;
-  std::chrono::milliseconds query_timeout{5'000}; ///< server-side statement_timeout
+  std::chrono::milliseconds query_timeout{defaults::db_query_timeout_ms}; ///< server-side statement_timeout
   std::chrono::milliseconds max_backoff{5'000};   ///< cap of the reconnect backoff
   /// pg_async_driver only: statements one connection has unanswered at once
   /// (libpq pipeline mode); 1 runs one at a time.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/defaults.hpp"
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
 #include "logging/access_log.hpp"
@@ -20,8 +21,8 @@ class io_context;
 namespace restcache::http {
 
 struct server_options {
-  std::string address = "127.0.0.1";
-  uint16_t port = 8080;           ///< 0 picks a free port (see bound_port())
+  std::string address = defaults::http_address;
+  uint16_t port = defaults::http_port; ///< 0 picks a free port (see bound_port())
   /// Threads, each running an io_context of its own with its own acceptor
   /// (SO_REUSEPORT): a connection lives on the thread that accepted it.
   int threads = 1;
@@ -30,15 +31,15 @@ struct server_options {
   /// io scheduler, whose threads are also CAF's workers) runs them, and
   /// keeps them running until after stop().
   std::vector<boost::asio::io_context*> io_contexts;
-  size_t body_limit = 2 << 20;    ///< request body limit in bytes
+  size_t body_limit = defaults::http_body_limit; ///< request body limit in bytes
   /// When set, writes need "Authorization: Bearer <write_token>" (else 401).
   std::string write_token;
-  std::chrono::milliseconds read_timeout{30'000};   ///< idle keep-alive / slow client limit
+  std::chrono::milliseconds read_timeout{defaults::http_read_timeout_ms}; ///< idle keep-alive / slow client limit
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
-  size_t max_connections = 10'000; ///< beyond this, new connections get 503 and are closed
+  size_t max_connections = defaults::http_max_connections; ///< beyond this, new connections get 503 and are closed
   /// stop(): how long sessions may take to finish the response in flight
   /// (including a pending lookup) before they are answered 503 / closed.
-  std::chrono::milliseconds drain_timeout{5'000};
+  std::chrono::milliseconds drain_timeout{defaults::http_shutdown_timeout_ms};
   /// When set, every answered request is logged there (log.access).
   logging::access_log* access_log = nullptr;
 };

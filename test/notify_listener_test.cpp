@@ -181,7 +181,7 @@ CAF_TEST(many changes to a few keys are coalesced into one invalidation per key)
 
 CAF_TEST(the notification of a change a write applied directly is not applied again) {
   connect();
-  // The write's own invalidation (db_direct), then a GET refills the key.
+  // The write's own invalidation (write_pool_job), then a GET refills the key.
   auto confirmed = std::make_shared<uint64_t>(0);
   sys.spawn(
     [confirmed](caf::event_based_actor* client, notify_listener_actor target) {

@@ -8,6 +8,7 @@
 #include <caf/test/dsl.hpp>
 
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -95,6 +96,35 @@ CAF_TEST(the schema is applied to an empty database once and a newer one is left
 CAF_TEST(an unreachable database at start is not fatal) {
   CAF_CHECK(startup::check_schema("host=127.0.0.1 port=1 connect_timeout=2 user=nobody dbname=none")
             == startup::schema_action::unreachable);
+}
+
+CAF_TEST(the options naming a choice are parsed into their values) {
+  auto parse = [](std::vector<std::string> args) {
+    auto cfg = std::make_unique<restcache_config>();
+    args.insert(args.begin(), {"restcached", "--config-file=/dev/null"});
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    CAF_REQUIRE(!cfg->read_options(static_cast<int>(argv.size()), argv.data()));
+    return cfg;
+  };
+  auto defaults = parse({});
+  CAF_CHECK(defaults->opts.mode == cache_mode::tiered);
+  CAF_CHECK(defaults->opts.driver == db_driver_kind::async);
+  CAF_CHECK(defaults->opts.on_listener_loss == listener_loss_policy::bypass);
+  CAF_CHECK(defaults->opts.sync == lmdb_sync_kind::durable);
+  CAF_CHECK(defaults->opts.scheduler == scheduler_kind::io);
+  auto other = parse({"--cache.mode=lmdb", "--db.driver=threads", "--cache.on-listener-loss=serve",
+                      "--lmdb.sync=no-meta-sync", "--runtime.scheduler=caf"});
+  CAF_CHECK(other->opts.mode == cache_mode::lmdb);
+  CAF_CHECK(other->resolved_cache_mode() == cache_mode::lmdb);
+  CAF_CHECK(other->opts.driver == db_driver_kind::threads);
+  CAF_CHECK(other->opts.on_listener_loss == listener_loss_policy::serve);
+  CAF_CHECK(other->opts.sync == lmdb_sync_kind::no_meta_sync);
+  CAF_CHECK(other->opts.scheduler == scheduler_kind::caf);
+  CAF_CHECK(!other->uses_io_scheduler());
+  CAF_CHECK(parse({"--cache.mode=none", "--lmdb.sync=no-sync"})->opts.sync == lmdb_sync_kind::no_sync);
+  CAF_CHECK(!parse({"--cache.mode=none"})->uses_lmdb());
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

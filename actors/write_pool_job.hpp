@@ -9,10 +9,10 @@ namespace restcache {
 
 /// A job for db_connection::execute: runs on the connection's thread and
 /// returns what the caller answers with. Throws pg::error on failure.
-using direct_job = std::function<direct_outcome(pg::connection&)>;
+using write_pool_task = std::function<write_pool_outcome(pg::connection&)>;
 
-struct db_direct_state {
-  static inline const char* name = "db_direct";
+struct write_pool_job_state {
+  static inline const char* name = "write_pool_job";
   db_lease lease; ///< held from borrow until the outcome arrives
 };
 
@@ -21,9 +21,9 @@ struct db_direct_state {
 /// `apply_timeout`); then calls `done` once (on a CAF thread; it must only
 /// hand the outcome on) with the outcome and whether the invalidation was
 /// applied, and quits.
-db_direct_actor::behavior_type
-db_direct(db_direct_actor::stateful_pointer<db_direct_state> self, db_pool_actor pool,
-          notify_listener_actor listener, direct_job job,
-          std::function<void(direct_outcome, bool)> done, std::chrono::milliseconds apply_timeout);
+write_pool_job_actor::behavior_type
+write_pool_job(write_pool_job_actor::stateful_pointer<write_pool_job_state> self, db_pool_actor pool,
+          notify_listener_actor listener, write_pool_task job,
+          std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout);
 
 } // namespace restcache

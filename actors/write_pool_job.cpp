@@ -1,14 +1,14 @@
-#include "actors/db_direct.hpp"
+#include "actors/write_pool_job.hpp"
 
 #include <caf/all.hpp>
 
 namespace restcache {
 
-db_direct_actor::behavior_type
-db_direct(db_direct_actor::stateful_pointer<db_direct_state> self, db_pool_actor pool,
-          notify_listener_actor listener, direct_job job,
-          std::function<void(direct_outcome, bool)> done, std::chrono::milliseconds apply_timeout) {
-  auto finish = [self, done](direct_outcome outcome, bool applied) {
+write_pool_job_actor::behavior_type
+write_pool_job(write_pool_job_actor::stateful_pointer<write_pool_job_state> self, db_pool_actor pool,
+          notify_listener_actor listener, write_pool_task job,
+          std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout) {
+  auto finish = [self, done](write_pool_outcome outcome, bool applied) {
     done(std::move(outcome), applied);
     self->quit();
   };
@@ -16,18 +16,18 @@ db_direct(db_direct_actor::stateful_pointer<db_direct_state> self, db_pool_actor
     .then(
       [self, job, finish](borrow_result& borrowed) {
         if (borrowed.error != rc_error::none) {
-          finish(direct_failure(borrowed.error), true);
+          finish(write_pool_failure(borrowed.error), true);
           return;
         }
         self->state.lease = std::move(borrowed.lease);
-        auto me = caf::actor_cast<db_direct_actor>(self);
+        auto me = caf::actor_cast<write_pool_job_actor>(self);
         self->state.lease->execute(
           [me, job](pg::connection& c) { caf::anon_send(me, done_atom::value, job(c)); },
-          [me](rc_error e) { caf::anon_send(me, done_atom::value, direct_failure(e)); });
+          [me](rc_error e) { caf::anon_send(me, done_atom::value, write_pool_failure(e)); });
       },
-      [finish](caf::error&) { finish(direct_failure(rc_error::db_unavailable), true); });
+      [finish](caf::error&) { finish(write_pool_failure(rc_error::db_unavailable), true); });
   return {
-    [self, pool, listener, finish, apply_timeout](done_atom, direct_outcome& outcome) {
+    [self, pool, listener, finish, apply_timeout](done_atom, write_pool_outcome& outcome) {
       if (self->state.lease)
         self->send(pool, release_atom::value, std::move(self->state.lease));
       if (outcome.error != rc_error::none || outcome.changes.empty() || !listener) {
@@ -37,7 +37,7 @@ db_direct(db_direct_actor::stateful_pointer<db_direct_state> self, db_pool_actor
       // Read-your-writes: the write answers once this instance dropped what
       // it changed. The notification will apply the same changes again.
       auto changes = outcome.changes;
-      auto held = std::make_shared<direct_outcome>(std::move(outcome));
+      auto held = std::make_shared<write_pool_outcome>(std::move(outcome));
       self->request(listener, apply_timeout, invalidate_atom::value, std::move(changes))
         .then([held, finish](uint64_t) { finish(std::move(*held), true); },
               [held, finish](caf::error&) { finish(std::move(*held), false); });
