@@ -8,18 +8,6 @@ namespace restcache {
 
 namespace {
 
-rc_error error_of(pg::write_status s) noexcept {
-  switch (s) {
-    case pg::write_status::ok:
-    case pg::write_status::created: return rc_error::none;
-    case pg::write_status::not_found: return rc_error::not_found;
-    case pg::write_status::conflict: return rc_error::conflict;
-    case pg::write_status::precondition_failed: return rc_error::precondition_failed;
-    case pg::write_status::invalid: return rc_error::unprocessable;
-  }
-  return rc_error::internal;
-}
-
 pg::write_outcome run(pg::connection& c, const write_request& req) {
   switch (req.op) {
     case write_op::create_dept: return pg::create_dept(c, *req.dept);
@@ -30,7 +18,7 @@ pg::write_outcome run(pg::connection& c, const write_request& req) {
     case write_op::replace_emp: return pg::replace_emp(c, *req.emp, req.if_match);
     case write_op::delete_emp: return pg::delete_emp(c, req.id, req.if_match);
   }
-  return pg::write_outcome{pg::write_status::invalid, req.id, "unknown write", {}};
+  return pg::write_outcome{rc_error::unprocessable, false, req.id, "unknown write", {}};
 }
 
 } // namespace
@@ -39,9 +27,9 @@ write_pool_task make_write_job(write_request req) {
   return [req = std::move(req)](pg::connection& c) {
     auto w = run(c, req);
     write_pool_outcome out;
-    out.error = error_of(w.status);
+    out.error = w.error;
     out.id = w.id;
-    out.created = w.status == pg::write_status::created;
+    out.created = w.created;
     out.detail = std::move(w.detail);
     out.changes = std::move(w.changes);
     return out;

@@ -120,10 +120,11 @@ bool same(const dept_with_emps& a, const dept_with_emps& b) {
 template <class T>
 void check_problem(const body_result<T>& r, std::string_view body) {
   if (r.ok()) {
-    require(r.status == 0 && r.detail.empty(), "a value with a problem", body);
+    require(r.error == rc_error::none && r.detail.empty(), "a value with a problem", body);
     return;
   }
-  require(r.status == 400 || r.status == 413 || r.status == 422, "unexpected status", r.detail);
+  require(r.error == rc_error::bad_request || r.error == rc_error::too_large || r.error == rc_error::unprocessable,
+          "unexpected error", r.detail);
   require(!r.detail.empty(), "a problem without a detail", body);
   require(r.detail.size() < 512, "a detail echoing too much input", r.detail);
   require(valid_utf8(r.detail), "a detail that is not UTF-8", r.detail);

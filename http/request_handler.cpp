@@ -205,7 +205,7 @@ next_step request_handler::start_write(const request_head& req, const route& r, 
     if (r.kind == route_kind::create_dept || r.kind == route_kind::replace_dept) {
       auto parsed = parse_dept_body(req.body, path_id);
       if (!parsed) {
-        problem_reply(make_problem(parsed.status, parsed.detail), st, out);
+        problem_reply(make_problem(parsed.error, parsed.detail), st, out);
         return next_step::reply;
       }
       w.id = parsed.value->dept.deptno;
@@ -213,7 +213,7 @@ next_step request_handler::start_write(const request_head& req, const route& r, 
     } else {
       auto parsed = parse_emp_body(req.body, path_id);
       if (!parsed) {
-        problem_reply(make_problem(parsed.status, parsed.detail), st, out);
+        problem_reply(make_problem(parsed.error, parsed.detail), st, out);
         return next_step::reply;
       }
       w.id = parsed.value->empno;

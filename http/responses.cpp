@@ -18,6 +18,7 @@ unsigned http_status_of(rc_error e) noexcept {
     case rc_error::conflict: return 409;
     case rc_error::precondition_failed: return 412;
     case rc_error::unprocessable: return 422;
+    case rc_error::too_large: return 413;
   }
   return 500;
 }
@@ -34,6 +35,7 @@ std::string_view default_detail(rc_error e) noexcept {
     case rc_error::conflict: return "the resource exists already";
     case rc_error::precondition_failed: return "the document changed: its ETag no longer matches If-Match";
     case rc_error::unprocessable: return "the request breaks a rule of the data";
+    case rc_error::too_large: return "the request is larger than the server accepts";
   }
   return "internal error; details are in the server log";
 }

@@ -24,7 +24,8 @@ inline constexpr std::string_view health_body = R"({"status":"ok"})";
 
 // ---- rc_error -> HTTP (the only place this mapping exists) --------------------
 /// none 200, not_found 404, bad_request 400, db_unavailable 503,
-/// db_timeout 504, overloaded 503, internal (and anything unknown) 500.
+/// db_timeout 504, overloaded 503, conflict 409, precondition_failed 412,
+/// unprocessable 422, too_large 413, internal (and anything unknown) 500.
 unsigned http_status_of(rc_error e) noexcept;
 
 /// A problem detail for an error when the caller has nothing more specific.

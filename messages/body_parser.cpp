@@ -20,7 +20,7 @@ constexpr int64_t int32_max = std::numeric_limits<int32_t>::max();
 // ---- problems ----------------------------------------------------------------
 
 struct failure {
-  unsigned status = 0;
+  rc_error error = rc_error::bad_request;
   std::string detail;
 };
 
@@ -28,11 +28,11 @@ struct failure {
 using check = std::optional<failure>;
 
 failure malformed(std::string detail) {
-  return {body_status_malformed, std::move(detail)};
+  return {rc_error::bad_request, std::move(detail)};
 }
 
 failure unprocessable(std::string detail) {
-  return {body_status_unprocessable, std::move(detail)};
+  return {rc_error::unprocessable, std::move(detail)};
 }
 
 /// At most `max_bytes` of client input, cut at a UTF-8 character boundary
@@ -254,13 +254,13 @@ check resolve_id(std::optional<int32_t> body_id, std::optional<int32_t> path_id,
 /// every body shares.
 check parse_json(simdjson::dom::parser& parser, std::string_view body, element& root) {
   if (body.size() > body_limits::max_body_bytes)
-    return failure{body_status_too_large, "the request body exceeds the limit of "
+    return failure{rc_error::too_large, "the request body exceeds the limit of "
                                             + std::to_string(body_limits::max_body_bytes)
                                             + " bytes"};
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return malformed("the request body is empty: expected a JSON object");
   if (parser.allocate(body.size(), body_limits::max_depth) != simdjson::SUCCESS)
-    return failure{500, "out of memory while parsing the request body"};
+    return failure{rc_error::internal, "out of memory while parsing the request body"};
   auto err = parser.parse(body.data(), body.size()).get(root);
   switch (err) {
     case simdjson::SUCCESS: return {};
@@ -269,7 +269,7 @@ check parse_json(simdjson::dom::parser& parser, std::string_view body, element& 
                        + std::to_string(body_limits::max_depth) + " levels");
     case simdjson::UTF8_ERROR: return malformed("the request body is not valid UTF-8");
     case simdjson::MEMALLOC:
-    case simdjson::CAPACITY: return failure{500, "out of memory while parsing the request body"};
+    case simdjson::CAPACITY: return failure{rc_error::internal, "out of memory while parsing the request body"};
     default: return malformed(std::string{"malformed JSON: "} + simdjson::error_message(err));
   }
 }
@@ -277,7 +277,7 @@ check parse_json(simdjson::dom::parser& parser, std::string_view body, element& 
 template <class T>
 body_result<T> fail(failure f) {
   body_result<T> r;
-  r.status = f.status;
+  r.error = f.error;
   r.detail = std::move(f.detail);
   return r;
 }

@@ -47,6 +47,7 @@
 #include <string>
 #include <string_view>
 
+#include "messages/errors.hpp"
 #include "messages/records.hpp"
 
 namespace restcache {
@@ -63,21 +64,11 @@ inline constexpr size_t max_text_chars = 200;
 inline constexpr size_t max_emps = 10'000;
 } // namespace body_limits
 
-/// Statuses a body parser answers with.
-inline constexpr unsigned body_status_malformed = 400;     ///< not a body of the right shape
-inline constexpr unsigned body_status_too_large = 413;     ///< over body_limits::max_body_bytes
-inline constexpr unsigned body_status_unprocessable = 422; ///< well-formed, values not acceptable
-
-/// Either the parsed value or a problem (status and detail for problem+json).
+/// The parsed value, or bad_request (not a body of the right shape),
+/// too_large (over body_limits::max_body_bytes) or unprocessable
+/// (well-formed, values not acceptable) with a detail for problem+json.
 template <class T>
-struct body_result {
-  std::optional<T> value; ///< set exactly when ok()
-  unsigned status = 0;    ///< 0 when ok(), else 400, 413 or 422
-  std::string detail;     ///< what is wrong, for the client (empty when ok())
-
-  bool ok() const noexcept { return value.has_value(); }
-  explicit operator bool() const noexcept { return ok(); }
-};
+using body_result = outcome<T>;
 
 /// A department with its employees (POST /depts, PUT /depts/{id}).
 /// `path_id` is the department number from the path, if the path has one.

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace restcache {
@@ -18,9 +20,22 @@ enum class rc_error : uint8_t {
   conflict,        ///< a write would create what exists already
   precondition_failed, ///< If-Match named another version of the document
   unprocessable,   ///< well-formed input that breaks a rule (range, relation, reference)
+  too_large,       ///< input over a size limit (a request body)
 };
 
 /// A short, stable, human-readable name ("not_found", ...), used in logs.
 std::string_view to_string(rc_error e) noexcept;
+
+/// A value, or the error that kept it from being made with a detail for the
+/// client (what was wrong, never SQL text or internals).
+template <class T>
+struct outcome {
+  std::optional<T> value; ///< set exactly when ok()
+  rc_error error = rc_error::none;
+  std::string detail;
+
+  bool ok() const noexcept { return value.has_value(); }
+  explicit operator bool() const noexcept { return ok(); }
+};
 
 } // namespace restcache

@@ -223,16 +223,18 @@ params emp_params(const emp_row& e) {
           opt_str(e.comm), opt_str(e.deptno)};
 }
 
-write_outcome outcome(write_status s, int32_t id, std::string detail = {}) {
+write_outcome outcome(rc_error e, int32_t id, std::string detail = {}) {
   write_outcome out;
-  out.status = s;
+  out.error = e;
   out.id = id;
   out.detail = std::move(detail);
   return out;
 }
 
-bool succeeded(write_status s) {
-  return s == write_status::ok || s == write_status::created;
+write_outcome created(int32_t id) {
+  auto out = outcome(rc_error::none, id);
+  out.created = true;
+  return out;
 }
 
 /// BEGIN on construction; ROLLBACK on destruction unless committed, also
@@ -306,7 +308,7 @@ write_outcome run_write(connection& c, Body&& body, OnError&& on_error) {
     try {
       transaction tx{c};
       write_outcome out = body();
-      if (succeeded(out.status)) {
+      if (out.error == rc_error::none) {
         out.changes = read_changes(c);
         tx.commit();
       } else {
@@ -335,12 +337,12 @@ bool sqlstate_class(const error& e, std::string_view cls) {
 /// keys and unique keys are mapped by each write, which knows which.
 std::optional<write_outcome> common_error(const error& e, int32_t id) {
   if (sqlstate_class(e, "22") || e.sqlstate() == "23502" || e.sqlstate() == "23514")
-    return outcome(write_status::invalid, id,
+    return outcome(rc_error::unprocessable, id,
                    "a value was rejected by the database (SQLSTATE " + e.sqlstate() + ")");
   if (e.sqlstate() == "23505")
-    return outcome(write_status::conflict, id, "the key already exists");
+    return outcome(rc_error::conflict, id, "the key already exists");
   if (e.sqlstate() == "23503")
-    return outcome(write_status::invalid, id, "a referenced manager or department does not exist");
+    return outcome(rc_error::unprocessable, id, "a referenced manager or department does not exist");
   return std::nullopt;
 }
 
@@ -409,25 +411,25 @@ write_outcome dept_mgr_invalid(connection& c, const dept_with_emps& d,
       auto m = *r.opt_int32(0, 0);
       auto e = std::find_if(emps.begin(), emps.end(),
                             [m](const emp_row& x) { return x.mgr == m; });
-      return outcome(write_status::invalid, id,
+      return outcome(rc_error::unprocessable, id,
                      "manager " + str(m) + " of employee " + str(e->empno)
                        + (r.text(0, 1) == "t" ? " is an employee of the department not listed"
                                                 " (this change deletes it)"
                                               : " does not exist"));
     }
   }
-  return outcome(write_status::invalid, id, "a referenced manager does not exist");
+  return outcome(rc_error::unprocessable, id, "a referenced manager does not exist");
 }
 
 /// After a foreign-key violation of an employee write: department or manager.
 write_outcome emp_ref_invalid(connection& c, const emp_row& e) {
   auto r = run(c, missing_emp_refs, {opt_str(e.deptno), opt_str(e.mgr), str(e.empno)});
   if (r.text(0, 0) == "t")
-    return outcome(write_status::invalid, e.empno,
+    return outcome(rc_error::unprocessable, e.empno,
                    "department " + str(*e.deptno) + " does not exist");
   if (r.text(0, 1) == "t")
-    return outcome(write_status::invalid, e.empno, "manager " + str(*e.mgr) + " does not exist");
-  return outcome(write_status::invalid, e.empno,
+    return outcome(rc_error::unprocessable, e.empno, "manager " + str(*e.mgr) + " does not exist");
+  return outcome(rc_error::unprocessable, e.empno,
                  "a referenced manager or department does not exist");
 }
 
@@ -445,18 +447,6 @@ std::string existing_emp_detail(connection& c, const std::vector<int32_t>& candi
 } // namespace
 
 // -- public API ---------------------------------------------------------------
-
-const char* to_string(write_status s) noexcept {
-  switch (s) {
-    case write_status::ok: return "ok";
-    case write_status::created: return "created";
-    case write_status::not_found: return "not_found";
-    case write_status::conflict: return "conflict";
-    case write_status::precondition_failed: return "precondition_failed";
-    case write_status::invalid: return "invalid";
-  }
-  return "?";
-}
 
 bool if_match_satisfied(std::string_view if_match, std::string_view current_etag) noexcept {
   auto s = trim(if_match);
@@ -501,13 +491,13 @@ write_outcome create_dept(connection& c, const dept_with_emps& d) {
   const auto id = d.dept.deptno;
   auto checked = dept_emps(d);
   if (auto* why = std::get_if<std::string>(&checked))
-    return outcome(write_status::invalid, id, std::move(*why));
+    return outcome(rc_error::unprocessable, id, std::move(*why));
   const auto& emps = std::get<std::vector<emp_row>>(checked);
   return run_write(
     c,
     [&] {
       if (run(c, insert_dept, {str(id), d.dept.dname, d.dept.loc}).rows() == 0)
-        return outcome(write_status::conflict, id, "department " + str(id) + " exists already");
+        return outcome(rc_error::conflict, id, "department " + str(id) + " exists already");
       if (!emps.empty()) {
         auto r = run(c, insert_emps, {emps_json(emps)});
         if (r.rows() != static_cast<int>(emps.size())) {
@@ -519,10 +509,10 @@ write_outcome create_dept(connection& c, const dept_with_emps& d) {
           for (auto no : empnos(emps))
             if (!std::binary_search(inserted.begin(), inserted.end(), no))
               skipped.push_back(no);
-          return outcome(write_status::conflict, id, existing_emp_detail(c, skipped));
+          return outcome(rc_error::conflict, id, existing_emp_detail(c, skipped));
         }
       }
-      return outcome(write_status::created, id);
+      return created(id);
     },
     [&](const error& e) -> std::optional<write_outcome> {
       if (e.sqlstate() == "23503")
@@ -536,26 +526,26 @@ write_outcome replace_dept(connection& c, const dept_with_emps& d,
   const auto id = d.dept.deptno;
   auto checked = dept_emps(d);
   if (auto* why = std::get_if<std::string>(&checked))
-    return outcome(write_status::invalid, id, std::move(*why));
+    return outcome(rc_error::unprocessable, id, std::move(*why));
   const auto& emps = std::get<std::vector<emp_row>>(checked);
   return run_write(
     c,
     [&] {
       if (if_match) {
         if (run(c, lock_dept, {str(id)}).rows() == 0)
-          return outcome(write_status::not_found, id, "department " + str(id) + " does not exist");
+          return outcome(rc_error::not_found, id, "department " + str(id) + " does not exist");
         if (!dept_matches(c, id, *if_match))
-          return outcome(write_status::precondition_failed, id,
+          return outcome(rc_error::precondition_failed, id,
                          "the department's document has another ETag");
       }
       if (run(c, update_dept, {str(id), d.dept.dname, d.dept.loc}).rows() == 0)
-        return outcome(write_status::not_found, id, "department " + str(id) + " does not exist");
+        return outcome(rc_error::not_found, id, "department " + str(id) + " does not exist");
       // Delete first: a listed employee whose manager is deleted here fails
       // the foreign key (invalid) instead of silently losing its mgr.
       run(c, delete_unlisted_emps, {str(id), int_array(empnos(emps))});
       if (!emps.empty())
         run(c, upsert_emps, {emps_json(emps)});
-      return outcome(write_status::ok, id);
+      return outcome(rc_error::none, id);
     },
     [&](const error& e) -> std::optional<write_outcome> {
       if (e.sqlstate() == "23503")
@@ -577,14 +567,14 @@ write_outcome delete_row(connection& c, int32_t id, const std::optional<std::str
     [&] {
       if (if_match) {
         if (run(c, lock, {str(id)}).rows() == 0)
-          return outcome(write_status::not_found, id, missing);
+          return outcome(rc_error::not_found, id, missing);
         if (!matches(c, id, *if_match))
-          return outcome(write_status::precondition_failed, id,
+          return outcome(rc_error::precondition_failed, id,
                          std::string{"the "} + noun + "'s document has another ETag");
       }
       if (run(c, remove, {str(id)}).rows() == 0)
-        return outcome(write_status::not_found, id, missing);
-      return outcome(write_status::ok, id);
+        return outcome(rc_error::not_found, id, missing);
+      return outcome(rc_error::none, id);
     },
     [&](const error& e) { return common_error(e, id); });
 }
@@ -604,9 +594,9 @@ write_outcome rewrite_random_dept(connection& c) {
       for (int i = 0; i < 5; ++i) {
         auto r = run(c, rewrite_random, {});
         if (r.rows() > 0)
-          return outcome(write_status::ok, *r.opt_int32(0, 0));
+          return outcome(rc_error::none, *r.opt_int32(0, 0));
       }
-      return outcome(write_status::not_found, 0, "there is no department");
+      return outcome(rc_error::not_found, 0, "there is no department");
     },
     [&](const error& e) { return common_error(e, 0); });
 }
@@ -616,8 +606,8 @@ write_outcome create_emp(connection& c, const emp_row& e) {
     c,
     [&] {
       if (run(c, insert_emp, emp_params(e)).rows() == 0)
-        return outcome(write_status::conflict, e.empno, existing_emp_detail(c, {e.empno}));
-      return outcome(write_status::created, e.empno);
+        return outcome(rc_error::conflict, e.empno, existing_emp_detail(c, {e.empno}));
+      return created(e.empno);
     },
     [&](const error& err) -> std::optional<write_outcome> {
       if (err.sqlstate() == "23503")
@@ -633,16 +623,16 @@ write_outcome replace_emp(connection& c, const emp_row& e,
     [&] {
       if (if_match) {
         if (run(c, lock_emp, {str(e.empno)}).rows() == 0)
-          return outcome(write_status::not_found, e.empno,
+          return outcome(rc_error::not_found, e.empno,
                          "employee " + str(e.empno) + " does not exist");
         if (!emp_matches(c, e.empno, *if_match))
-          return outcome(write_status::precondition_failed, e.empno,
+          return outcome(rc_error::precondition_failed, e.empno,
                          "the employee's document has another ETag");
       }
       if (run(c, update_emp, emp_params(e)).rows() == 0)
-        return outcome(write_status::not_found, e.empno,
+        return outcome(rc_error::not_found, e.empno,
                        "employee " + str(e.empno) + " does not exist");
-      return outcome(write_status::ok, e.empno);
+      return outcome(rc_error::none, e.empno);
     },
     [&](const error& err) -> std::optional<write_outcome> {
       if (err.sqlstate() == "23503")

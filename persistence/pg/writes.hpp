@@ -25,35 +25,30 @@
 #include <string>
 #include <string_view>
 
+#include "messages/errors.hpp"
 #include "messages/cache_types.hpp"
 #include "messages/records.hpp"
 #include "persistence/pg/connection.hpp"
 
 namespace restcache::pg {
 
-enum class write_status : uint8_t {
-  ok,                  ///< replaced, deleted or rewritten (200, or 204 without a body)
-  created,             ///< a new department or employee (201)
-  not_found,           ///< the department or employee to replace or delete does not exist (404)
-  conflict,            ///< the id to create already exists (409); detail names it
-  precondition_failed, ///< If-Match did not match the current document (412)
-  invalid,             ///< the content breaks a rule of the data: a manager or
-                       ///< department that does not exist, duplicate employee
-                       ///< numbers, a value PostgreSQL rejects (422); detail says which
-};
-
-const char* to_string(write_status s) noexcept;
-
+/// What a write did, in the one error vocabulary: none (replaced, deleted,
+/// rewritten or, with `created`, created), not_found (the department or
+/// employee to replace or delete), conflict (the id to create exists),
+/// precondition_failed (If-Match did not match), unprocessable (the content
+/// breaks a rule of the data: a manager or department that does not exist,
+/// duplicate employee numbers, a value PostgreSQL rejects); detail says which.
 struct write_outcome {
-  write_status status = write_status::ok;
+  rc_error error = rc_error::none;
+  bool created = false; ///< a new department or employee
   /// The id written (deptno for department writes, empno for employee
   /// writes); for rewrite_random_dept the department picked (0 when none).
   int32_t id = 0;
-  /// Why the status is not ok/created, for a problem+json detail.
+  /// Why it failed, for a problem+json detail.
   std::string detail;
   /// The change-log entries this transaction wrote, one per document key
   /// (the highest seq of the key and its time), ordered by seq; empty unless
-  /// the status is ok or created.
+  /// it succeeded.
   change_batch changes;
 };
 
