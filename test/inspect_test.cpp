@@ -28,7 +28,7 @@
 #include "persistence/pg/connection.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/daemon_process.hpp"
-#include "test/fixtures/fake_pool_fixture.hpp"
+#include "test/fixtures/cache_stack_fixture.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/test_support.hpp"
 
@@ -42,35 +42,14 @@ constexpr size_t shard_count = 3;
 /// Three tiered shards over fake connections and a fake tier, a batch
 /// writer, a listener without a connection thread, a silent actor that
 /// never answers, and the inspector over all of them.
-struct fixture : fake_pool_fixture {
-  std::vector<cache_metrics> cms{shard_count};
-  std::shared_ptr<fake_tier> tier = std::make_shared<fake_tier>();
-  batch_metrics bm;
-  listener_metrics lm;
-  std::atomic<bool> bypass{false};
-  batch_writer_actor writer;
-  std::vector<cache_shard_actor> shards;
-  notify_listener_actor listener;
+struct fixture : cache_stack_fixture {
   caf::actor silent;
   inspector_actor insp;
   std::atomic<int64_t> stuck_mailbox{7}; ///< what the stuck actor "reported" last
   std::shared_ptr<std::vector<lookup_result>> answers = std::make_shared<std::vector<lookup_result>>();
 
-  fixture() {
-    spawn_pool(1, 10'000);
-    writer = sys.spawn(batch_writer, batch_writer_config{}, tier, &bm);
-    for (auto& cm : cms) {
-      cache_shard_config cfg{cache_mode::tiered, 1 << 20, std::chrono::seconds{10}};
-      cfg.tier = tier;
-      cfg.writer = writer;
-      cfg.bypass = &bypass;
-      shards.push_back(sys.spawn(cache_shard, cfg, pool, &cm));
-    }
-    notify_listener_config lcfg;
-    lcfg.start_connection = false;
-    lcfg.bypass_on_loss = false; // serve while not caught up: the shards keep what they fill
-    listener = sys.spawn(notify_listener, lcfg, shards, writer, std::make_shared<change_inbox>(1'000), &lm,
-                         &bypass);
+  // serve while not caught up: the shards keep what they fill
+  fixture() : cache_stack_fixture(cache_stack_options{shard_count, false, 1'000}) {
     // Takes every inspect request and never answers it (a stuck actor).
     auto held = std::make_shared<std::vector<caf::response_promise>>();
     silent = sys.spawn(
@@ -93,16 +72,9 @@ struct fixture : fake_pool_fixture {
   }
 
   ~fixture() {
-    for (caf::actor a : {caf::actor_cast<caf::actor>(insp), silent, caf::actor_cast<caf::actor>(listener)})
+    for (caf::actor a : {caf::actor_cast<caf::actor>(insp), silent})
       anon_send_exit(a, caf::exit_reason::user_shutdown);
-    for (auto& s : shards)
-      anon_send_exit(s, caf::exit_reason::user_shutdown);
-    anon_send_exit(writer, caf::exit_reason::user_shutdown);
     sched.run();
-  }
-
-  const cache_shard_actor& owner(const doc_key& key) {
-    return shards[shard_index(key, shards.size())];
   }
 
   /// Asks for `key` at its owning shard and completes the fill.

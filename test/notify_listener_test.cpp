@@ -4,7 +4,7 @@
 #include "actors/batch_writer.hpp"
 #include "actors/cache_shard.hpp"
 #include "messages/document_encoder.hpp"
-#include "test/fixtures/fake_pool_fixture.hpp"
+#include "test/fixtures/cache_stack_fixture.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -16,43 +16,12 @@ constexpr size_t shard_count = 2;
 /// Two tiered shards over fake connections, a real batch writer on a fake
 /// tier, and the listener actor without a connection thread: the tests fill
 /// its inbox as the thread would.
-struct fixture : fake_pool_fixture {
-  std::vector<cache_metrics> cms{shard_count};
-  std::shared_ptr<fake_tier> tier = std::make_shared<fake_tier>();
-  batch_metrics bm;
-  listener_metrics lm;
-  std::atomic<bool> bypass{true};
-  std::shared_ptr<change_inbox> inbox;
-  batch_writer_actor writer;
-  std::vector<cache_shard_actor> shards;
-  notify_listener_actor listener;
+struct fixture : cache_stack_fixture {
   std::shared_ptr<std::vector<lookup_result>> answers =
     std::make_shared<std::vector<lookup_result>>();
 
-  explicit fixture(size_t max_keys = 1'000) {
-    spawn_pool(1, 10'000);
-    writer = sys.spawn(batch_writer, batch_writer_config{}, tier, &bm);
-    for (auto& cm : cms) {
-      cache_shard_config cfg{cache_mode::tiered, 1 << 20, std::chrono::seconds{10}};
-      cfg.tier = tier;
-      cfg.writer = writer;
-      cfg.bypass = &bypass;
-      shards.push_back(sys.spawn(cache_shard, cfg, pool, &cm));
-    }
-    notify_listener_config lcfg;
-    lcfg.start_connection = false;
-    lcfg.max_pending_keys = max_keys;
-    inbox = std::make_shared<change_inbox>(max_keys);
-    listener = sys.spawn(notify_listener, lcfg, shards, writer, inbox, &lm, &bypass);
-    sched.run();
-  }
-
-  ~fixture() {
-    anon_send_exit(listener, caf::exit_reason::user_shutdown);
-    for (auto& s : shards)
-      anon_send_exit(s, caf::exit_reason::user_shutdown);
-    anon_send_exit(writer, caf::exit_reason::user_shutdown);
-    sched.run();
+  explicit fixture(size_t max_keys = 1'000)
+    : cache_stack_fixture(cache_stack_options{shard_count, true, max_keys}) {
   }
 
   static doc_key key(int32_t id) {
