@@ -60,9 +60,12 @@ struct fixture {
     return h;
   }
 
-  next_step start(const request_head& h) {
+  /// Keeps the request, as a session does: the state points into it until
+  /// the reply is made.
+  next_step start(request_head h) {
+    req = std::move(h);
     out.clear();
-    return handler.start(h, true, st, out);
+    return handler.start(req, true, st, out);
   }
 
   std::string body() const { return std::string{out.body}; }
@@ -71,6 +74,7 @@ struct fixture {
   fixed_gateway gateway;
   http_metrics metrics;
   request_handler handler{opts, gateway, metrics};
+  request_head req;
   request_state st;
   reply out;
 };
