@@ -6,8 +6,8 @@ namespace restcache {
 
 write_pool_job_actor::behavior_type
 write_pool_job(write_pool_job_actor::stateful_pointer<write_pool_job_state> self, db_pool_actor pool,
-          notify_listener_actor listener, write_pool_task job,
-          std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout) {
+               notify_listener_actor listener, write_pool_task job,
+               std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout) {
   auto finish = [self, done](write_pool_outcome outcome, bool applied) {
     done(std::move(outcome), applied);
     self->quit();

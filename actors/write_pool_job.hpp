@@ -23,7 +23,7 @@ struct write_pool_job_state {
 /// applied, and quits.
 write_pool_job_actor::behavior_type
 write_pool_job(write_pool_job_actor::stateful_pointer<write_pool_job_state> self, db_pool_actor pool,
-          notify_listener_actor listener, write_pool_task job,
-          std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout);
+               notify_listener_actor listener, write_pool_task job,
+               std::function<void(write_pool_outcome, bool)> done, std::chrono::milliseconds apply_timeout);
 
 } // namespace restcache

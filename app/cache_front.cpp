@@ -64,7 +64,7 @@ std::optional<int32_t> cache_front::random_dept_id() {
 }
 
 void cache_front::set_write_path(caf::actor_system& sys, db_pool_actor pool,
-                                  notify_listener_actor listener, std::chrono::milliseconds apply_timeout) {
+                                 notify_listener_actor listener, std::chrono::milliseconds apply_timeout) {
   sys_ = &sys;
   write_pool_ = std::move(pool);
   listener_ = std::move(listener);

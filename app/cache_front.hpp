@@ -37,7 +37,7 @@ public:
   /// Where writes and GET /depts go: the write pool, and the listener that
   /// applies a write's own invalidations (null in cache mode none).
   void set_write_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
-                       std::chrono::milliseconds apply_timeout);
+                      std::chrono::milliseconds apply_timeout);
 
   /// Replaces the id set (loaded at start-up; kept current by later issues).
   void set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids);

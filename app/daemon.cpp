@@ -88,14 +88,14 @@ void daemon::spawn_pools() {
   }
   // Writes and GET /depts: connection threads of their own, whatever the driver.
   connection_factory write_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
-                                             std::function<void(uint64_t)> on_down) -> db_lease {
+                                            std::function<void(uint64_t)> on_down) -> db_lease {
     return std::make_shared<pg_connection_worker>(slot, worker_cfg_, write_metrics_, std::move(on_up),
                                                   std::move(on_down));
   };
   write_pool_ = system_->spawn(db_pool,
-                                db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
-                                               static_cast<size_t>(o_.db_queue_size)},
-                                write_factory, &write_metrics_);
+                               db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
+                                              static_cast<size_t>(o_.db_queue_size)},
+                               write_factory, &write_metrics_);
   pool_ = system_->spawn(db_pool,
                          db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
                                         fills_per_connection},

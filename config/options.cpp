@@ -18,6 +18,40 @@ int64_t cores() {
 
 constexpr int64_t int_max = std::numeric_limits<int64_t>::max();
 
+/// The values of an option that names a choice, in the order --help lists
+/// them: the option's allowed texts and the enum they parse into.
+template <class Enum>
+struct named {
+  std::string_view name;
+  Enum value;
+};
+
+constexpr named<db_driver_kind> db_drivers[] = {{"threads", db_driver_kind::threads}, {"async", db_driver_kind::async}};
+constexpr named<cache_mode> cache_modes[] = {
+  {"tiered", cache_mode::tiered}, {"memory", cache_mode::memory}, {"lmdb", cache_mode::lmdb}, {"none", cache_mode::none}};
+constexpr named<listener_loss_policy> listener_loss_policies[] = {{"bypass", listener_loss_policy::bypass},
+                                                                  {"serve", listener_loss_policy::serve}};
+constexpr named<lmdb_sync_kind> lmdb_syncs[] = {
+  {"durable", lmdb_sync_kind::durable}, {"no-meta-sync", lmdb_sync_kind::no_meta_sync}, {"no-sync", lmdb_sync_kind::no_sync}};
+constexpr named<scheduler_kind> schedulers[] = {{"io", scheduler_kind::io}, {"caf", scheduler_kind::caf}};
+
+template <class Enum, size_t N>
+std::vector<std::string> names_of(const named<Enum> (&table)[N]) {
+  std::vector<std::string> out;
+  for (auto& n : table)
+    out.emplace_back(n.name);
+  return out;
+}
+
+/// The value `text` names; the spec checked the text is one of names_of(table).
+template <class Enum, size_t N>
+Enum value_of(const named<Enum> (&table)[N], const std::string& text) {
+  for (auto& n : table)
+    if (text == n.name)
+      return n.value;
+  return table[0].value;
+}
+
 std::string join(const std::vector<std::string>& xs, const char* sep) {
   std::string out;
   for (auto& x : xs)
@@ -200,14 +234,13 @@ restcache_config::restcache_config() {
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
              "connections for writes and GET /depts, apart from the fill pool")
     .text(o.db_driver, "driver", d::db_driver,
-          "threads: a thread per connection; async: one thread drives all", {"threads", "async"})
+          "threads: a thread per connection; async: one thread drives all", names_of(db_drivers))
     .integer(o.db_pipeline_depth, "pipeline-depth", d::db_pipeline_depth, 1, 1000,
              "driver async: fills one connection runs at once (libpq pipeline mode)");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
     .text(o.cache_mode, "mode", d::cache_mode,
-          "tiered: memory, then LMDB, then PostgreSQL; memory; lmdb; none",
-          {"tiered", "memory", "lmdb", "none"})
+          "tiered: memory, then LMDB, then PostgreSQL; memory; lmdb; none", names_of(cache_modes))
     .integer(o.cache_memory_bytes, "memory-bytes", d::cache_memory_bytes, 0, int_max,
              "byte budget of the memory tier, 0 = a quarter of RAM")
     .integer(o.cache_fill_timeout_ms, "fill-timeout-ms", d::cache_fill_timeout_ms, 1, int_max,
@@ -219,7 +252,7 @@ restcache_config::restcache_config() {
     .text(o.cache_on_listener_loss, "on-listener-loss", d::cache_on_listener_loss,
           "bypass: GETs go to PostgreSQL while the change listener is not caught up; "
           "serve: answer from the tiers, possibly old",
-          {"bypass", "serve"});
+          names_of(listener_loss_policies));
   spec_builder{specs_, custom_options_, "changelog"}
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
@@ -237,8 +270,7 @@ restcache_config::restcache_config() {
              "ms a smaller batch waits before it is written")
     .integer(o.lmdb_max_queue, "max-queue", d::lmdb_max_queue, 1, int_max,
              "records queued for writing beyond which new ones are dropped (at least lmdb.batch-size)")
-    .text(o.lmdb_sync, "sync", d::lmdb_sync, "when LMDB commits reach the disk",
-          {"durable", "no-meta-sync", "no-sync"});
+    .text(o.lmdb_sync, "sync", d::lmdb_sync, "when LMDB commits reach the disk", names_of(lmdb_syncs));
   spec_builder{specs_, custom_options_, "log"}
     .text(o.log_level, "level", d::log_level, "least severe level logged",
           {"trace", "debug", "info", "warn", "error", "critical", "off"})
@@ -254,7 +286,7 @@ restcache_config::restcache_config() {
   spec_builder{specs_, custom_options_, "runtime"}
     .text(o.runtime_scheduler, "scheduler", d::runtime_scheduler,
           "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own",
-          {"io", "caf"});
+          names_of(schedulers));
   // With runtime.scheduler=caf: the work-sharing scheduler wakes workers promptly for request/response
   // hops; work stealing backs off with sleeps (toolchain notes).
   set("scheduler.policy", caf::atom("sharing"));
@@ -269,33 +301,17 @@ const option_spec* restcache_config::find_spec(const std::string& key) const {
   return nullptr;
 }
 
-namespace {
-
-/// The value `text` names among `choices` (the first one when none does).
-template <class Enum>
-Enum choice(const std::string& text, std::initializer_list<std::pair<std::string_view, Enum>> choices) {
-  for (auto& [name, value] : choices)
-    if (text == name)
-      return value;
-  return choices.begin()->second;
-}
-
-} // namespace
-
 std::optional<std::string> restcache_config::validate_and_resolve() {
   auto& o = opts;
   for (auto& s : specs_)
     if (auto problem = s.check_current())
       return "invalid value " + s.current_literal() + " for " + s.key() + ": " + *problem;
   // Each text is one of its spec's choices (checked above).
-  o.mode = choice<cache_mode>(o.cache_mode, {{"none", cache_mode::none}, {"memory", cache_mode::memory},
-                                 {"lmdb", cache_mode::lmdb}, {"tiered", cache_mode::tiered}});
-  o.driver = choice<db_driver_kind>(o.db_driver, {{"async", db_driver_kind::async}, {"threads", db_driver_kind::threads}});
-  o.on_listener_loss = choice<listener_loss_policy>(o.cache_on_listener_loss, {{"bypass", listener_loss_policy::bypass},
-                                                          {"serve", listener_loss_policy::serve}});
-  o.sync = choice<lmdb_sync_kind>(o.lmdb_sync, {{"durable", lmdb_sync_kind::durable}, {"no-meta-sync", lmdb_sync_kind::no_meta_sync},
-                                {"no-sync", lmdb_sync_kind::no_sync}});
-  o.scheduler = choice<scheduler_kind>(o.runtime_scheduler, {{"io", scheduler_kind::io}, {"caf", scheduler_kind::caf}});
+  o.mode = value_of(cache_modes, o.cache_mode);
+  o.driver = value_of(db_drivers, o.db_driver);
+  o.on_listener_loss = value_of(listener_loss_policies, o.cache_on_listener_loss);
+  o.sync = value_of(lmdb_syncs, o.lmdb_sync);
+  o.scheduler = value_of(schedulers, o.runtime_scheduler);
   if (o.lmdb_path.empty() && uses_lmdb())
     return "invalid value \"\" for lmdb.path: cache.mode=" + o.cache_mode + " needs a directory";
   if (o.lmdb_max_queue < o.lmdb_batch_size)

@@ -82,15 +82,11 @@ request_handler::request_handler(const server_options& opts, cache_gateway& gate
 }
 
 void request_handler::fresh_request_id(std::string& id) {
-  // On every request without an id: 15 hex digits (60 random bits) from
-  // splitmix64 (a few instructions; ids need to be unlikely to repeat, not
-  // unpredictable), short enough for the string's inline buffer of 15
+  // On every request without an id: 15 hex digits (60 random bits), no
+  // formatting call, and short enough for the string's inline buffer of 15
   // characters (16 digits allocated on every request).
-  thread_local uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  uint64_t v = (state += 0x9e3779b97f4a7c15);
-  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9;
-  v = (v ^ (v >> 27)) * 0x94d049bb133111eb;
-  v ^= v >> 31;
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t v = rng();
   static constexpr char hex[] = "0123456789abcdef";
   constexpr size_t digits = 15;
   static_assert(digits < sizeof(std::string));
