@@ -51,6 +51,10 @@ using cache_shard_actor = caf::typed_actor<
   /// gzip variant made once and kept with it (counted in the budget); a
   /// document answered from LMDB or a fill comes without one.
   caf::reacts_to<gzip_atom, doc_key, reply_callback>,
+  /// A lookup that skips what the tiers hold (the client sent no-cache):
+  /// joins a fill in flight for the key, else starts one whose document is
+  /// kept as a fill's is.
+  caf::reacts_to<refill_atom, doc_key, reply_callback>,
   /// Drops the entries of the changed keys; a fill in flight for one of them
   /// was started before the change became visible, so its result answers its
   /// waiters but is not kept. With a second tier the keys are also deleted

@@ -12,10 +12,18 @@ namespace restcache {
 
 namespace {
 
-void answer_all(std::vector<reply_callback>& waiters, const lookup_result& result) {
-  for (auto& cb : waiters)
-    cb(result);
-  waiters.clear();
+int64_t now_us() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+/// How a waiter's answer is marked when the fill's answer was not kept.
+cache_status unkept(cache_status how) noexcept {
+  switch (how) {
+    case cache_status::stored: return cache_status::miss;
+    case cache_status::refresh: return cache_status::refresh_unkept;
+    default: return how;
+  }
 }
 
 } // namespace
@@ -31,6 +39,7 @@ void cache_shard_state::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
   if (charge > cfg.memory_bytes)
     return; // larger than the whole budget: serve it, don't keep it
   drop(key);
+  drop_negative(key);
   auto generation = next_generation++;
   entries.emplace(key, entry{std::move(doc), charge, generation, false, seq});
   clock.push_back(clock_slot{key, generation});
@@ -76,16 +85,116 @@ void cache_shard_state::drop(const doc_key& key) {
 
 void cache_shard_state::drop_all() {
   metrics->entries.fetch_sub(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
+  metrics->negative_entries.fetch_sub(static_cast<int64_t>(negatives.size()), std::memory_order_relaxed);
   metrics->bytes.fetch_sub(bytes, std::memory_order_relaxed);
   entries.clear();
   clock.clear();
+  negatives.clear();
+  negative_order.clear();
+  negative_bytes = 0;
   bytes = 0;
+}
+
+bool cache_shard_state::store_negative(const doc_key& key, caf::actor_clock::time_point now) {
+  if (cfg.negative_bytes < negative_charge || cfg.negative_ttl.count() <= 0)
+    return false;
+  drop(key);
+  drop_negative(key);
+  auto generation = next_generation++;
+  negatives.emplace(key, negative_entry{now + cfg.negative_ttl, generation});
+  negative_order.push_back(negative_slot{key, generation});
+  negative_bytes += negative_charge;
+  bytes += negative_charge;
+  metrics->negative_entries.fetch_add(1, std::memory_order_relaxed);
+  metrics->bytes.fetch_add(negative_charge, std::memory_order_relaxed);
+  trim_negatives(now);
+  evict_until_within_budget();
+  return true;
+}
+
+bool cache_shard_state::known_missing(const doc_key& key, caf::actor_clock::time_point now) {
+  auto i = negatives.find(key);
+  if (i == negatives.end())
+    return false;
+  if (i->second.expires > now)
+    return true;
+  drop_negative(key);
+  return false;
+}
+
+void cache_shard_state::drop_negative(const doc_key& key) {
+  auto i = negatives.find(key);
+  if (i == negatives.end())
+    return;
+  negatives.erase(i);
+  negative_bytes -= negative_charge;
+  bytes -= negative_charge;
+  metrics->negative_entries.fetch_sub(1, std::memory_order_relaxed);
+  metrics->bytes.fetch_sub(negative_charge, std::memory_order_relaxed);
+  // Slots of dropped entries are skipped by the trim; compact when they dominate.
+  if (negative_order.size() > 2 * negatives.size() + 1024)
+    std::erase_if(negative_order, [this](const negative_slot& slot) {
+      auto j = negatives.find(slot.key);
+      return j == negatives.end() || j->second.generation != slot.generation;
+    });
+}
+
+void cache_shard_state::trim_negatives(caf::actor_clock::time_point now) {
+  while (!negative_order.empty()) {
+    auto slot = negative_order.front();
+    auto i = negatives.find(slot.key);
+    if (i != negatives.end() && i->second.generation == slot.generation) {
+      if (i->second.expires > now && negative_bytes <= cfg.negative_bytes)
+        return;
+      drop_negative(slot.key);
+    }
+    negative_order.pop_front();
+  }
+}
+
+std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key, rc_error error) {
+  // Never for overloaded: the database is there, and more load is the last
+  // thing it needs answered with old documents.
+  if ((error != rc_error::db_unavailable && error != rc_error::db_timeout) || cfg.listener == nullptr
+      || cfg.mode == cache_mode::none)
+    return std::nullopt;
+  auto now = now_us();
+  auto age = cfg.listener->stale_age(now, cfg.stale_if_error);
+  if (!age)
+    return std::nullopt;
+  doc_ptr doc;
+  if (auto i = entries.find(key); i != entries.end())
+    doc = i->second.doc;
+  else if (tier_readable(key))
+    doc = cfg.tier->get(key);
+  if (!doc)
+    return std::nullopt;
+  cfg.listener->note_stale_answer(now);
+  return lookup_result{rc_error::none, std::move(doc), cache_status::stale_if_error, *age};
+}
+
+void cache_shard_state::count_answer(cache_status status) noexcept {
+  if (status != cache_status::none)
+    bump(metrics->answers[static_cast<size_t>(status)]);
+}
+
+void cache_shard_state::answer_fill(waiter_list& waiters, const lookup_result& result, bool kept) {
+  const bool marked = result.error == rc_error::none || result.error == rc_error::not_found;
+  for (auto& w : waiters) {
+    lookup_result r = result;
+    if (r.status == cache_status::none && marked)
+      r.status = kept ? w.how : unkept(w.how);
+    count_answer(r.status);
+    w.cb(std::move(r));
+  }
+  waiters.clear();
 }
 
 void cache_shard_state::apply_change(const key_change& change) {
   bump(metrics->invalidations);
   applied_seq = std::max(applied_seq, change.seq);
   drop(change.key);
+  drop_negative(change.key); // the INSERT that creates it
   if (auto f = fills.find(change.key); f != fills.end()) {
     // The fill may have read the row before the change committed.
     bump(metrics->fills_discarded);
@@ -116,9 +225,9 @@ void cache_shard_state::evict_until_within_budget() {
   }
 }
 
-std::optional<std::vector<reply_callback>>
+std::optional<cache_shard_state::waiter_list>
 cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current, uint64_t& seq) {
-  std::optional<std::vector<reply_callback>> waiters;
+  std::optional<waiter_list> waiters;
   current = false;
   if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id) {
     current = true;
@@ -163,7 +272,8 @@ void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
     uint64_t seq = 0;
     if (auto waiters = take_fill(d.key, d.id, current, seq)) {
       bump(metrics->fill_errors);
-      answer_all(*waiters, lookup_result{rc_error::db_timeout, nullptr});
+      auto stale = stale_answer(d.key, rc_error::db_timeout);
+      answer_fill(*waiters, stale ? *stale : lookup_result{rc_error::db_timeout, nullptr}, false);
     }
   }
   drop_answered_deadlines();
@@ -212,6 +322,7 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
   for (auto& [key, f] : fills)
     waiters += f.waiters.size();
   r.add("entries", entries.size())
+    .add("known missing", negatives.size())
     .add("bytes", bytes)
     .add("budget", cfg.memory_bytes)
     .add("fills in flight", fills.size())
@@ -276,53 +387,83 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // actor alive or delays its exit).
   start_mailbox_reports(self);
 
+  // cache.mode=none, or bypassed while the listener is not caught up: every
+  // request runs its own query; nothing is kept.
+  auto bypass = [self, start_fill](const doc_key& key, reply_callback& cb) {
+    auto& st = self->state;
+    bump(st.metrics->misses);
+    auto id = start_fill(key);
+    st.uncached_fills[id].push_back({std::move(cb), cache_status::bypass});
+  };
+  // A fill whose answer is kept; `how` marks the answer of the reader that started it.
+  auto fill_for = [self, start_fill](const doc_key& key, reply_callback& cb, cache_status how) {
+    auto& st = self->state;
+    auto id = start_fill(key);
+    auto& f = st.fills[key];
+    f.id = id;
+    f.seq = st.applied_seq;
+    f.waiters.push_back({std::move(cb), how});
+  };
+  auto join = [self](const doc_key& key, reply_callback& cb) {
+    auto& st = self->state;
+    auto f = st.fills.find(key);
+    if (f == st.fills.end())
+      return false;
+    bump(st.metrics->coalesced);
+    f->second.waiters.push_back({std::move(cb), cache_status::collapsed});
+    return true;
+  };
+
   // `gzip`: the client accepts gzip, so a cached document gets its variant.
-  auto lookup = [self, start_fill](const doc_key& key, reply_callback& cb, bool gzip) {
+  auto lookup = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb, bool gzip) {
       auto& st = self->state;
-      if (!st.cfg.bypassed()) {
-        if (auto i = st.entries.find(key); i != st.entries.end()) {
-          bump_hot(st.metrics->hits);
-          i->second.referenced = true;
-          auto doc = i->second.doc; // keep_gzip may evict the entry
-          if (gzip)
-            st.keep_gzip(i->second);
-          cb(lookup_result{rc_error::none, std::move(doc)});
-          return;
-        }
-        bump(st.metrics->misses);
-        if (auto f = st.fills.find(key); f != st.fills.end()) {
-          bump(st.metrics->coalesced);
-          f->second.waiters.push_back(std::move(cb));
-          return;
-        }
-        // The second tier: a read of microseconds, never a write lock. A key
-        // whose delete is not yet confirmed is not read: it may be old there.
-        if (st.tier_readable(key)) {
-          if (auto doc = st.cfg.tier->get(key)) {
-            bump(st.metrics->tier_hits);
-            if (st.cfg.uses_memory())
-              st.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
-            cb(lookup_result{rc_error::none, std::move(doc)});
-            return;
-          }
-        }
-        auto id = start_fill(key);
-        auto& f = st.fills[key];
-        f.id = id;
-        f.seq = st.applied_seq;
-        f.waiters.push_back(std::move(cb));
+      if (st.cfg.bypassed())
+        return bypass(key, cb);
+      if (auto i = st.entries.find(key); i != st.entries.end()) {
+        bump_hot(st.metrics->hits);
+        i->second.referenced = true;
+        auto doc = i->second.doc; // keep_gzip may evict the entry
+        if (gzip)
+          st.keep_gzip(i->second);
+        cb(lookup_result{rc_error::none, std::move(doc), cache_status::memory});
         return;
       }
-      // cache.mode=none, or bypassed while the listener is not caught up:
-      // every request runs its own query; nothing is kept.
       bump(st.metrics->misses);
-      auto id = start_fill(key);
-      st.uncached_fills[id].push_back(std::move(cb));
+      if (join(key, cb))
+        return;
+      if (!st.negatives.empty() && st.known_missing(key, self->clock().now())) {
+        st.count_answer(cache_status::negative);
+        cb(lookup_result{rc_error::not_found, nullptr, cache_status::negative});
+        return;
+      }
+      // The second tier: a read of microseconds, never a write lock. A key
+      // whose delete is not yet confirmed is not read: it may be old there.
+      if (st.tier_readable(key)) {
+        if (auto doc = st.cfg.tier->get(key)) {
+          bump(st.metrics->tier_hits);
+          st.count_answer(cache_status::lmdb);
+          if (st.cfg.uses_memory())
+            st.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
+          cb(lookup_result{rc_error::none, std::move(doc), cache_status::lmdb});
+          return;
+        }
+      }
+      fill_for(key, cb, cache_status::stored);
+  };
+  // The client's Cache-Control: no-cache: what the tiers hold is not used
+  // (a fill in flight is joined: it started after nothing the client saw).
+  auto refill = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb) {
+    if (self->state.cfg.bypassed())
+      return bypass(key, cb);
+    bump(self->state.metrics->misses);
+    if (!join(key, cb))
+      fill_for(key, cb, cache_status::refresh);
   };
 
   return {
     [lookup](get_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb, false); },
     [lookup](gzip_atom, const doc_key& key, reply_callback& cb) { lookup(key, cb, true); },
+    [refill](refill_atom, const doc_key& key, reply_callback& cb) { refill(key, cb); },
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;
       uint64_t seq = 0;
@@ -396,12 +537,24 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         else
           result.error = rc_error::internal;
       }
+      if (auto stale = st.stale_answer(key, result.error))
+        return st.answer_fill(*waiters, *stale, false);
+      bool kept = false;
       if (current && result.doc) {
         if (st.cfg.uses_memory())
           st.store(key, result.doc, seq);
         st.write_through(self, key, result.doc, seq);
+        kept = st.cfg.uses_memory() || st.cfg.uses_tier();
+      } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
+        kept = st.store_negative(key, self->clock().now());
+      } else if (!current && st.cfg.bypassed() && (result.doc || result.error == rc_error::not_found)) {
+        // Read while the listener is not caught up: an older copy in memory
+        // must not answer a later stale-if-error after this newer answer.
+        if (auto i = st.entries.find(key);
+            i != st.entries.end() && (!result.doc || i->second.doc->etag != result.doc->etag))
+          st.drop(key);
       }
-      answer_all(*waiters, result);
+      st.answer_fill(*waiters, result, kept);
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;

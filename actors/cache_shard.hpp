@@ -17,6 +17,7 @@
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
+#include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {
@@ -33,13 +34,21 @@ struct cache_shard_config {
   /// writer's mailbox stays bounded while it commits). Null: no bound.
   batch_metrics* writer_metrics = nullptr;
   int64_t writer_max_pending = defaults::lmdb_max_queue;
-  /// Set while the notify listener is not caught up and
-  /// cache.on-listener-loss=bypass: every GET goes to PostgreSQL and nothing
-  /// is kept, as in mode none. Null: never.
-  const std::atomic<bool>* bypass = nullptr;
+  /// The notify listener's state. While it is not caught up every GET goes
+  /// to PostgreSQL and nothing is kept, as in mode none; a fill that cannot
+  /// reach the database then answers what was cached before (stale-if-error).
+  /// Null: always caught up, never stale.
+  listener_status* listener = nullptr;
+  /// cache.stale-if-error: how long after the listener was last caught up a
+  /// cached document may answer a fill that failed (0: never).
+  std::chrono::seconds stale_if_error{defaults::cache_stale_if_error};
+  /// cache.negative-ttl and the byte cap of "does not exist" entries.
+  std::chrono::seconds negative_ttl{defaults::cache_negative_ttl};
+  int64_t negative_bytes = 0; ///< 0: none kept
 
   bool bypassed() const noexcept {
-    return mode == cache_mode::none || (bypass != nullptr && bypass->load(std::memory_order_relaxed));
+    return mode == cache_mode::none
+           || (listener != nullptr && listener->bypass.load(std::memory_order_relaxed));
   }
   bool uses_memory() const noexcept { return mode == cache_mode::memory || mode == cache_mode::tiered; }
   bool uses_tier() const noexcept {
@@ -71,11 +80,27 @@ struct cache_shard_state {
     doc_key key;
     uint64_t generation;
   };
+  /// A reader waiting for a fill, and how its answer is marked if the fill
+  /// brings one (stored, collapsed, refresh, bypass).
+  struct waiter {
+    reply_callback cb;
+    cache_status how = cache_status::stored;
+  };
+  using waiter_list = std::vector<waiter>;
   struct fill {
     uint64_t id = 0;
     /// applied_seq when the fill started: its document is at least that new.
     uint64_t seq = 0;
-    std::vector<reply_callback> waiters;
+    waiter_list waiters;
+  };
+  /// A remembered "does not exist", until `expires` or a change to its key.
+  struct negative_entry {
+    caf::actor_clock::time_point expires;
+    uint64_t generation = 0;
+  };
+  struct negative_slot {
+    doc_key key;
+    uint64_t generation;
   };
 
   cache_shard_config cfg;
@@ -92,12 +117,21 @@ struct cache_shard_state {
   int64_t bytes = 0;
   uint64_t next_generation = 1;
 
+  /// "Does not exist" answers, apart from the documents: checked only on a
+  /// miss, never on a hit. Each costs negative_charge of the budget, all of
+  /// them at most cfg.negative_bytes; oldest first in `negative_order`
+  /// (every entry has the same TTL, so that is also expiry order; slots of
+  /// entries dropped meanwhile are skipped by generation).
+  absl::flat_hash_map<doc_key, negative_entry, doc_key_table_hash> negatives;
+  std::deque<negative_slot> negative_order;
+  int64_t negative_bytes = 0;
+
   /// The fill in flight per key; later misses join it.
   std::unordered_map<doc_key, fill, doc_key_hash> fills;
   /// Fills whose result must not be cached: overtaken by an invalidation
   /// (their waiters asked before it, so they still get the answer), or run
   /// in cache mode none.
-  std::unordered_map<uint64_t, std::vector<reply_callback>> uncached_fills;
+  std::unordered_map<uint64_t, waiter_list> uncached_fills;
   uint64_t next_fill_id = 1;
   /// When each fill in flight times out, in start order. Every fill has the
   /// same cache.fill-timeout, so the front is always the next to expire, and
@@ -131,6 +165,26 @@ struct cache_shard_state {
   void keep_gzip(entry& e);
   /// Drops the key's entry if present.
   void drop(const doc_key& key);
+  /// Remembers that `key` does not exist, within the negative byte cap;
+  /// false when none are kept.
+  bool store_negative(const doc_key& key, caf::actor_clock::time_point now);
+  /// True when `key` is remembered as missing and not expired (an expired
+  /// entry is dropped).
+  bool known_missing(const doc_key& key, caf::actor_clock::time_point now);
+  void drop_negative(const doc_key& key);
+  /// Drops expired entries, then the oldest while over the cap.
+  void trim_negatives(caf::actor_clock::time_point now);
+  /// A fill of `key` failed with `error`: when PostgreSQL could not be
+  /// reached or timed out and the key was cached before the listener lost
+  /// the database within cfg.stale_if_error, that document marked
+  /// stale-if-error; else nullopt.
+  std::optional<lookup_result> stale_answer(const doc_key& key, rc_error error);
+  /// Answers every waiter of a fill with `result`, each marked as it waited
+  /// (unless the result carries a mark of its own); `kept` says whether the
+  /// fill's answer was stored.
+  void answer_fill(waiter_list& waiters, const lookup_result& result, bool kept);
+  /// Counts one answer of `status` (memory hits are counted as hits).
+  void count_answer(cache_status status) noexcept;
   /// Drops every entry.
   void drop_all();
   /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
@@ -142,7 +196,7 @@ struct cache_shard_state {
   /// Removes fill `fill_id` of `key` and returns its waiters; `current` says
   /// whether it was the key's current fill (only then may its result be
   /// kept). nullopt when it is gone already (answered by its timeout).
-  std::optional<std::vector<reply_callback>> take_fill(const doc_key& key, uint64_t fill_id,
+  std::optional<waiter_list> take_fill(const doc_key& key, uint64_t fill_id,
                                                        bool& current, uint64_t& seq);
   /// True while fill `fill_id` of `key` has not been answered.
   bool fill_pending(const doc_key& key, uint64_t fill_id) const;
@@ -162,6 +216,9 @@ struct cache_shard_state {
   /// with this shard's tier reader, fill, shield, sequences).
   key_report report_key(const doc_key& key) const;
 };
+
+/// Bytes a remembered "does not exist" costs: its table slot and queue slot.
+inline constexpr int64_t negative_charge = 64;
 
 /// Bytes a cached document costs: its body and ETag plus a fixed overhead
 /// for the map node, the shared control block and the CLOCK slot.

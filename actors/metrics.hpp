@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "messages/cache_types.hpp"
 #include "messages/history.hpp"
 #include "messages/metric_types.hpp"
 #include "db/db_metrics.hpp"
@@ -28,6 +29,10 @@ struct cache_metrics {
   /// shard still is at N (nothing it read can have been invalidated since).
   std::atomic<uint64_t> invalidation_epoch{0};
   std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
+  /// Answers by Cache-Status, except memory hits (those are `hits`: no
+  /// second counter on the hot path).
+  std::array<std::atomic<uint64_t>, cache_status_count> answers{};
+  std::atomic<int64_t> negative_entries{0}; ///< "does not exist" entries held
   std::atomic<int64_t> entries{0};
   std::atomic<int64_t> bytes{0};
   /// The shard's mailbox size as it last reported it (only the owning actor

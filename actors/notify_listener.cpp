@@ -67,11 +67,10 @@ bool notify_listener_state::applied_before(const key_change& c) {
 
 void notify_listener_state::set_caught_up(bool yes) {
   metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
-  // The daemon starts bypassed under either policy (nothing in the tiers is
-  // checked against the database before the first catch-up); serve keeps
-  // answering from the tiers after a later loss.
-  if (bypass != nullptr && (yes || cfg.bypass_on_loss))
-    bypass->store(!yes, std::memory_order_release);
+  // The daemon starts bypassed (nothing in the tiers is checked against the
+  // database before the first catch-up), and is again after every loss.
+  if (status != nullptr)
+    status->set_caught_up(yes, now_us());
 }
 
 void notify_listener_state::dispatch(notify_listener_ptr self) {
@@ -202,14 +201,14 @@ notify_listener_actor::behavior_type
 notify_listener(notify_listener_ptr self,
                 notify_listener_config cfg, std::vector<cache_shard_actor> shards,
                 batch_writer_actor writer, std::shared_ptr<change_inbox> inbox,
-                listener_metrics* metrics, std::atomic<bool>* bypass) {
+                listener_metrics* metrics, listener_status* status) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.shards = std::move(shards);
   st.writer = std::move(writer);
   st.inbox = std::move(inbox);
   st.metrics = metrics;
-  st.bypass = bypass;
+  st.status = status;
   st.set_caught_up(false);
   // The thread holds no strong reference: the actor may go first.
   caf::weak_actor_ptr weak{self->ctrl()}; // adds a weak reference

@@ -14,15 +14,13 @@
 #include "actors/actors.hpp"
 #include "db/change_inbox.hpp"
 #include "db/listen_connection.hpp"
+#include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
 
 namespace restcache {
 
 struct notify_listener_config {
   listen_config connection;
-  /// cache.on-listener-loss: true = bypass (GETs go to PostgreSQL while the
-  /// listener is not caught up), false = serve (possibly old documents).
-  bool bypass_on_loss = true;
   size_t max_pending_keys = defaults::changelog_max_pending; ///< coalesced keys beyond which both tiers are dropped
   size_t max_rounds_in_flight = 2;      ///< rounds sent to shards and not yet confirmed
   /// Tests feed the inbox themselves: no connection thread.
@@ -39,7 +37,7 @@ struct notify_listener_state {
   std::vector<cache_shard_actor> shards;
   batch_writer_actor writer;        ///< null without a second tier
   listener_metrics* metrics = nullptr;
-  std::atomic<bool>* bypass = nullptr;
+  listener_status* status = nullptr; ///< what the shards and the daemon read
   std::shared_ptr<change_inbox> inbox;
   /// Destroyed with the state when the actor terminates (CAF 0.17 destroys
   /// state in on_exit), which stops and joins the connection thread.
@@ -82,11 +80,11 @@ struct notify_listener_state {
 void with_fanned_out_keys(change_batch& changes);
 
 /// `inbox` is where the connection thread (or a test) leaves changes;
-/// `bypass` is the flag the shards read (cache_shard_config::bypass).
+/// `status` is what the shards read (cache_shard_config::listener).
 notify_listener_actor::behavior_type
 notify_listener(notify_listener_ptr self,
                 notify_listener_config cfg, std::vector<cache_shard_actor> shards,
                 batch_writer_actor writer, std::shared_ptr<change_inbox> inbox,
-                listener_metrics* metrics, std::atomic<bool>* bypass);
+                listener_metrics* metrics, listener_status* status);
 
 } // namespace restcache

@@ -40,6 +40,10 @@ void cache_front::lookup_gzip(doc_key key, reply_callback cb) {
   caf::anon_send(shard_for(key), gzip_atom::value, key, std::move(cb));
 }
 
+void cache_front::refill(doc_key key, reply_callback cb) {
+  caf::anon_send(shard_for(key), refill_atom::value, key, std::move(cb));
+}
+
 std::optional<int32_t> cache_front::random_dept_id() {
   // This thread's copy of the set, valid while the generation is unchanged.
   struct cached {
@@ -140,6 +144,17 @@ std::string cache_front::metrics_text() const {
     append_sample(out, "restcache_cache_hits_total", shard + "\"memory\"}", rd(cache_metrics_[i].hits));
     append_sample(out, "restcache_cache_hits_total", shard + "\"lmdb\"}", rd(cache_metrics_[i].tier_hits));
   }
+  append_metric_header(out, "restcache_cache_answers_total",
+                       "Lookups answered, by the Cache-Status they carried (README: Cache-Status).", "counter");
+  for (size_t s = 1; s < cache_status_count; ++s) {
+    int64_t sum = 0;
+    for (auto& m : cache_metrics_)
+      sum += s == static_cast<size_t>(cache_status::memory) ? rd(m.hits) : rd(m.answers[s]);
+    append_sample(out, "restcache_cache_answers_total",
+                  "{cache_status=\"" + std::string{cache_status_label(static_cast<cache_status>(s))} + "\"}", sum);
+  }
+  per_shard("restcache_cache_negative_entries", "gauge", "Ids remembered as missing (in the memory budget).",
+            &cm::negative_entries);
   per_shard("restcache_cache_memory_misses_total", "counter",
             "Lookups not found in memory (then answered from LMDB or by a fill).", &cm::misses);
   per_shard("restcache_cache_coalesced_total", "counter", "Misses that joined a fill already in flight.",

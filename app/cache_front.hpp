@@ -28,6 +28,7 @@ public:
 
   void lookup(doc_key key, reply_callback cb) override;
   void lookup_gzip(doc_key key, reply_callback cb) override;
+  void refill(doc_key key, reply_callback cb) override;
   std::optional<int32_t> random_dept_id() override;
   std::vector<http::readiness_check> readiness() const override;
   std::string metrics_text() const override;

@@ -120,7 +120,10 @@ void daemon::spawn_shards() {
     shard_cfg.writer_metrics = &writer_metrics_;
     shard_cfg.writer_max_pending = o_.lmdb_max_queue;
   }
-  shard_cfg.bypass = &bypass_;
+  shard_cfg.listener = &listener_status_;
+  shard_cfg.stale_if_error = std::chrono::seconds{o_.cache_stale_if_error};
+  shard_cfg.negative_ttl = std::chrono::seconds{o_.cache_negative_ttl};
+  shard_cfg.negative_bytes = shard_cfg.memory_bytes * o_.cache_negative_share / 100;
   for (auto& m : shard_metrics_) {
     if (tier_store_)
       shard_cfg.tier = std::make_shared<lmdb::store_reader>(*tier_store_);
@@ -139,17 +142,24 @@ void daemon::spawn_listener() {
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
-  listener_cfg.bypass_on_loss = o_.on_listener_loss == listener_loss_policy::bypass;
   listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_,
                              std::make_shared<change_inbox>(listener_cfg.max_pending_keys), &change_metrics_,
-                             &bypass_);
-  front_->add_metrics_source([this] { return listener_metrics_text(change_metrics_); });
-  // Not ready until the listener has caught up, under either policy: bypass
-  // serves from PostgreSQL meanwhile (slow), serve possibly old documents; a
-  // load balancer should prefer an instance that is caught up.
+                             &listener_status_);
+  front_->add_metrics_source([this] {
+    auto out = listener_metrics_text(change_metrics_);
+    append_metric(out, "restcache_serving_stale_since_seconds",
+                  "Unix time of the first stale-if-error answer since the listener was last caught up; 0: none.",
+                  "gauge", double(listener_status_.stale_since_us.load(std::memory_order_relaxed)) / 1e6);
+    return out;
+  });
+  // Not ready until the listener has caught up: GETs go to PostgreSQL
+  // meanwhile (slow), or are answered stale-if-error when it cannot be
+  // reached; a load balancer should prefer an instance that is caught up.
   front_->add_readiness_check([this] {
     if (change_metrics_.caught_up.load() == 1)
       return http::readiness_check{"listener", true, "caught up"};
+    if (listener_status_.stale_since_us.load(std::memory_order_relaxed) != 0)
+      return http::readiness_check{"listener", false, "down, serving stale"};
     return http::readiness_check{"listener", false, change_metrics_.connected.load() == 1 ? "catching up" : "down"};
   });
 }

@@ -15,6 +15,7 @@
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/inspector.hpp"
+#include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
 #include "config/options.hpp"
 #include "db/db_metrics.hpp"
@@ -79,11 +80,11 @@ private:
   batch_metrics writer_metrics_;
   listener_metrics change_metrics_;
   std::shared_ptr<lmdb::store> tier_store_; ///< tiered and lmdb modes
-  /// Until the listener has caught up, GETs go to PostgreSQL under either
-  /// policy: the tiers may hold documents changed while we were away, or of
-  /// another database altogether (the listener checks which history the
-  /// LMDB file holds before anything in it is served).
-  std::atomic<bool> bypass_{true};
+  /// Until the listener has caught up, GETs go to PostgreSQL: the tiers may
+  /// hold documents changed while we were away, or of another database
+  /// altogether (the listener checks which history the LMDB file holds
+  /// before anything in it is served).
+  listener_status listener_status_;
   pg_worker_config worker_cfg_;
   std::unique_ptr<pg_async_driver> async_driver_; ///< db.driver=async
   std::unique_ptr<cache_front> front_;

@@ -82,6 +82,8 @@ std::optional<int> restcache_config::read_options(int argc, char** argv) {
       auto key = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
       auto* spec = find_spec(key);
       if (!spec) {
+        if (auto note = removed_option_note(key))
+          return refuse(*note);
         auto group = key.substr(0, key.find('.'));
         bool ours = std::any_of(specs_.begin(), specs_.end(), [&](auto& s) { return s.group == group; });
         if (ours || key.find('.') == std::string::npos)

@@ -77,8 +77,11 @@ std::optional<std::string> check_config_file(const std::string& path, const std:
     for (auto& s : specs)
       if (s.key() == key)
         spec = &s;
-    if (!spec)
+    if (!spec) {
+      if (auto note = removed_option_note(key))
+        return where + *note;
       return where + "unknown option " + key + " (restcached --help lists them)";
+    }
     std::string plain = value;
     if (spec->type == option_spec::kind::text) {
       auto s = unquote(value);

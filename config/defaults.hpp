@@ -56,10 +56,19 @@ inline constexpr int64_t cache_fill_timeout_ms = 10'000;
 inline constexpr bool cache_populate = false;       ///< load departments at start-up
 inline constexpr int64_t cache_populate_page = 2'000; ///< departments per populate query
 
-/// What GETs do while the notify listener is not connected and caught up:
-/// bypass (go to PostgreSQL, keep nothing; /ready stays ready) | serve
-/// (answer from the tiers, possibly old; /ready says not ready).
-inline constexpr const char* cache_on_listener_loss = "bypass";
+/// Seconds a document cached before the notify listener lost PostgreSQL
+/// may still be answered, marked stale-if-error, when a fill cannot reach
+/// the database or times out (0: never; misses answer 503 either way).
+/// Five minutes cover a PostgreSQL restart, a crash recovery of a modest
+/// database and a managed failover (Patroni's defaults take 30-40 s); an
+/// instance cut off longer stops answering from what it can no longer check.
+inline constexpr int64_t cache_stale_if_error = 300;
+/// Seconds a "does not exist" stays in memory (0: not remembered). The
+/// INSERT that creates the id drops it sooner; the TTL is a second bound.
+inline constexpr int64_t cache_negative_ttl = 60;
+/// Percent of the memory budget "does not exist" entries may take at most,
+/// so a scan of absent ids cannot evict real documents.
+inline constexpr int64_t cache_negative_share = 5;
 
 // changelog.*
 /// Seconds change-log entries are kept; older ones this instance has applied

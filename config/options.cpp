@@ -29,8 +29,6 @@ struct named {
 constexpr named<db_driver_kind> db_drivers[] = {{"threads", db_driver_kind::threads}, {"async", db_driver_kind::async}};
 constexpr named<cache_mode> cache_modes[] = {
   {"tiered", cache_mode::tiered}, {"memory", cache_mode::memory}, {"lmdb", cache_mode::lmdb}, {"none", cache_mode::none}};
-constexpr named<listener_loss_policy> listener_loss_policies[] = {{"bypass", listener_loss_policy::bypass},
-                                                                  {"serve", listener_loss_policy::serve}};
 constexpr named<lmdb_sync_kind> lmdb_syncs[] = {
   {"durable", lmdb_sync_kind::durable}, {"no-meta-sync", lmdb_sync_kind::no_meta_sync}, {"no-sync", lmdb_sync_kind::no_sync}};
 constexpr named<scheduler_kind> schedulers[] = {{"io", scheduler_kind::io}, {"caf", scheduler_kind::caf}};
@@ -249,10 +247,13 @@ restcache_config::restcache_config() {
           "load departments into the tiers at start-up, up to the budget")
     .integer(o.cache_populate_page, "populate-page", d::cache_populate_page, 1, 100'000,
              "departments per populate query")
-    .text(o.cache_on_listener_loss, "on-listener-loss", d::cache_on_listener_loss,
-          "bypass: GETs go to PostgreSQL while the change listener is not caught up; "
-          "serve: answer from the tiers, possibly old",
-          names_of(listener_loss_policies));
+    .integer(o.cache_stale_if_error, "stale-if-error", d::cache_stale_if_error, 0, 86'400 * 365,
+             "seconds after the change listener last caught up that a cached document answers a fill "
+             "PostgreSQL could not serve, marked stale-if-error; 0 = never")
+    .integer(o.cache_negative_ttl, "negative-ttl", d::cache_negative_ttl, 0, 86'400 * 365,
+             "seconds an id found missing is remembered (its INSERT drops it sooner); 0 = never")
+    .integer(o.cache_negative_share, "negative-share", d::cache_negative_share, 0, 100,
+             "percent of cache.memory-bytes that ids remembered missing may take");
   spec_builder{specs_, custom_options_, "changelog"}
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
@@ -294,6 +295,13 @@ restcache_config::restcache_config() {
   set("scheduler.max-threads", static_cast<size_t>(std::max<int64_t>(1, cores() / 2)));
 }
 
+std::optional<std::string> removed_option_note(const std::string& key) {
+  if (key == "cache.on-listener-loss")
+    return "cache.on-listener-loss was removed: GETs always bypass the tiers while the change listener is "
+           "not caught up, and cache.stale-if-error bounds and marks what the serve policy answered";
+  return std::nullopt;
+}
+
 const option_spec* restcache_config::find_spec(const std::string& key) const {
   for (auto& s : specs_)
     if (s.key() == key)
@@ -309,7 +317,6 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
   // Each text is one of its spec's choices (checked above).
   o.mode = value_of(cache_modes, o.cache_mode);
   o.driver = value_of(db_drivers, o.db_driver);
-  o.on_listener_loss = value_of(listener_loss_policies, o.cache_on_listener_loss);
   o.sync = value_of(lmdb_syncs, o.lmdb_sync);
   o.scheduler = value_of(schedulers, o.runtime_scheduler);
   if (o.lmdb_path.empty() && uses_lmdb())

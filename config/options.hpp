@@ -19,7 +19,6 @@ namespace restcache {
 
 /// The options that choose among a few values, as values.
 enum class db_driver_kind : uint8_t { threads, async };
-enum class listener_loss_policy : uint8_t { bypass, serve };
 enum class lmdb_sync_kind : uint8_t { durable, no_meta_sync, no_sync };
 enum class scheduler_kind : uint8_t { io, caf };
 
@@ -45,7 +44,9 @@ struct daemon_options {
   int64_t cache_fill_timeout_ms;
   bool cache_populate;
   int64_t cache_populate_page;
-  std::string cache_on_listener_loss;
+  int64_t cache_stale_if_error;  ///< seconds, 0 = off
+  int64_t cache_negative_ttl;    ///< seconds, 0 = off
+  int64_t cache_negative_share;  ///< percent of cache.memory-bytes
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_mark_interval_ms;
@@ -67,7 +68,6 @@ struct daemon_options {
   // validate_and_resolve (after the option table checked the text).
   restcache::cache_mode mode = restcache::cache_mode::tiered;
   db_driver_kind driver = db_driver_kind::async;
-  listener_loss_policy on_listener_loss = listener_loss_policy::bypass;
   lmdb_sync_kind sync = lmdb_sync_kind::durable;
   scheduler_kind scheduler = scheduler_kind::io;
 };
@@ -136,6 +136,11 @@ private:
 
   std::vector<option_spec> specs_;
 };
+
+/// Why an option restcache no longer has is gone, and what replaced it, as a
+/// sentence for the refusal of a file or command line that names it; nullopt
+/// for any other key.
+std::optional<std::string> removed_option_note(const std::string& key);
 
 /// "restcached 0.1.0 (<git revision>)".
 std::string restcache_version_text();

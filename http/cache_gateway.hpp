@@ -32,6 +32,10 @@ public:
   /// document with its gzip variant made (cached_doc::gzip). By default a
   /// plain lookup: the session then compresses per request.
   virtual void lookup_gzip(doc_key key, reply_callback cb) { lookup(key, std::move(cb)); }
+  /// A lookup that must not be answered from what the tiers hold (the
+  /// client's Cache-Control: no-cache): the document is read again. By
+  /// default a plain lookup.
+  virtual void refill(doc_key key, reply_callback cb) { lookup(key, std::move(cb)); }
 
   /// A department id picked uniformly from the in-memory set of existing ids,
   /// or nullopt while that set is empty.

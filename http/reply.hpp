@@ -30,6 +30,8 @@ struct reply {
 
   unsigned status = 200;
   shape form = shape::fields;
+  /// shape::document: the Cache-Status line the fixed header ends with.
+  cache_status cache_result = cache_status::none;
   std::vector<header_field> fields;
   /// What is sent after the header: empty for HEAD, else a view into
   /// owned_body or into doc.
@@ -49,6 +51,7 @@ struct reply {
   void clear() noexcept {
     status = 200;
     form = shape::fields;
+    cache_result = cache_status::none;
     fields.clear();
     body = {};
     owned_body.clear();

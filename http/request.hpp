@@ -20,11 +20,13 @@ struct request_head {
   std::string if_match;        ///< every If-Match, joined with ", "
   std::string authorization;   ///< the first one
   std::string content_type;    ///< the first one
+  std::string cache_control;   ///< every Cache-Control, joined with ", "
+  std::string pragma;          ///< every Pragma, joined with ", "
   /// The header announced a body (Content-Length or chunked); set by the
   /// session once the request is complete.
   bool body_framed = false;
   bool has_request_id = false, has_accept_encoding = false, has_if_none_match = false, has_if_match = false,
-       has_authorization = false, has_content_type = false;
+       has_authorization = false, has_content_type = false, has_cache_control = false, has_pragma = false;
   std::string body;
 
   void clear() noexcept {
@@ -37,8 +39,10 @@ struct request_head {
     if_match.clear();
     authorization.clear();
     content_type.clear();
+    cache_control.clear();
+    pragma.clear();
     has_request_id = has_accept_encoding = has_if_none_match = has_if_match = has_authorization =
-      has_content_type = false;
+      has_content_type = has_cache_control = has_pragma = false;
     body_framed = false;
     body.clear();
   }

@@ -110,6 +110,8 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
   st.keep_alive = keep_alive;
   take_request_id(req, st.request_id);
   st.gzip = req.has_accept_encoding && accepts_gzip(req.accept_encoding);
+  st.refill = (req.has_cache_control || req.has_pragma)
+              && forbids_stored_answer(req.has_cache_control, req.cache_control, req.has_pragma, req.pragma);
   const route r = parse_route(req.method, req.target);
   st.metric_route = static_cast<uint8_t>(r.kind);
   st.head = r.head;
@@ -222,7 +224,7 @@ next_step request_handler::start_write(const request_head& req, const route& r, 
 
 next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& out) const {
   if (r.error == rc_error::none && r.doc) {
-    document_reply(std::move(r.doc), st, out);
+    document_reply(std::move(r), st, out);
     return next_step::reply;
   }
   rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
@@ -239,13 +241,17 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
     std::string detail = (st.key.kind == doc_kind::emp ? "employee " : "department ")
                          + std::to_string(st.key.id) + " does not exist";
     problem_reply(make_problem(e, detail), st, out);
+    if (r.status != cache_status::none)
+      out.add("Cache-Status", cache_status_field(r.status));
     return next_step::reply;
   }
   problem_reply(make_problem(e), st, out);
   return next_step::reply;
 }
 
-void request_handler::document_reply(doc_ptr doc, const request_state& st, reply& out) const {
+void request_handler::document_reply(lookup_result r, const request_state& st, reply& out) const {
+  doc_ptr doc = std::move(r.doc);
+  const std::string_view cache_status_value = cache_status_field(r.status);
   const bool gz = st.gzip && doc->body.size() >= gzip_min_bytes;
   // The variant the shard keeps with the document; else (a document from
   // LMDB or a fill, or a gateway without variants) compressed here.
@@ -262,11 +268,17 @@ void request_handler::document_reply(doc_ptr doc, const request_state& st, reply
     out.add("ETag", etag);
     out.add("Cache-Control", cache_control_documents);
     out.add("Vary", "Accept-Encoding");
+    if (!cache_status_value.empty())
+      out.add("Cache-Status", cache_status_value);
+    if (r.status == cache_status::stale_if_error)
+      out.add("Age", length_text(r.age_s));
     return;
   }
-  if (!gz) {
+  // A stale answer carries its Age: the field list, not the fixed header.
+  if (!gz && r.status != cache_status::stale_if_error) {
     out.status = 200;
     out.form = reply::shape::document;
+    out.cache_result = r.status;
     out.body = st.head ? std::string_view{} : std::string_view{doc->body};
     out.doc = std::move(doc);
     return;
@@ -276,6 +288,15 @@ void request_handler::document_reply(doc_ptr doc, const request_state& st, reply
   out.add("ETag", etag);
   out.add("Cache-Control", cache_control_documents);
   out.add("Vary", "Accept-Encoding");
+  if (!cache_status_value.empty())
+    out.add("Cache-Status", cache_status_value);
+  if (r.status == cache_status::stale_if_error)
+    out.add("Age", length_text(r.age_s));
+  if (!gz) {
+    set_body(doc->body, st, out);
+    out.doc = std::move(doc);
+    return;
+  }
   out.add("Content-Encoding", "gzip");
   if (kept) {
     set_body(kept->body, st, out); // no copy: out.doc keeps its variant alive

@@ -26,7 +26,7 @@ struct http_metrics;
 /// What the request waits for once the handler has looked at it.
 enum class next_step : uint8_t {
   reply,     ///< the reply is ready: write it
-  lookup,    ///< gateway.lookup (or lookup_gzip when `gzip`) of `key`
+  lookup,    ///< gateway.lookup of `key` (lookup_gzip when `gzip`, refill when `refill`)
   list_page, ///< gateway.list_depts(`after`, `limit`)
   write,     ///< gateway.write(`write`)
 };
@@ -40,6 +40,7 @@ struct request_state {
   bool keep_alive = false;
   bool head = false;       ///< HEAD: the header only
   bool gzip = false;       ///< the client accepts Content-Encoding: gzip
+  bool refill = false;     ///< the client sent no-cache: gateway.refill instead of a lookup
   uint8_t metric_route = 0; ///< the route as /metrics counts it
   uint8_t random_tries = 0; ///< /depts/random: ids tried (one deleted meanwhile is retried)
   doc_key key{};           ///< next_step::lookup
@@ -74,7 +75,7 @@ public:
 
 private:
   next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
-  void document_reply(doc_ptr doc, const request_state& st, reply& out) const;
+  void document_reply(lookup_result r, const request_state& st, reply& out) const;
   void readiness_reply(const request_state& st, reply& out) const;
   /// Content-Length of `body`, and the body itself unless HEAD (not copied:
   /// it must live until written).

@@ -60,4 +60,10 @@ problem make_problem(rc_error e, std::string_view detail = {});
 /// members are skipped.
 bool if_none_match_matches(std::string_view field_value, std::string_view etag) noexcept;
 
+/// True when a request's Cache-Control asks for a response not served from
+/// storage: a no-cache or max-age=0 directive (RFC 9111 5.2.1), names in any
+/// case; or, without Cache-Control, Pragma: no-cache (RFC 9111 5.4).
+bool forbids_stored_answer(bool has_cache_control, std::string_view cache_control, bool has_pragma,
+                           std::string_view pragma) noexcept;
+
 } // namespace restcache::http

@@ -265,7 +265,9 @@ inline_callback<void(Result)> session::await(void (session::*on_done)(uint64_t, 
 void session::start_lookup() {
   auto cb = await(&session::on_lookup);
   try {
-    if (st_.gzip)
+    if (st_.refill)
+      core_.gateway.refill(st_.key, std::move(cb));
+    else if (st_.gzip)
       core_.gateway.lookup_gzip(st_.key, std::move(cb));
     else
       core_.gateway.lookup(st_.key, std::move(cb));

@@ -13,6 +13,8 @@ using gzip_atom = caf::atom_constant<caf::atom("gzip")>; // a lookup for a clien
 using invalidate_atom = caf::atom_constant<caf::atom("invalidate")>;
 using filled_atom = caf::atom_constant<caf::atom("filled")>;
 using fill_tmo_atom = caf::atom_constant<caf::atom("fill_tmo")>;
+/// A lookup that must not be answered from the tiers (Cache-Control: no-cache).
+using refill_atom = caf::atom_constant<caf::atom("refill")>;
 using fetched_atom = caf::atom_constant<caf::atom("fetched")>;
 using borrow_atom = caf::atom_constant<caf::atom("borrow")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;

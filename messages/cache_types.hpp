@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "messages/errors.hpp"
@@ -92,10 +93,61 @@ private:
 };
 using doc_ptr = std::shared_ptr<const cached_doc>;
 
-/// What a lookup answers: a document, or an error code and no document.
+/// How a lookup was answered, as the Cache-Status field (RFC 9211) and
+/// restcache_cache_answers_total{cache_status} say it. `none`: not a cache
+/// answer (an error of the database or of the cache itself).
+enum class cache_status : uint8_t {
+  none,
+  memory,         ///< a hit in the shard's memory
+  lmdb,           ///< a hit in the LMDB tier
+  stored,         ///< a miss: the fill's answer was kept
+  miss,           ///< a miss whose answer was not kept (overtaken by a change, too large)
+  collapsed,      ///< a miss that joined a fill in flight
+  refresh,        ///< the client's no-cache forced a fill; its answer was kept
+  refresh_unkept, ///< the same, not kept
+  bypass,         ///< the tiers were bypassed: cache.mode=none, or the listener not caught up
+  stale_if_error, ///< PostgreSQL could not answer: a document cached before the listener lost it
+  negative,       ///< a remembered "does not exist"
+};
+inline constexpr size_t cache_status_count = static_cast<size_t>(cache_status::negative) + 1;
+
+/// The Cache-Status field value of each status (empty for none). Fixed
+/// strings: clients and the bench compare them as bytes.
+constexpr std::string_view cache_status_field(cache_status s) noexcept {
+  constexpr std::string_view fields[cache_status_count] = {
+    "",
+    "restcache; hit; detail=memory",
+    "restcache; hit; detail=lmdb",
+    "restcache; fwd=uri-miss; stored",
+    "restcache; fwd=uri-miss",
+    "restcache; fwd=uri-miss; collapsed",
+    "restcache; fwd=request; stored",
+    "restcache; fwd=request",
+    "restcache; fwd=bypass",
+    "restcache; hit; detail=stale-if-error",
+    "restcache; hit; detail=negative",
+  };
+  return fields[static_cast<size_t>(s)];
+}
+
+/// The label value of each status in restcache_cache_answers_total.
+constexpr std::string_view cache_status_label(cache_status s) noexcept {
+  constexpr std::string_view labels[cache_status_count] = {
+    "none", "memory", "lmdb", "stored", "miss", "collapsed", "refresh", "refresh_unkept",
+    "bypass", "stale_if_error", "negative",
+  };
+  return labels[static_cast<size_t>(s)];
+}
+
+/// What a lookup answers: a document, or an error code and no document;
+/// how it was answered, and for a stale-if-error answer its age.
 struct lookup_result {
   rc_error error = rc_error::none;
   doc_ptr doc;
+  cache_status status = cache_status::none;
+  /// Seconds since the document was last known to match the database (the
+  /// Age field of a stale-if-error answer; 0 otherwise).
+  uint32_t age_s = 0;
 };
 
 /// Called exactly once per lookup, on a CAF worker thread; it must not block

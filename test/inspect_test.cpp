@@ -48,8 +48,9 @@ struct fixture : cache_stack_fixture {
   std::atomic<int64_t> stuck_mailbox{7}; ///< what the stuck actor "reported" last
   std::shared_ptr<std::vector<lookup_result>> answers = std::make_shared<std::vector<lookup_result>>();
 
-  // serve while not caught up: the shards keep what they fill
-  fixture() : cache_stack_fixture(cache_stack_options{shard_count, false, 1'000}) {
+  fixture() : cache_stack_fixture(cache_stack_options{shard_count, 1'000}) {
+    // As if caught up: the shards keep what they fill.
+    status.set_caught_up(true, 0);
     // Takes every inspect request and never answers it (a stuck actor).
     auto held = std::make_shared<std::vector<caf::response_promise>>();
     silent = sys.spawn(

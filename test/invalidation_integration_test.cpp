@@ -143,18 +143,39 @@ CAF_TEST(a change made while the listener is cut off is served fresh once it is 
   CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_replayed_total"), 1);
 }
 
-CAF_TEST(serve policy answers from the tiers while cut off and says not ready) {
-  auto d = start({"--cache.on-listener-loss=serve"});
+CAF_TEST(two gets of a missing id run one query and its insert is seen within the propagation window) {
+  auto d = start();
   http_client c{d->port()};
-  auto old = c.get("/deptemps/22").body;
-  CAF_REQUIRE_EQUAL(c.get("/ready").status, 200);
-  cut_connections(true);
-  CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 503; }));
-  sql.exec("UPDATE dept SET loc = 'UNSEEN' WHERE deptno = 22");
-  CAF_CHECK_EQUAL(c.get("/deptemps/22").body, old); // possibly old: the policy's price
-  cut_connections(false);
-  CAF_CHECK(wait_until([&] { return c.get("/ready").status == 200; }));
-  CAF_CHECK(serves_truth(d->port(), 22));
+  const std::string fills = "restcache_db_queries_total{pool=\"fill\"}";
+  auto queries = metric(c.get("/metrics").body, fills);
+  auto first = c.get("/deptemps/5000");
+  CAF_CHECK_EQUAL(first.status, 404);
+  CAF_CHECK_EQUAL(first.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored");
+  auto second = c.get("/deptemps/5000");
+  CAF_CHECK_EQUAL(second.status, 404);
+  CAF_CHECK_EQUAL(second.header_or_empty("Cache-Status"), "restcache; hit; detail=negative");
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, fills), queries + 1);
+  sql.exec("INSERT INTO dept VALUES (5000, 'CREATED', 'Here')");
+  CAF_CHECK(serves_truth(d->port(), 5000, 2s));
+  // An employee id the same way, through the employee route.
+  CAF_CHECK_EQUAL(c.get("/depts/emps/900000").status, 404);
+  CAF_CHECK_EQUAL(c.get("/depts/emps/900000").header_or_empty("Cache-Status"), "restcache; hit; detail=negative");
+  sql.exec("INSERT INTO emp (empno, ename, job, hiredate, sal, deptno) VALUES (900000, 'NEW', 'CLERK', '2020-01-01', 1000, 5000)");
+  CAF_CHECK(wait_until([&] { return c.get("/depts/emps/900000").status == 200; }, 2s));
+}
+
+CAF_TEST(no-cache reads a cached document again and keeps the new read) {
+  auto d = start();
+  http_client c{d->port()};
+  const std::string fills = "restcache_db_queries_total{pool=\"fill\"}";
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/23").status, 200);
+  auto queries = metric(c.get("/metrics").body, fills);
+  auto forced = c.get("/deptemps/23", {{"Cache-Control", "no-cache"}});
+  CAF_CHECK_EQUAL(forced.status, 200);
+  CAF_CHECK_EQUAL(forced.header_or_empty("Cache-Status"), "restcache; fwd=request; stored");
+  CAF_CHECK_EQUAL(forced.body, truth(23));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, fills), queries + 1);
+  CAF_CHECK_EQUAL(c.get("/deptemps/23").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
 }
 
 CAF_TEST(a restart serves unchanged documents from LMDB and replays what changed meanwhile) {

@@ -21,7 +21,7 @@ struct fixture : cache_stack_fixture {
     std::make_shared<std::vector<lookup_result>>();
 
   explicit fixture(size_t max_keys = 1'000)
-    : cache_stack_fixture(cache_stack_options{shard_count, true, max_keys}) {
+    : cache_stack_fixture(cache_stack_options{shard_count, max_keys}) {
   }
 
   static doc_key key(int32_t id) {

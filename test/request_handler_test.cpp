@@ -308,6 +308,84 @@ CAF_TEST(the wire format writes a document with its ETag and length) {
                           + "\r\nX-Request-Id: rid\r\n\r\n");
 }
 
+CAF_TEST(a document answer carries its Cache-Status in the fixed header) {
+  start(get("/deptemps/1"));
+  handler.on_lookup(lookup_result{rc_error::none, make_doc("{\"deptNumber\":1}"), cache_status::memory}, st, out);
+  CAF_REQUIRE(out.form == reply::shape::document);
+  std::string head;
+  serialize_head(head, out, 11, "rid", true);
+  CAF_CHECK_EQUAL(head, "HTTP/1.1 200 OK\r\nServer: restcache\r\nContent-Type: application/json\r\n"
+                        "Cache-Control: no-cache\r\nVary: Accept-Encoding\r\n"
+                        "Cache-Status: restcache; hit; detail=memory\r\nETag: " + out.doc->etag
+                          + "\r\nContent-Length: 16\r\nDate: " + std::string{http_date()}
+                          + "\r\nX-Request-Id: rid\r\n\r\n");
+  // Every status has its own fixed line.
+  for (auto s : {cache_status::lmdb, cache_status::stored, cache_status::collapsed, cache_status::bypass}) {
+    start(get("/deptemps/1"));
+    handler.on_lookup(lookup_result{rc_error::none, make_doc("{\"deptNumber\":1}"), s}, st, out);
+    serialize_head(head, out, 11, "rid", true);
+    CAF_CHECK(head.find("\r\nCache-Status: " + std::string{cache_status_field(s)} + "\r\n") != std::string::npos);
+  }
+}
+
+CAF_TEST(a stale answer carries Age and its Cache-Status and a gzip answer its Cache-Status too) {
+  auto doc = big_doc();
+  start(get("/deptemps/7"));
+  handler.on_lookup(lookup_result{rc_error::none, doc, cache_status::stale_if_error, 42}, st, out);
+  CAF_CHECK_EQUAL(out.status, 200u);
+  CAF_CHECK(out.form == reply::shape::fields);
+  CAF_CHECK_EQUAL(out.field("Cache-Status"), "restcache; hit; detail=stale-if-error");
+  CAF_CHECK_EQUAL(out.field("Age"), "42");
+  CAF_CHECK_EQUAL(body(), doc->body);
+  CAF_CHECK_EQUAL(out.field("Content-Length"), std::to_string(doc->body.size()));
+  auto h = get("/deptemps/7");
+  h.accept_encoding = "gzip";
+  h.has_accept_encoding = true;
+  start(h);
+  handler.on_lookup(lookup_result{rc_error::none, doc, cache_status::lmdb}, st, out);
+  CAF_CHECK_EQUAL(out.field("Content-Encoding"), "gzip");
+  CAF_CHECK_EQUAL(out.field("Cache-Status"), "restcache; hit; detail=lmdb");
+  CAF_CHECK(out.field("Age").empty());
+}
+
+CAF_TEST(a remembered missing id is a 404 that says so and a 503 has no Cache-Status) {
+  start(get("/deptemps/5000000"));
+  handler.on_lookup(lookup_result{rc_error::not_found, nullptr, cache_status::negative}, st, out);
+  CAF_CHECK_EQUAL(out.status, 404u);
+  CAF_CHECK_EQUAL(out.field("Cache-Status"), "restcache; hit; detail=negative");
+  start(get("/deptemps/5"));
+  handler.on_lookup(lookup_result{rc_error::db_unavailable, nullptr}, st, out);
+  CAF_CHECK_EQUAL(out.status, 503u);
+  CAF_CHECK_EQUAL(out.field("Retry-After"), "1");
+  CAF_CHECK(out.field("Cache-Status").empty());
+}
+
+CAF_TEST(no-cache in Cache-Control or Pragma asks for a refill) {
+  auto with = [&](std::string cc, std::string pragma) {
+    auto h = get("/deptemps/9");
+    if (!cc.empty()) {
+      h.cache_control = cc;
+      h.has_cache_control = true;
+    }
+    if (!pragma.empty()) {
+      h.pragma = pragma;
+      h.has_pragma = true;
+    }
+    CAF_REQUIRE(start(h) == next_step::lookup);
+    return st.refill;
+  };
+  CAF_CHECK(!with("", ""));
+  CAF_CHECK(with("no-cache", ""));
+  CAF_CHECK(with("max-stale=5, No-Cache", ""));
+  CAF_CHECK(with("max-age=0", ""));
+  CAF_CHECK(with("max-age=\"0\"", ""));
+  CAF_CHECK(!with("max-age=10", ""));
+  CAF_CHECK(!with("no-store", ""));
+  CAF_CHECK(!with("no-cachex", ""));
+  CAF_CHECK(with("", "no-cache"));
+  CAF_CHECK(!with("max-age=60", "no-cache")); // Pragma counts only without Cache-Control
+}
+
 CAF_TEST(connection lines follow the version defaults) {
   CAF_CHECK(connection_line(11, true).empty());
   CAF_CHECK(connection_line(10, false).empty());

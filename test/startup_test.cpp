@@ -111,20 +111,31 @@ CAF_TEST(the options naming a choice are parsed into their values) {
   auto defaults = parse({});
   CAF_CHECK(defaults->opts.mode == cache_mode::tiered);
   CAF_CHECK(defaults->opts.driver == db_driver_kind::async);
-  CAF_CHECK(defaults->opts.on_listener_loss == listener_loss_policy::bypass);
   CAF_CHECK(defaults->opts.sync == lmdb_sync_kind::durable);
   CAF_CHECK(defaults->opts.scheduler == scheduler_kind::io);
-  auto other = parse({"--cache.mode=lmdb", "--db.driver=threads", "--cache.on-listener-loss=serve",
+  auto other = parse({"--cache.mode=lmdb", "--db.driver=threads",
                       "--lmdb.sync=no-meta-sync", "--runtime.scheduler=caf"});
   CAF_CHECK(other->opts.mode == cache_mode::lmdb);
   CAF_CHECK(other->resolved_cache_mode() == cache_mode::lmdb);
   CAF_CHECK(other->opts.driver == db_driver_kind::threads);
-  CAF_CHECK(other->opts.on_listener_loss == listener_loss_policy::serve);
   CAF_CHECK(other->opts.sync == lmdb_sync_kind::no_meta_sync);
   CAF_CHECK(other->opts.scheduler == scheduler_kind::caf);
   CAF_CHECK(!other->uses_io_scheduler());
   CAF_CHECK(parse({"--cache.mode=none", "--lmdb.sync=no-sync"})->opts.sync == lmdb_sync_kind::no_sync);
   CAF_CHECK(!parse({"--cache.mode=none"})->uses_lmdb());
+}
+
+CAF_TEST(the removed serve policy is refused with what replaced it) {
+  auto cfg = std::make_unique<restcache_config>();
+  std::vector<std::string> args{"restcached", "--config-file=/dev/null", "--cache.on-listener-loss=serve"};
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  CAF_CHECK_EQUAL(cfg->read_options(static_cast<int>(argv.size()), argv.data()), std::optional<int>{2});
+  auto note = removed_option_note("cache.on-listener-loss");
+  CAF_REQUIRE(note);
+  CAF_CHECK(note->find("cache.stale-if-error") != std::string::npos);
+  CAF_CHECK(!removed_option_note("cache.mode"));
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -55,6 +55,8 @@ private:
       case field::if_match: return join(head_.if_match, head_.has_if_match, value);
       case field::authorization: return first(head_.authorization, head_.has_authorization, value);
       case field::content_type: return first(head_.content_type, head_.has_content_type, value);
+      case field::cache_control: return join(head_.cache_control, head_.has_cache_control, value);
+      case field::pragma: return join(head_.pragma, head_.has_pragma, value);
       case field::unknown:
         // Beast knows no X-Request-Id: compare the name.
         if (boost::beast::iequals(name_string, "X-Request-Id"))

@@ -1,0 +1,143 @@
+#define CAF_SUITE outage_integration
+#include "test/fixtures/daemon_process.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <memory>
+#include <string>
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+// PostgreSQL stopped under a running daemon: a cluster of the suite's own,
+// since the shared one cannot be stopped.
+
+using namespace restcache;
+using namespace restcache::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct fixture {
+  private_pg cluster;
+  std::unique_ptr<daemon_process> d;
+
+  fixture() {
+    pg::connection c{cluster.dsn()};
+    pg::ensure_schema(c);
+    pg::load_options opts;
+    opts.depts = 100;
+    opts.emps_per_dept = 5;
+    pg::load_demo_data(c, opts);
+    d = std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
+      "--cache.mode=memory", "--changelog.mark-interval=50", "--db.query-timeout-ms=2000",
+      "--cache.fill-timeout-ms=3000"});
+    wait_ready();
+  }
+
+  /// Caught up and the pool connected (a fill before that answers 503).
+  void wait_ready() {
+    http_client c{d->port()};
+    CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 200; }));
+  }
+
+  static std::string truth(pg::connection& c, int32_t deptno) {
+    auto doc = pg::fetch_deptemps(c, deptno);
+    return doc ? encode_deptemps(*doc) : std::string{};
+  }
+
+  /// No new session may reach the database (the listener cannot come back);
+  /// sessions open already keep working. Set from another database: it
+  /// holds across a restart of the server.
+  void allow_connections(bool yes) {
+    pg::connection admin{cluster.dsn("postgres")};
+    admin.exec(std::string{"ALTER DATABASE "} + private_pg::database_name + " ALLOW_CONNECTIONS "
+               + (yes ? "true" : "false"));
+    if (!yes)
+      admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                 "'restcache-listener'");
+  }
+
+  int64_t metric_now(const std::string& name) {
+    http_client c{d->port()};
+    return metric(c.get("/metrics").body, name);
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(outage_integration_tests, fixture)
+
+CAF_TEST(with PostgreSQL stopped cached documents answer stale and a change it hid is served fresh after) {
+  http_client c{d->port()};
+  auto first = c.get("/deptemps/21");
+  CAF_REQUIRE_EQUAL(first.status, 200);
+  CAF_CHECK_EQUAL(first.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored");
+  CAF_CHECK_EQUAL(c.get("/deptemps/21").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  auto other = c.get("/deptemps/22").body;
+  auto before = first.body;
+
+  // The listener's backend is terminated and cannot reconnect; a change is
+  // written through a session of its own (open before the cut); then
+  // PostgreSQL stops, before the listener could have seen anything.
+  pg::connection writer{cluster.dsn()};
+  allow_connections(false);
+  CAF_REQUIRE(wait_until([&] { return metric_now("restcache_listener_connected") == 0; }));
+  auto bypassed = c.get("/deptemps/22"); // still reachable through the pool
+  CAF_CHECK_EQUAL(bypassed.status, 200);
+  CAF_CHECK_EQUAL(bypassed.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  CAF_CHECK_EQUAL(bypassed.body, other);
+  writer.exec("UPDATE dept SET loc = 'WHILE BLIND' WHERE deptno = 21");
+  auto changed = truth(writer, 21);
+  CAF_REQUIRE_NOT_EQUAL(changed, before);
+  cluster.stop_server();
+
+  auto stale = c.get("/deptemps/21");
+  CAF_CHECK_EQUAL(stale.status, 200);
+  CAF_CHECK_EQUAL(stale.body, before);
+  CAF_CHECK_EQUAL(stale.header_or_empty("Cache-Status"), "restcache; hit; detail=stale-if-error");
+  CAF_CHECK(stale.has_header("Age"));
+  auto uncached = c.get("/deptemps/50");
+  CAF_CHECK_EQUAL(uncached.status, 503);
+  CAF_CHECK_EQUAL(uncached.header_or_empty("Retry-After"), "1");
+  CAF_CHECK_EQUAL(uncached.header_or_empty("Content-Type"), "application/problem+json");
+  auto ready = c.get("/ready");
+  CAF_CHECK_EQUAL(ready.status, 503);
+  CAF_CHECK(ready.body.find("serving stale") != std::string::npos);
+  CAF_CHECK_EQUAL(c.get("/health").status, 200);
+  CAF_CHECK_GREATER(metric_now("restcache_serving_stale_since_seconds"), 0);
+  CAF_CHECK_GREATER_OR_EQUAL(metric_now("restcache_cache_answers_total{cache_status=\"stale_if_error\"}"), 1);
+
+  cluster.restart_server();
+  allow_connections(true);
+  CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 200; }, 15s));
+  auto fresh = c.get("/deptemps/21");
+  CAF_CHECK_EQUAL(fresh.status, 200);
+  CAF_CHECK_EQUAL(fresh.body, changed); // the replay dropped the old copy
+  CAF_CHECK_EQUAL(fresh.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored");
+  CAF_CHECK_EQUAL(metric_now("restcache_serving_stale_since_seconds"), 0);
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+}
+
+CAF_TEST(with stale-if-error off a cached document answers 503 while PostgreSQL is stopped) {
+  d = std::make_unique<daemon_process>(std::vector<std::string>{
+    "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
+    "--cache.mode=memory", "--cache.stale-if-error=0"});
+  wait_ready();
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/30").status, 200);
+  cluster.stop_server();
+  CAF_REQUIRE(wait_until([&] { return metric_now("restcache_listener_connected") == 0; }));
+  auto r = c.get("/deptemps/30");
+  CAF_CHECK_EQUAL(r.status, 503);
+  CAF_CHECK_EQUAL(r.header_or_empty("Retry-After"), "1");
+  cluster.restart_server();
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
