@@ -340,4 +340,22 @@ CAF_TEST(the freshness checker counts no stale read across truncates and replica
   CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), count_of("truncate_reload"));
 }
 
+CAF_TEST(the freshness checker creates ids cached as missing and reads them back created) {
+  auto d = start();
+  auto out_path = lmdb_dir + "/freshness-inserts.out";
+  auto cmd = std::string{RESTCACHE_FRESHNESS_BIN} + " -q --duration 4 --writes-per-second 10"
+             + " --read-delay-ms 500 --readers 1 --reads-per-second 100 --latency-every 0"
+             + " --kinds insert_dept,insert_emp --json"
+             + " --dsn '" + dsn + "' --url http://127.0.0.1:" + std::to_string(d->port()) + " > " + out_path;
+  auto status = std::system(cmd.c_str());
+  CAF_CHECK(WIFEXITED(status));
+  CAF_CHECK_EQUAL(WEXITSTATUS(status), 0); // 0 stale: no id answered missing once created
+  std::ifstream in{out_path};
+  std::string out{std::istreambuf_iterator<char>{in}, {}};
+  auto at = out.find("\"primed_missing\":");
+  CAF_REQUIRE(at != std::string::npos);
+  CAF_CHECK_GREATER_OR_EQUAL(std::atoi(out.c_str() + at + 17), 5);
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_cache_answers_total{cache_status=\"negative\"}"), 5);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()
