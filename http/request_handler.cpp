@@ -75,6 +75,15 @@ std::string length_text(size_t n) {
   return std::string(digits, end);
 }
 
+/// The Cache-Status field (none for none) and, for a stale answer, Age.
+void add_cache_status(cache_status how, uint32_t age_s, reply& out) {
+  if (how == cache_status::none)
+    return;
+  out.add("Cache-Status", cache_status_field(how));
+  if (how == cache_status::stale_if_error)
+    out.add("Age", length_text(age_s));
+}
+
 } // namespace
 
 request_handler::request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics)
@@ -224,7 +233,7 @@ next_step request_handler::start_write(const request_head& req, const route& r, 
 
 next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& out) const {
   if (r.error == rc_error::none && r.doc) {
-    document_reply(std::move(r), st, out);
+    document_reply(std::move(r.doc), r.status, r.age_s, st, out);
     return next_step::reply;
   }
   rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
@@ -241,17 +250,15 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
     std::string detail = (st.key.kind == doc_kind::emp ? "employee " : "department ")
                          + std::to_string(st.key.id) + " does not exist";
     problem_reply(make_problem(e, detail), st, out);
-    if (r.status != cache_status::none)
-      out.add("Cache-Status", cache_status_field(r.status));
+    add_cache_status(r.status, 0, out);
     return next_step::reply;
   }
   problem_reply(make_problem(e), st, out);
   return next_step::reply;
 }
 
-void request_handler::document_reply(lookup_result r, const request_state& st, reply& out) const {
-  doc_ptr doc = std::move(r.doc);
-  const std::string_view cache_status_value = cache_status_field(r.status);
+void request_handler::document_reply(doc_ptr doc, cache_status how, uint32_t age_s, const request_state& st,
+                                     reply& out) const {
   const bool gz = st.gzip && doc->body.size() >= gzip_min_bytes;
   // The variant the shard keeps with the document; else (a document from
   // LMDB or a fill, or a gateway without variants) compressed here.
@@ -268,17 +275,14 @@ void request_handler::document_reply(lookup_result r, const request_state& st, r
     out.add("ETag", etag);
     out.add("Cache-Control", cache_control_documents);
     out.add("Vary", "Accept-Encoding");
-    if (!cache_status_value.empty())
-      out.add("Cache-Status", cache_status_value);
-    if (r.status == cache_status::stale_if_error)
-      out.add("Age", length_text(r.age_s));
+    add_cache_status(how, age_s, out);
     return;
   }
   // A stale answer carries its Age: the field list, not the fixed header.
-  if (!gz && r.status != cache_status::stale_if_error) {
+  if (!gz && how != cache_status::stale_if_error) {
     out.status = 200;
     out.form = reply::shape::document;
-    out.cache_result = r.status;
+    out.cache_result = how;
     out.body = st.head ? std::string_view{} : std::string_view{doc->body};
     out.doc = std::move(doc);
     return;
@@ -288,10 +292,7 @@ void request_handler::document_reply(lookup_result r, const request_state& st, r
   out.add("ETag", etag);
   out.add("Cache-Control", cache_control_documents);
   out.add("Vary", "Accept-Encoding");
-  if (!cache_status_value.empty())
-    out.add("Cache-Status", cache_status_value);
-  if (r.status == cache_status::stale_if_error)
-    out.add("Age", length_text(r.age_s));
+  add_cache_status(how, age_s, out);
   if (!gz) {
     set_body(doc->body, st, out);
     out.doc = std::move(doc);

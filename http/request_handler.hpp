@@ -75,7 +75,8 @@ public:
 
 private:
   next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
-  void document_reply(lookup_result r, const request_state& st, reply& out) const;
+  /// `how` and `age_s`: the lookup's Cache-Status and, when stale, its Age.
+  void document_reply(doc_ptr doc, cache_status how, uint32_t age_s, const request_state& st, reply& out) const;
   void readiness_reply(const request_state& st, reply& out) const;
   /// Content-Length of `body`, and the body itself unless HEAD (not copied:
   /// it must live until written).

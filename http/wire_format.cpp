@@ -50,24 +50,27 @@ namespace {
 /// about a third of the instructions of a memory hit.
 void serialize_document_head(std::string& out, const reply& r, unsigned version, std::string_view request_id,
                              bool keep_alive) {
-  static const std::string fixed = "Server: " + std::string{server_name} + "\r\nContent-Type: "
-                                   + std::string{content_type_json} + "\r\nCache-Control: "
-                                   + std::string{cache_control_documents} + "\r\nVary: Accept-Encoding\r\n";
-  // "Cache-Status: ...\r\n" per status, empty for none.
-  static const auto cache_status_lines = [] {
+  // The constant lines, ending with the Cache-Status line of each status
+  // (none for none): one copy per answer.
+  static const auto fixed_for = [] {
+    const std::string common = "Server: " + std::string{server_name} + "\r\nContent-Type: "
+                               + std::string{content_type_json} + "\r\nCache-Control: "
+                               + std::string{cache_control_documents} + "\r\nVary: Accept-Encoding\r\n";
     std::array<std::string, cache_status_count> lines;
-    for (size_t i = 1; i < cache_status_count; ++i)
-      lines[i] = "Cache-Status: " + std::string{cache_status_field(static_cast<cache_status>(i))} + "\r\n";
+    for (size_t i = 0; i < cache_status_count; ++i)
+      lines[i] = common
+                 + (i == 0 ? std::string{}
+                           : "Cache-Status: " + std::string{cache_status_field(static_cast<cache_status>(i))} + "\r\n");
     return lines;
   }();
-  const std::string_view cache_line = cache_status_lines[static_cast<size_t>(r.cache_result)];
+  const std::string& fixed = fixed_for[static_cast<size_t>(r.cache_result)];
   const std::string_view date = http_date();
   char length[24];
   auto [length_end, ec] = std::to_chars(length, length + sizeof length, r.doc->body.size());
   const std::string_view connection = connection_line(version, keep_alive);
   const std::string_view etag = r.doc->etag;
   constexpr std::string_view status_line = "HTTP/1.1 200 OK\r\n";
-  out.resize(status_line.size() + fixed.size() + cache_line.size() + 6 + etag.size() + 18
+  out.resize(status_line.size() + fixed.size() + 6 + etag.size() + 18
              + static_cast<size_t>(length_end - length) + 8 + date.size() + 16 + request_id.size() + 2
              + connection.size() + 2);
   char* p = out.data();
@@ -79,7 +82,6 @@ void serialize_document_head(std::string& out, const reply& r, unsigned version,
   };
   put(version == 10 ? "HTTP/1.0 200 OK\r\n" : status_line);
   put(fixed);
-  put(cache_line);
   put("ETag: ");
   put(etag);
   put("\r\nContent-Length: ");
