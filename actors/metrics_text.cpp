@@ -106,6 +106,12 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 rd(m.already_applied));
   append_metric(out, "restcache_listener_pruned_total", "Change-log entries pruned by retention.",
                 "counter", rd(m.pruned));
+  append_metric(out, "restcache_changelog_bytes",
+                "The change log's table and indexes, as last measured (each minute); -1: not yet.", "gauge",
+                rd(m.changelog_bytes));
+  append_metric(out, "restcache_changelog_oldest_entry_age_seconds",
+                "Age of the change log's oldest entry, as last measured; -1: not yet.", "gauge",
+                rd(m.changelog_oldest_age_s));
   append_metric(out, "restcache_listener_watermark_xid",
                 "Replay watermark: every change of a transaction below it is applied.", "gauge",
                 rd(m.watermark));

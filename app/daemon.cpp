@@ -138,6 +138,7 @@ void daemon::spawn_listener() {
   listener_cfg.connection.dsn = o_.db_dsn;
   listener_cfg.connection.retention = std::chrono::seconds{o_.changelog_retention};
   listener_cfg.connection.mark_interval = std::chrono::milliseconds{o_.changelog_mark_interval_ms};
+  listener_cfg.connection.warn_bytes = o_.changelog_warn_bytes;
   listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();

@@ -77,6 +77,9 @@ inline constexpr int64_t changelog_retention = 86'400;
 /// Changed keys coalesced while the shards catch up; beyond this both tiers
 /// are dropped instead (a storm is absorbed in bounded memory).
 inline constexpr int64_t changelog_max_pending = 1'000'000;
+/// Bytes of the change log (table and indexes) beyond which the listener
+/// warns each minute: a log that size means instances stopped pruning it.
+inline constexpr int64_t changelog_warn_bytes = int64_t{1} << 30;
 /// How often the listener takes a watermark mark (ms).
 inline constexpr int64_t changelog_mark_interval_ms = 200;
 

@@ -260,7 +260,9 @@ restcache_config::restcache_config() {
     .integer(o.changelog_max_pending, "max-pending", d::changelog_max_pending, 1, int_max,
              "changed keys coalesced while the shards catch up; beyond, both tiers are dropped")
     .integer(o.changelog_mark_interval_ms, "mark-interval", d::changelog_mark_interval_ms, 10, 60'000,
-             "ms between replay watermark marks");
+             "ms between replay watermark marks")
+    .integer(o.changelog_warn_bytes, "warn-bytes", d::changelog_warn_bytes, 0, int_max,
+             "bytes of the change log beyond which the listener warns each minute, 0 = never");
   spec_builder{specs_, custom_options_, "lmdb"}
     .text(o.lmdb_path, "path", d::lmdb_path, "directory of the LMDB tier, created if missing")
     .integer(o.lmdb_max_bytes, "max-bytes", d::lmdb_max_bytes, int64_t{1} << 20, int_max,

@@ -39,6 +39,10 @@ struct listener_metrics {
   std::array<std::atomic<uint64_t>, history_rule_count> history_resets{};
   std::atomic<uint64_t> invalidations{0};  ///< keys sent to shards (after coalescing)
   std::atomic<uint64_t> pruned{0};         ///< change-log entries deleted by retention
+  /// The change log's table and indexes in bytes, and the age of its oldest
+  /// entry in seconds, as last measured (each prune interval); -1: not yet.
+  std::atomic<int64_t> changelog_bytes{-1};
+  std::atomic<int64_t> changelog_oldest_age_s{-1};
   /// Notifications of changes this instance's writes had applied already.
   std::atomic<uint64_t> already_applied{0};
   /// The replay watermark: every change of a transaction below this xid is applied.

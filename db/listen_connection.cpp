@@ -8,6 +8,7 @@
 
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/schema.hpp"
 
 namespace restcache {
 
@@ -160,11 +161,23 @@ void listen_connection::drain(pg::connection& c) {
   }
 }
 
+void listen_connection::measure_log(pg::connection& c) {
+  auto size = pg::measure_change_log(c);
+  metrics_.changelog_bytes.store(size.bytes, std::memory_order_relaxed);
+  metrics_.changelog_oldest_age_s.store(static_cast<int64_t>(size.oldest_age_s), std::memory_order_relaxed);
+  if (cfg_.warn_bytes > 0 && size.bytes > cfg_.warn_bytes)
+    spdlog::warn("notify listener: the change log holds {} MB (changelog.warn-bytes {} MB), its oldest entry is {:.0f} s "
+                 "old: instances that stopped leave it to the database's own bound (change_log_horizon.max_age)",
+                 size.bytes >> 20, cfg_.warn_bytes >> 20, size.oldest_age_s);
+}
+
 void listen_connection::session(pg::connection& c) {
   using clock = std::chrono::steady_clock;
   auto* conn = c.get();
   auto next_mark = clock::now();
-  auto next_prune = clock::now() + cfg_.prune_interval;
+  // Soon after the connect: the first instance to start after others were
+  // stopped prunes what they left (once its own watermark is known).
+  auto next_prune = clock::now() + cfg_.mark_interval;
   while (!stopping_.load(std::memory_order_acquire)) {
     auto now = clock::now();
     if (now >= next_mark) {
@@ -176,14 +189,18 @@ void listen_connection::session(pg::connection& c) {
       // Never past what this instance has applied; other instances that fall
       // behind find the horizon above their watermark and drop their tiers.
       auto below = metrics_.watermark.load(std::memory_order_acquire);
-      if (below > 0) {
+      if (below == 0) {
+        next_prune = now + cfg_.mark_interval; // not caught up yet: soon again
+      } else {
         auto n = pg::prune_changes(c, cfg_.retention, below, 100'000);
         bump(metrics_.pruned, static_cast<uint64_t>(n));
         if (n > 0)
           spdlog::info("notify listener: pruned {} change-log entries older than {} s", n,
                        cfg_.retention.count());
+        measure_log(c);
+        // A full batch: more is due; else the usual interval.
+        next_prune = now + (n >= 100'000 ? cfg_.mark_interval : std::chrono::milliseconds{cfg_.prune_interval});
       }
-      next_prune = now + cfg_.prune_interval;
     }
     drain(c); // what arrived with the statements' results
     pollfd fds[2] = {{PQsocket(conn), POLLIN, 0}, {stop_fds_[0], POLLIN, 0}};

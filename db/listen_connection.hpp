@@ -33,6 +33,9 @@ struct listen_config {
   std::chrono::milliseconds max_backoff{2'000};   ///< cap of the reconnect backoff
   std::chrono::seconds retention{defaults::changelog_retention}; ///< changelog.retention; 0 = never prune
   std::chrono::seconds prune_interval{60};
+  /// changelog.warn-bytes: a log larger than this is warned about each
+  /// prune interval (its instances are stopped, or far behind). 0: never.
+  int64_t warn_bytes = defaults::changelog_warn_bytes;
   size_t replay_limit = defaults::changelog_max_pending; ///< more entries than this: drop the tiers instead
   /// The history the tiers hold at start-up (from the LMDB file); nullopt:
   /// unknown, so the first connect drops both tiers and records the live one.
@@ -50,6 +53,8 @@ public:
 private:
   void run();
   void session(pg::connection& c);
+  /// Measures the change log into the metrics and warns past warn_bytes.
+  void measure_log(pg::connection& c);
   /// Compares the history the connection reaches with the one the tiers
   /// hold (compare_history); on any difference asks the inbox to drop both
   /// tiers and restart the watermark. True when the tiers may be replayed.

@@ -340,6 +340,13 @@ CAF_TEST(the freshness checker counts no stale read across truncates and replica
   CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), count_of("truncate_reload"));
 }
 
+CAF_TEST(the change log size is measured and warned about past changelog.warn-bytes) {
+  auto d = start({"--changelog.warn-bytes=1"});
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_changelog_bytes") > 0; }, 5s));
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_changelog_oldest_entry_age_seconds"), 0);
+  CAF_CHECK(wait_until([&] { return d->log().find("the change log holds") != std::string::npos; }, 5s));
+}
+
 CAF_TEST(the freshness checker creates ids cached as missing and reads them back created) {
   auto d = start();
   auto out_path = lmdb_dir + "/freshness-inserts.out";

@@ -116,7 +116,7 @@ CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
-  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 4"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 5"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log_horizon"), 1);
   CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
   // Exactly one row and one TRUNCATE trigger per table survive the second
@@ -325,6 +325,48 @@ CAF_TEST(a version 3 database is migrated to triggers that fire always and on tr
   c.exec("RESET session_replication_role");
   c.exec("TRUNCATE emp");
   CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 10}, {"truncate", 0}}));
+}
+
+CAF_TEST(the change log bounds itself by age with no instance running) {
+  seed();
+  // Entries of a week and more ago that no instance pruned.
+  c.exec("INSERT INTO change_log (entity, id, changed_at)"
+         " SELECT 'dept', 10, now() - interval '8 days' FROM generate_series(1, 50)");
+  c.exec("UPDATE change_log_horizon SET max_age = '7 days'");
+  auto horizon_before = std::string{c.exec("SELECT pruned_below::text FROM change_log_horizon").text(0, 0)};
+  // The next write whose entry is a multiple of 10,000 prunes them.
+  c.exec("SELECT setval('change_log_seq_seq', 19999)");
+  c.exec("UPDATE dept SET dname = 'BOUND' WHERE deptno = 20");
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log WHERE changed_at < now() - interval '7 days'"), 0);
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 20}})); // the write's own entry stays
+  auto horizon_after = std::string{c.exec("SELECT pruned_below::text FROM change_log_horizon").text(0, 0)};
+  CAF_CHECK_NOT_EQUAL(horizon_after, horizon_before); // readers behind it drop their tiers
+  // Any other write prunes nothing.
+  c.exec("INSERT INTO change_log (entity, id, changed_at) VALUES ('dept', 10, now() - interval '8 days')");
+  c.exec("UPDATE dept SET dname = 'AGAIN' WHERE deptno = 20");
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log WHERE changed_at < now() - interval '7 days'"), 1);
+  CAF_CHECK_EQUAL(count("SELECT restcache_prune_change_log()"), 1); // what operators may call themselves
+  auto size = pg::measure_change_log(c);
+  CAF_CHECK_GREATER(size.bytes, 0);
+  CAF_CHECK_LESS(size.oldest_age_s, 3600.0);
+}
+
+CAF_TEST(uninstall removes what restcache installed and keeps the data) {
+  seed();
+  auto depts = count("SELECT count(*) FROM dept");
+  pg::uninstall_schema(c);
+  CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"), 0);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_proc WHERE proname LIKE 'restcache%'"), 0);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_class WHERE relname IN ('change_log', 'change_log_horizon',"
+                        " 'restcache_schema')"),
+                  0);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), depts);
+  c.exec("UPDATE dept SET dname = 'UNWATCHED' WHERE deptno = 10"); // no trigger left to fail
+  pg::uninstall_schema(c); // twice is fine
+  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version); // and it installs again
+  c.exec("UPDATE dept SET dname = 'WATCHED' WHERE deptno = 10");
+  CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 10}}));
 }
 
 CAF_TEST(change log xid is the writing transaction id) {

@@ -1,7 +1,7 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--help]
+//                  [--batch B] [--if-empty] [--uninstall] [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
 
@@ -30,7 +30,7 @@ namespace {
 
 constexpr const char* usage_text =
   "usage: restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--help]\n";
+  "                      [--batch B] [--if-empty] [--uninstall] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -49,6 +49,10 @@ constexpr const char* help_text =
   "  --emps-per-dept K   employees per department (default 10)\n"
   "  --batch B           departments per transaction (default 50000)\n"
   "  --if-empty          load only when the dept table is empty\n"
+  "  --uninstall         remove what restcache installed (the change triggers and\n"
+  "                      functions, change_log, change_log_horizon, restcache_schema)\n"
+  "                      and nothing else: dept and emp keep their rows. Stop the\n"
+  "                      daemons first (a running one installs it again at start)\n"
   "  -h, --help          show this help\n"
   "\n"
   "Progress goes to stderr. Exit status: 0 done, 1 database error, 2 bad arguments.\n";
@@ -56,6 +60,7 @@ constexpr const char* help_text =
 struct args {
   std::string dsn;
   bool schema_only = false;
+  bool uninstall = false;
   bool help = false;
   pg::load_options load;
 };
@@ -107,6 +112,9 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--schema-only") {
       flag();
       a.schema_only = true;
+    } else if (arg == "--uninstall") {
+      flag();
+      a.uninstall = true;
     } else if (arg == "--if-empty") {
       flag();
       a.load.only_if_empty = true;
@@ -209,6 +217,13 @@ int main(int argc, char** argv) {
   progress_printer* printer = nullptr;
   try {
     pg::connection c{a.dsn};
+    if (a.uninstall) {
+      auto was = pg::installed_schema_version(c);
+      pg::uninstall_schema(c);
+      std::fprintf(stderr, "restcache-load: removed restcache's triggers, functions and change log "
+                   "(schema version %d); dept and emp are kept\n", was);
+      return 0;
+    }
     auto version = pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     if (a.schema_only)

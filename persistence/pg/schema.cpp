@@ -1,5 +1,8 @@
 #include "persistence/pg/schema.hpp"
 
+#include <cstdlib>
+#include <string>
+
 namespace restcache::pg {
 
 namespace {
@@ -56,6 +59,47 @@ int installed_schema_version(connection& c) {
   if (v.rows() != 1)
     return 0;
   return static_cast<int>(v.int64(0, 0));
+}
+
+void uninstall_schema(connection& c) {
+  // The advisory lock of schema.sql: not while another process applies it.
+  // DROP ... IF EXISTS throughout, so a partial or absent install is fine.
+  static const char* const uninstall_sql =
+    "BEGIN;"
+    "SET LOCAL client_min_messages = warning;"
+    "SELECT pg_advisory_xact_lock(7310593858020254568);"
+    "DO $do$ BEGIN"
+    "  IF to_regclass('dept') IS NOT NULL THEN"
+    "    DROP TRIGGER IF EXISTS restcache_dept_changed ON dept;"
+    "    DROP TRIGGER IF EXISTS restcache_dept_truncated ON dept;"
+    "  END IF;"
+    "  IF to_regclass('emp') IS NOT NULL THEN"
+    "    DROP TRIGGER IF EXISTS restcache_emp_changed ON emp;"
+    "    DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;"
+    "  END IF;"
+    "END $do$;"
+    "DROP TABLE IF EXISTS change_log, change_log_horizon, restcache_schema;"
+    "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
+    "  restcache_change_log_bound(), restcache_prune_change_log(int);"
+    "COMMIT;";
+  try {
+    c.exec(uninstall_sql);
+  } catch (error&) {
+    rollback_if_in_transaction(c);
+    throw;
+  }
+}
+
+change_log_size measure_change_log(connection& c) {
+  // The oldest entry through the primary key (changed_at has no index).
+  auto r = c.exec("SELECT pg_total_relation_size('change_log'),"
+                  " coalesce(extract(epoch FROM now() - (SELECT changed_at FROM change_log ORDER BY seq LIMIT 1)), 0)");
+  change_log_size out;
+  if (r.rows() == 1) {
+    out.bytes = r.int64(0, 0);
+    out.oldest_age_s = std::strtod(std::string{r.text(0, 1)}.c_str(), nullptr);
+  }
+  return out;
 }
 
 } // namespace restcache::pg

@@ -15,7 +15,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 4;
+inline constexpr int schema_version = 5;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
 /// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp", or "truncate" with id 0
@@ -28,5 +28,18 @@ int ensure_schema(connection& c);
 
 /// The version recorded in the database, or 0 when no schema is present.
 int installed_schema_version(connection& c);
+
+/// Removes what restcache installed (triggers, functions, the change log,
+/// its horizon, the recorded version) and keeps dept and emp with their
+/// rows. One transaction; safe when nothing is installed.
+void uninstall_schema(connection& c);
+
+/// The change log's size: bytes of the table with its indexes, and the age
+/// in seconds of its oldest entry (0 when empty).
+struct change_log_size {
+  int64_t bytes = 0;
+  double oldest_age_s = 0;
+};
+change_log_size measure_change_log(connection& c);
 
 } // namespace restcache::pg

@@ -1,4 +1,4 @@
--- restcache schema, version 4 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 5 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -81,6 +81,46 @@ CREATE TABLE IF NOT EXISTS change_log_horizon (
   pruned_below xid8 NOT NULL DEFAULT '0'
 );
 INSERT INTO change_log_horizon DEFAULT VALUES ON CONFLICT DO NOTHING;
+
+-- The log's own bound, which holds with no instance running (instances prune
+-- what they have applied after changelog.retention; stopped or retired ones
+-- prune nothing): entries older than max_age go, oldest first, from the
+-- writes themselves (below). Operators change it with
+-- UPDATE change_log_horizon SET max_age = '2 days'. An instance whose
+-- watermark falls below what went drops its tiers, as after any prune.
+ALTER TABLE change_log_horizon ADD COLUMN IF NOT EXISTS max_age interval NOT NULL DEFAULT '7 days';
+
+-- Deletes up to `batch` entries older than max_age, oldest first, and raises
+-- the horizon past them; returns how many went.
+CREATE OR REPLACE FUNCTION restcache_prune_change_log(batch int DEFAULT 20000)
+RETURNS bigint LANGUAGE sql AS $fn$
+  WITH h AS (SELECT max_age FROM change_log_horizon),
+  d AS (DELETE FROM change_log WHERE seq IN (
+          SELECT seq FROM change_log, h
+          WHERE changed_at < now() - h.max_age
+          ORDER BY seq LIMIT batch)
+        RETURNING xid),
+  m AS (SELECT max(xid) AS x, count(*) AS n FROM d),
+  u AS (UPDATE change_log_horizon SET pruned_below = greatest(pruned_below, m.x)
+        FROM m WHERE m.x IS NOT NULL)
+  SELECT n FROM m
+$fn$;
+
+CREATE OR REPLACE FUNCTION restcache_change_log_bound()
+RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM restcache_prune_change_log();
+  RETURN NULL;
+END
+$fn$;
+
+-- Every 10,000th entry its writer prunes up to 20,000 aged ones, so pruning
+-- outpaces appending once entries age past max_age. The WHEN clause is
+-- evaluated without calling the function: the other writes pay nothing.
+DROP TRIGGER IF EXISTS restcache_change_log_bound ON change_log;
+CREATE TRIGGER restcache_change_log_bound
+  AFTER INSERT ON change_log
+  FOR EACH ROW WHEN (NEW.seq % 10000 = 0) EXECUTE FUNCTION restcache_change_log_bound();
 
 -- The trigger functions append the keys of the cached documents a row change
 -- affects and notify listeners with "<entity>:<id>:<seq>:<us>", us being the
@@ -210,7 +250,8 @@ ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_dept_changed,
                  ENABLE ALWAYS TRIGGER restcache_dept_truncated;
 ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,
                 ENABLE ALWAYS TRIGGER restcache_emp_truncated;
+ALTER TABLE change_log ENABLE ALWAYS TRIGGER restcache_change_log_bound;
 
-INSERT INTO restcache_schema (version) VALUES (4) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (5) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
