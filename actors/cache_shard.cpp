@@ -12,11 +12,6 @@ namespace restcache {
 
 namespace {
 
-int64_t now_us() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 /// How a waiter's answer is marked when the fill's answer was not kept.
 cache_status unkept(cache_status how) noexcept {
   switch (how) {
@@ -441,7 +436,6 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (st.tier_readable(key)) {
         if (auto doc = st.cfg.tier->get(key)) {
           bump(st.metrics->tier_hits);
-          st.count_answer(cache_status::lmdb);
           if (st.cfg.uses_memory())
             st.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
           cb(lookup_result{rc_error::none, std::move(doc), cache_status::lmdb});

@@ -13,6 +13,13 @@
 
 namespace restcache {
 
+/// Now, in microseconds since the epoch (system clock): the unit of the
+/// times below and of a change's time in the change log.
+inline int64_t now_us() noexcept {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
 struct listener_status {
   /// caught_up_until_us while the listener is caught up.
   static constexpr int64_t caught_up_now = std::numeric_limits<int64_t>::max();

@@ -29,8 +29,8 @@ struct cache_metrics {
   /// shard still is at N (nothing it read can have been invalidated since).
   std::atomic<uint64_t> invalidation_epoch{0};
   std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
-  /// Answers by Cache-Status, except memory hits (those are `hits`: no
-  /// second counter on the hot path).
+  /// Answers by Cache-Status, except memory and LMDB hits (those are `hits`
+  /// and `tier_hits`: no second counter for one event).
   std::array<std::atomic<uint64_t>, cache_status_count> answers{};
   std::atomic<int64_t> negative_entries{0}; ///< "does not exist" entries held
   std::atomic<int64_t> entries{0};

@@ -12,15 +12,6 @@
 
 namespace restcache {
 
-namespace {
-
-int64_t now_us() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-} // namespace
-
 void with_fanned_out_keys(change_batch& changes) {
   auto n = changes.size();
   for (size_t i = 0; i < n; ++i)

@@ -149,7 +149,9 @@ std::string cache_front::metrics_text() const {
   for (size_t s = 1; s < cache_status_count; ++s) {
     int64_t sum = 0;
     for (auto& m : cache_metrics_)
-      sum += s == static_cast<size_t>(cache_status::memory) ? rd(m.hits) : rd(m.answers[s]);
+      sum += s == static_cast<size_t>(cache_status::memory) ? rd(m.hits)
+             : s == static_cast<size_t>(cache_status::lmdb) ? rd(m.tier_hits)
+                                                            : rd(m.answers[s]);
     append_sample(out, "restcache_cache_answers_total",
                   "{cache_status=\"" + std::string{cache_status_label(static_cast<cache_status>(s))} + "\"}", sum);
   }

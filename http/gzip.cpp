@@ -8,15 +8,6 @@ namespace restcache::http {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size())
-    return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 /// q of a coding's parameters ("q=0.5"); 1 when absent, 0 when malformed.
 double quality(std::string_view params) noexcept {
   while (!params.empty()) {

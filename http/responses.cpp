@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "messages/document_encoder.hpp"
+#include "messages/text.hpp"
 
 namespace restcache::http {
 
@@ -152,40 +153,23 @@ bool if_none_match_matches(std::string_view v, std::string_view etag) noexcept {
 
 namespace {
 
-bool same_lowercase(std::string_view given, std::string_view lower) noexcept {
-  if (given.size() != lower.size())
-    return false;
-  for (size_t i = 0; i < given.size(); ++i) {
-    char c = given[i];
-    if (c >= 'A' && c <= 'Z')
-      c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower[i])
-      return false;
-  }
-  return true;
-}
-
 /// True when the comma-separated directive list holds no-cache or max-age=0.
 bool lists_no_cache(std::string_view v) noexcept {
   while (!v.empty()) {
     auto comma = v.find(',');
-    auto d = v.substr(0, comma);
+    auto d = trim(v.substr(0, comma));
     v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
-    while (!d.empty() && is_ows(d.front()))
-      d.remove_prefix(1);
-    while (!d.empty() && is_ows(d.back()))
-      d.remove_suffix(1);
     auto eq = d.find('=');
     auto name = d.substr(0, eq);
     if (eq == std::string_view::npos) {
-      if (same_lowercase(name, "no-cache"))
+      if (iequals(name, "no-cache"))
         return true;
       continue;
     }
     auto arg = d.substr(eq + 1);
     if (arg.size() >= 2 && arg.front() == '"' && arg.back() == '"')
       arg = arg.substr(1, arg.size() - 2);
-    if (same_lowercase(name, "max-age") && !arg.empty() && arg.find_first_not_of('0') == std::string_view::npos)
+    if (iequals(name, "max-age") && !arg.empty() && arg.find_first_not_of('0') == std::string_view::npos)
       return true;
   }
   return false;

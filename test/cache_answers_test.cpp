@@ -15,11 +15,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-int64_t now_us() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 struct fixture : fake_pool_fixture {
   cache_metrics cm;
   listener_status status;
