@@ -39,11 +39,43 @@ void batch_writer_state::flush_records() {
     bump(metrics->records_written, batch.size());
     metrics->last_flush_us.store(static_cast<uint64_t>(us.count()), std::memory_order_relaxed);
     metrics->flush_duration.observe_us(us.count());
+    note_success();
   } catch (const std::exception& e) {
-    bump(metrics->write_errors);
     bump(metrics->records_dropped, batch.size());
-    spdlog::error("batch writer: writing {} records failed, dropped: {}", batch.size(), e.what());
+    note_failure("writing records (dropped)", batch.size(), e);
   }
+}
+
+void batch_writer_state::note_failure(const char* doing, size_t n, const std::exception& e) {
+  bump(metrics->write_errors);
+  ++failures_in_a_row;
+  metrics->status.set(tier_state::degraded, std::string{"writes failing: "} + e.what());
+  if (failures_in_a_row == 1 || failures_in_a_row % 100 == 0)
+    spdlog::error("batch writer: {} {} failed ({} failures in a row; the tier is read, not written, meanwhile): {}",
+                  doing, n, failures_in_a_row, e.what());
+}
+
+void batch_writer_state::note_success() {
+  if (failures_in_a_row == 0)
+    return;
+  spdlog::info("batch writer: the LMDB tier takes writes again after {} failed commits", failures_in_a_row);
+  failures_in_a_row = 0;
+  metrics->status.set(tier_state::ok, "open");
+}
+
+std::chrono::milliseconds batch_writer_state::retry_delay() const {
+  auto delay = cfg.retry_delay;
+  for (uint64_t i = 1; i < failures_in_a_row && delay < cfg.max_retry_delay; ++i)
+    delay *= 2;
+  return std::min(delay, cfg.max_retry_delay);
+}
+
+void batch_writer_state::bound_pending_deletes() {
+  if (failures_in_a_row == 0 || clear_pending || deletes.size() <= cfg.max_queue)
+    return;
+  spdlog::warn("batch writer: {} deletes wait for a tier that fails to commit: dropping the whole tier instead",
+               deletes.size());
+  discard_for_clear();
 }
 
 bool batch_writer_state::flush_clear() {
@@ -52,10 +84,10 @@ bool batch_writer_state::flush_clear() {
   try {
     store->clear(watermark, history);
   } catch (const std::exception& e) {
-    bump(metrics->write_errors);
-    spdlog::error("batch writer: clearing the tier failed, retrying: {}", e.what());
+    note_failure("clearing the tier (retrying)", 1, e);
     return false;
   }
+  note_success();
   watermark.reset();
   history.reset();
   clear_pending = false;
@@ -95,10 +127,10 @@ bool batch_writer_state::flush_deletes() {
     store->write({}, deletes, watermark);
     watermark.reset();
   } catch (const std::exception& e) {
-    bump(metrics->write_errors);
-    spdlog::error("batch writer: deleting {} keys failed, retrying: {}", deletes.size(), e.what());
+    note_failure("deleting keys (retrying)", deletes.size(), e);
     return false;
   }
+  note_success();
   confirm_deletes();
   return true;
 }
@@ -130,6 +162,11 @@ actor_report writer_report(batch_writer_actor::pointer self, const batch_writer_
       return std::string{buf};
     }())
     .add("write errors", rd(m.write_errors))
+    .add("failed commits in a row", st.failures_in_a_row)
+    .add("tier", [&] {
+      auto [state, why] = m.status.get();
+      return std::string{to_string(state)} + (why.empty() ? "" : ": " + why);
+    }())
     .add("flush timer armed", st.timer_armed);
   return r;
 }
@@ -185,7 +222,14 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       }
       st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
       auto rp = self->make_response_promise<uint64_t>();
-      st.delete_promises.push_back({seq, rp});
+      if (st.clear_pending) {
+        // The clear covers these keys too: it answers once it commits.
+        st.deletes.clear();
+        st.clear_promises.push_back({seq, rp});
+      } else {
+        st.delete_promises.push_back({seq, rp});
+        st.bound_pending_deletes();
+      }
       st.schedule_delete_flush(self);
       return rp;
     },
@@ -220,7 +264,7 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       // Detached: sleeping blocks only this thread. Bounded: a disk that keeps
       // failing must not hold up shutdown (the next start replays anyway).
       for (int attempt = 0; attempt < 50 && !st.flush_deletes(); ++attempt)
-        std::this_thread::sleep_for(st.cfg.retry_delay);
+        std::this_thread::sleep_for(std::min(st.retry_delay(), std::chrono::milliseconds{100}));
       st.flush_records();
       return st.metrics->records_written.load(std::memory_order_relaxed);
     },
@@ -232,7 +276,7 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
     [self](flush_del_atom) {
       if (!self->state.flush_deletes()) {
         self->state.delete_flush_scheduled = true;
-        self->delayed_send(self, self->state.cfg.retry_delay, flush_del_atom::value);
+        self->delayed_send(self, self->state.retry_delay(), flush_del_atom::value);
       }
     },
   };

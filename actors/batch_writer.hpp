@@ -13,6 +13,7 @@
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "actors/metrics.hpp"
+#include "actors/tier_status.hpp"
 
 namespace restcache {
 
@@ -21,7 +22,8 @@ struct batch_writer_config {
   std::chrono::milliseconds flush_interval{defaults::lmdb_flush_interval_ms}; ///< lmdb.flush-interval
   size_t max_queue = defaults::lmdb_max_queue;                          ///< beyond this, records are dropped
   std::chrono::milliseconds delete_delay{2};        ///< invalidations gathered per delete transaction
-  std::chrono::milliseconds retry_delay{100};       ///< after a failed delete transaction
+  std::chrono::milliseconds retry_delay{100};       ///< after a failed delete transaction, doubling
+  std::chrono::milliseconds max_retry_delay{5000};  ///< while the failures go on
 };
 
 struct batch_metrics {
@@ -40,6 +42,9 @@ struct batch_metrics {
   std::atomic<uint64_t> last_flush_us{0};    ///< duration of the last record transaction
   std::atomic<int64_t> mailbox{0};           ///< the writer's mailbox, as it last reported it
   latency_histogram flush_duration;          ///< record transactions, begin to commit
+  /// What /ready and /metrics say of the tier; the writer marks it degraded
+  /// while its commits fail and ok again after one succeeds.
+  tier_status status;
 };
 
 struct batch_writer_state {
@@ -66,6 +71,20 @@ struct batch_writer_state {
   bool delete_flush_scheduled = false;
   uint64_t timer_generation = 0; ///< a flush timer fires only for its own round
   bool timer_armed = false;
+  /// Commits failed in a row (0: the last one succeeded).
+  uint64_t failures_in_a_row = 0;
+
+  /// A commit failed with `what`: counts it, marks the tier degraded, logs
+  /// the first failure of a streak and then every 100th.
+  void note_failure(const char* doing, size_t n, const std::exception& e);
+  /// A commit succeeded: ends a streak of failures.
+  void note_success();
+  /// The wait before retrying failed deletes: doubles with the streak.
+  std::chrono::milliseconds retry_delay() const;
+  /// While commits fail, invalidations pile up: past lmdb.max-queue keys a
+  /// pending clear stands for them all (it answers their promises when it
+  /// commits, and the shards read nothing from the tier until then).
+  void bound_pending_deletes();
 
   /// Writes every queued record in one transaction, after the pending
   /// deletes in the same one: a record queued after an invalidation of its

@@ -33,18 +33,42 @@ void append_histogram_of(std::string& out, const char* name, const char* help, c
 
 } // namespace
 
-std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m) {
+std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m) {
   std::string out;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-  auto c = store.counters();
-  append_metric(out, "restcache_lmdb_bytes", "Bytes of pages in use in the LMDB file.", "gauge",
-                static_cast<int64_t>(store.bytes()));
-  append_metric(out, "restcache_lmdb_records", "Documents held in the LMDB tier.", "gauge",
-                static_cast<int64_t>(store.count()));
+  append_metric_header(out, "restcache_lmdb_tier_state",
+                       "1 for the LMDB tier's state: ok, degraded (commits fail, reads go on), off (not opened).",
+                       "gauge");
+  auto state = m.status.state();
+  for (auto s : {tier_state::ok, tier_state::degraded, tier_state::off})
+    append_sample(out, "restcache_lmdb_tier_state", std::string{"{state=\""} + to_string(s) + "\"}",
+                  int64_t{s == state});
+  auto c = store ? store->counters() : lmdb::store_counters{};
+  // A tier LMDB gave up on fails every read: its gauges are left out then.
+  int64_t bytes = -1, records = -1;
+  if (store) {
+    try {
+      bytes = static_cast<int64_t>(store->bytes());
+      records = static_cast<int64_t>(store->count());
+    } catch (const std::exception&) {
+    }
+  }
+  if (bytes >= 0) {
+    append_metric(out, "restcache_lmdb_bytes", "Bytes of pages in use in the LMDB file.", "gauge", bytes);
+    append_metric(out, "restcache_lmdb_records", "Documents held in the LMDB tier.", "gauge", records);
+  }
+  append_metric(out, "restcache_lmdb_budget_bytes",
+                "The LMDB file's byte budget in force: lmdb.max-bytes, or what the file held when its disk ran full.",
+                "gauge", static_cast<int64_t>(store ? store->budget_bytes() : 0));
   append_metric(out, "restcache_lmdb_evicted_total", "Records evicted to stay within lmdb.max-bytes.",
                 "counter", static_cast<int64_t>(c.evicted));
   append_metric(out, "restcache_lmdb_garbled_total", "Stored values that failed to decode (not served).",
                 "counter", static_cast<int64_t>(c.garbled));
+  append_metric(out, "restcache_lmdb_disk_full_total",
+                "Commits the file system refused for want of space (ENOSPC, EDQUOT); each lowers the budget.",
+                "counter", static_cast<int64_t>(c.disk_full));
+  append_metric(out, "restcache_lmdb_read_errors_total", "LMDB reads that failed (answered as a miss).",
+                "counter", static_cast<int64_t>(c.read_errors));
   append_metric(out, "restcache_batch_flushes_total", "Record transactions committed by the batch writer.",
                 "counter", rd(m.flushes));
   append_metric(out, "restcache_batch_records_written_total", "Records written to the LMDB tier.",

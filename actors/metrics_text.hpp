@@ -18,7 +18,7 @@ namespace lmdb {
 class store;
 }
 
-std::string lmdb_metrics_text(const lmdb::store& store, const batch_metrics& m);
+std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
 /// Both pools, labelled pool="fill" (cache fills) and pool="write" (writes and GET /depts).
 std::string db_metrics_text(const db_metrics& fill, const db_metrics& write);

@@ -37,7 +37,7 @@ daemon::~daemon() {
 void daemon::start() {
   startup::check_schema(o_.db_dsn);
   if (cfg_.uses_lmdb())
-    tier_store_ = startup::open_lmdb_tier(o_);
+    tier_store_ = startup::open_lmdb_tier(o_, writer_metrics_.status);
   change_metrics_.watermark.store(tier_store_ ? tier_store_->watermark() : 0);
   // The io threads are CAF's workers: CAF builds no scheduler of its own
   // when a scheduler module is loaded.
@@ -219,9 +219,17 @@ void daemon::make_server() {
 }
 
 void daemon::add_metrics_sources() {
-  if (tier_store_) { // opened above or start-up failed; LMDB has no later "closed" state
-    front_->add_readiness_check([] { return http::readiness_check{"lmdb", true, "open"}; });
-    front_->add_metrics_source([this] { return lmdb_metrics_text(*tier_store_, writer_metrics_); });
+  if (cfg_.uses_lmdb()) {
+    // Ready whatever the tier's state: memory and PostgreSQL answer every
+    // request correctly without it. /ready says what it is.
+    front_->add_readiness_check([this] {
+      auto [state, why] = writer_metrics_.status.get();
+      if (state == tier_state::ok && tier_store_
+          && tier_store_->budget_bytes() < tier_store_->environment().map_size())
+        why += "; its disk ran full: budget lowered to " + std::to_string(tier_store_->budget_bytes() >> 20) + " MiB";
+      return http::readiness_check{"lmdb", true, state == tier_state::ok ? why : std::string{to_string(state)} + ": " + why};
+    });
+    front_->add_metrics_source([this] { return lmdb_metrics_text(tier_store_.get(), writer_metrics_); });
   }
   front_->add_metrics_source([this] {
     std::string text;

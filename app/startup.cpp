@@ -53,27 +53,66 @@ schema_action check_schema(const std::string& dsn) {
   }
 }
 
-std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o) {
-  std::shared_ptr<lmdb::store> tier;
-  try {
-    lmdb::env_options lmdb_opts;
-    lmdb_opts.path = o.lmdb_path;
-    lmdb_opts.max_bytes = static_cast<uint64_t>(o.lmdb_max_bytes);
-    lmdb_opts.sync = sync_mode_of(o.sync);
-    // Every shard and the writer hold a reader slot; leave room.
-    lmdb_opts.max_readers = static_cast<unsigned>(o.cache_shards) + 126;
-    tier = std::make_shared<lmdb::store>(lmdb_opts);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("cannot open the LMDB tier at '" + o.lmdb_path + "' (lmdb.path): " + e.what());
-  }
-  auto history = tier->history();
+namespace {
+
+/// Logs what the tier holds; drops records that have no replay watermark.
+void log_and_trust(lmdb::store& tier, const daemon_options& o) {
+  auto history = tier.history();
   spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={}), watermark {}, {}",
-               o.lmdb_path, tier->count(), tier->bytes() >> 20, o.lmdb_max_bytes >> 20, o.lmdb_sync,
-               tier->watermark(), history ? "history of " + describe(*history) : std::string{"no recorded history"});
-  if (tier->watermark() == 0 && tier->count() > 0) {
+               o.lmdb_path, tier.count(), tier.bytes() >> 20, o.lmdb_max_bytes >> 20, o.lmdb_sync,
+               tier.watermark(), history ? "history of " + describe(*history) : std::string{"no recorded history"});
+  if (tier.watermark() == 0 && tier.count() > 0) {
     spdlog::warn("LMDB tier has records but no replay watermark: dropping them");
-    tier->clear();
+    tier.clear();
   }
+}
+
+} // namespace
+
+std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o, tier_status& status) {
+  lmdb::env_options lmdb_opts;
+  lmdb_opts.path = o.lmdb_path;
+  lmdb_opts.max_bytes = static_cast<uint64_t>(o.lmdb_max_bytes);
+  lmdb_opts.sync = sync_mode_of(o.sync);
+  // Every shard and the writer hold a reader slot; leave room.
+  lmdb_opts.max_readers = static_cast<unsigned>(o.cache_shards) + 126;
+  auto cannot_open = [&](const std::string& what) -> std::shared_ptr<lmdb::store> {
+    auto why = "cannot open '" + o.lmdb_path + "' (lmdb.path): " + what;
+    spdlog::error("LMDB tier off: {}; serving from memory and PostgreSQL without it", why);
+    status.set(tier_state::off, why);
+    return nullptr;
+  };
+  std::shared_ptr<lmdb::store> tier;
+  std::string rebuilt;
+  try {
+    tier = std::make_shared<lmdb::store>(lmdb_opts);
+  } catch (const lmdb::error& e) {
+    if (!lmdb::is_damaged_file(e.code()))
+      return cannot_open(e.what());
+    // A cache may start over; serving a damaged file may not happen.
+    spdlog::warn("LMDB tier at {} is damaged ({}): deleting data.mdb and lock.mdb, starting empty", o.lmdb_path,
+                 e.what());
+    rebuilt = e.what();
+    lmdb::remove_files(o.lmdb_path);
+    try {
+      tier = std::make_shared<lmdb::store>(lmdb_opts);
+    } catch (const std::exception& again) {
+      return cannot_open(again.what());
+    }
+  } catch (const std::exception& e) {
+    return cannot_open(e.what());
+  }
+  try {
+    log_and_trust(*tier, o);
+  } catch (const std::exception& e) { // dropping records it cannot trust failed: it must not serve them
+    return cannot_open(e.what());
+  }
+  if (!rebuilt.empty())
+    status.set(tier_state::ok, "open; a damaged file was deleted at start (" + rebuilt + ")");
+  else if (tier->environment().dropped_on_open())
+    status.set(tier_state::ok, "open; a file of another format was dropped at start");
+  else
+    status.set(tier_state::ok, "open");
   return tier;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "actors/tier_status.hpp"
 #include "config/options.hpp"
 
 namespace restcache::lmdb {
@@ -30,9 +31,13 @@ enum class schema_action {
 /// what it found.
 schema_action check_schema(const std::string& dsn);
 
-/// Opens the LMDB tier at lmdb.path. Records without a replay watermark are
-/// dropped: they cannot be checked against the change log. Throws
-/// std::runtime_error naming lmdb.path when the file cannot be opened.
-std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o);
+/// Opens the LMDB tier at lmdb.path and says how in `status`. Records
+/// without a replay watermark are dropped: they cannot be checked against
+/// the change log. Files that are damaged (not LMDB's, another LMDB version,
+/// cut short) are deleted and the tier starts empty. When the tier cannot be
+/// had at all (a directory that cannot be written or created, a full disk)
+/// the error names lmdb.path, `status` is off and the result is null: the
+/// daemon serves from memory and PostgreSQL without it, never not at all.
+std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o, tier_status& status);
 
 } // namespace restcache::startup

@@ -200,4 +200,64 @@ CAF_TEST(a failed record transaction drops its records and the writer goes on) {
   CAF_CHECK_EQUAL(store->records_written(), 1u);
 }
 
+CAF_TEST(failing commits mark the tier degraded and the first success marks it ok again) {
+  CAF_CHECK_EQUAL(metrics.status.state(), tier_state::ok);
+  store->fail_next = 3;
+  invalidate(4, 3);
+  sched.run();
+  for (int i = 0; i < 3; ++i) { // the first try and two retries fail
+    sched.trigger_timeout();
+    sched.run();
+  }
+  CAF_CHECK_EQUAL(metrics.write_errors.load(), 3u);
+  CAF_CHECK_EQUAL(metrics.status.state(), tier_state::degraded);
+  CAF_CHECK(metrics.status.get().second.find("writes failing") != std::string::npos);
+  CAF_CHECK(confirmed->empty());
+  sched.trigger_timeout(); // the third retry commits
+  sched.run();
+  CAF_CHECK_EQUAL(confirmed->size(), 1u);
+  CAF_CHECK_EQUAL(metrics.status.state(), tier_state::ok);
+}
+
+CAF_TEST(retries of failed deletes back off to the limit and no further) {
+  batch_writer_config cfg;
+  cfg.retry_delay = std::chrono::milliseconds{100};
+  cfg.max_retry_delay = std::chrono::milliseconds{1000};
+  batch_writer_state st;
+  st.cfg = cfg;
+  CAF_CHECK_EQUAL(st.retry_delay().count(), 100);
+  st.failures_in_a_row = 2;
+  CAF_CHECK_EQUAL(st.retry_delay().count(), 200);
+  st.failures_in_a_row = 4;
+  CAF_CHECK_EQUAL(st.retry_delay().count(), 800);
+  st.failures_in_a_row = 50;
+  CAF_CHECK_EQUAL(st.retry_delay().count(), 1000);
+}
+
+CAF_TEST(deletes that pile up while commits fail become one clear) {
+  anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  sched.run();
+  batch_writer_config cfg;
+  cfg.max_queue = 4;
+  spawn_writer(cfg);
+  store->fail_next = 1000;
+  invalidate(1, 1);
+  sched.run();
+  sched.trigger_timeout(); // fails: the streak begins
+  sched.run();
+  for (int32_t id = 2; id <= 6; ++id)
+    invalidate(id, uint64_t(id));
+  sched.run();
+  invalidate(7, 7); // after the clear is pending: answered by it too
+  sched.run();
+  store->fail_next = 0;
+  sched.trigger_timeout();
+  sched.run();
+  CAF_REQUIRE(!store->calls.empty());
+  CAF_CHECK(store->calls.front().clear);
+  CAF_CHECK_EQUAL(confirmed->size(), 7u);
+  CAF_CHECK_EQUAL(metrics.clears.load(), 1u);
+  CAF_CHECK_EQUAL(metrics.status.state(), tier_state::ok);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

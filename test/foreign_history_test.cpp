@@ -59,7 +59,10 @@ struct fixture {
       "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
       "--lmdb.flush-interval=20", "--changelog.mark-interval=50", "--lmdb.path=" + lmdb.path});
     http_client c{d->port()};
-    CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+    // Ready, not only caught up: a fill before the pool's first connect answers 503.
+    CAF_REQUIRE(wait_until([&] {
+      return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1 && c.get("/ready").status == 200;
+    }));
     return d;
   }
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -359,6 +360,66 @@ CAF_TEST(a batch larger than the whole map still applies its deletes and waterma
   CAF_CHECK_EQUAL(s.count(), 20u);
   CAF_CHECK_EQUAL(s.watermark(), 77u);
   CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (1ull << 20));
+}
+
+CAF_TEST(a data file cut short or not written by LMDB fails to open as damage) {
+  {
+    store s(opts());
+    s.put_batch(make_batch(1, 2000), {}, 5); // ~2,000 pages
+  }
+  auto data = fs::path(dir.path) / "data.mdb";
+  fs::resize_file(data, fs::file_size(data) / 2);
+  // Opening must not touch a page past the end (a SIGBUS): it refuses.
+  try {
+    store s(opts());
+    CAF_FAIL("a data.mdb cut in half opened");
+  } catch (const error& e) {
+    CAF_CHECK(is_damaged_file(e.code()));
+    CAF_CHECK(std::string{e.what()}.find("cut short") != std::string::npos);
+  }
+  // Not an LMDB file at all.
+  fs::remove(fs::path(dir.path) / "lock.mdb");
+  { std::ofstream{data, std::ios::trunc} << std::string(64 << 10, 'x'); }
+  try {
+    store s(opts());
+    CAF_FAIL("a file of garbage opened");
+  } catch (const error& e) {
+    CAF_CHECK(is_damaged_file(e.code()));
+  }
+  // Once the files are gone the tier starts empty and works.
+  remove_files(dir.path);
+  store s(opts());
+  s.put_batch(make_batch(1, 3), {}, 6);
+  CAF_CHECK_EQUAL(s.count(), 3u);
+}
+
+CAF_TEST(a full file system lowers the budget to the file and commits go on) {
+  restcache::test::tmpfs_dir disk{"lmdb-full", 3ull << 20};
+  if (!disk.mounted()) {
+    CAF_MESSAGE("skipped: mounting a tmpfs needs CAP_SYS_ADMIN");
+    return;
+  }
+  store s(env_options{disk.path(), 64ull << 20}); // a budget the disk cannot hold
+  uint64_t watermark = 1;
+  // 30 batches of 200 records of 1.5 KB: ~9 MB into 3 MB.
+  for (int32_t b = 0; b < 30; ++b) {
+    std::vector<doc_key> deletes{{doc_kind::emp, b * 200 - 100}}; // a key of the batch before
+    s.put_batch(make_batch(b * 200, 200), deletes, ++watermark);
+  }
+  auto c = s.counters();
+  CAF_CHECK_GREATER_OR_EQUAL(c.disk_full, 1u);
+  CAF_CHECK_LESS(s.budget_bytes(), 3ull << 20);
+  CAF_CHECK_EQUAL(s.watermark(), watermark);
+  // The newest records are there (eviction, oldest written first, may
+  // reach into the last batch on so small a disk); the last delete applied.
+  auto txn = s.begin_read();
+  for (int32_t id = 29 * 200 + 100; id < 30 * 200; ++id)
+    CAF_CHECK(s.get(txn, {doc_kind::emp, id}));
+  CAF_CHECK(!s.get(txn, {doc_kind::emp, 29 * 200 - 100}));
+  txn.reset();
+  CAF_CHECK_GREATER_OR_EQUAL(s.count(), 100u);
+  CAF_MESSAGE("kept " << s.count() << " records in a budget of " << (s.budget_bytes() >> 10) << " KiB after "
+                      << c.disk_full << " full-disk commits");
 }
 
 CAF_TEST(a read transaction is reset and renewed across threads) {

@@ -7,6 +7,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -29,6 +30,7 @@ namespace {
 struct fixture {
   temp_dir dir{"startup"};
   restcache_config cfg; // every option at its default
+  tier_status status;
 
   fixture() {
     cfg.opts.lmdb_path = dir.path;
@@ -52,29 +54,88 @@ CAF_TEST_FIXTURE_SCOPE(startup_tests, fixture)
 
 CAF_TEST(LMDB records without a replay watermark are dropped at start) {
   write_records(std::nullopt);
-  auto tier = startup::open_lmdb_tier(cfg.opts);
+  auto tier = startup::open_lmdb_tier(cfg.opts, status);
   CAF_CHECK_EQUAL(tier->count(), 0u);
   CAF_CHECK_EQUAL(tier->watermark(), 0u);
 }
 
 CAF_TEST(LMDB records with a replay watermark are kept) {
   write_records(uint64_t{42});
-  auto tier = startup::open_lmdb_tier(cfg.opts);
+  auto tier = startup::open_lmdb_tier(cfg.opts, status);
   CAF_CHECK_EQUAL(tier->count(), 2u);
   CAF_CHECK_EQUAL(tier->watermark(), 42u);
+  CAF_CHECK_EQUAL(status.get(), std::pair(tier_state::ok, std::string{"open"}));
 }
 
-CAF_TEST(an LMDB path that cannot be opened names the option) {
+CAF_TEST(an LMDB path that cannot be created leaves the tier off and names the option) {
   std::ofstream{dir.path + "/not-a-dir"} << "x";
-  cfg.opts.lmdb_path = dir.path + "/not-a-dir";
-  try {
-    startup::open_lmdb_tier(cfg.opts);
-    CAF_FAIL("a file as lmdb.path opened");
-  } catch (const std::runtime_error& e) {
-    std::string what = e.what();
-    CAF_CHECK(what.find("lmdb.path") != std::string::npos);
-    CAF_CHECK(what.find(cfg.opts.lmdb_path) != std::string::npos);
+  cfg.opts.lmdb_path = dir.path + "/not-a-dir/lmdb";
+  auto tier = startup::open_lmdb_tier(cfg.opts, status);
+  CAF_CHECK(tier == nullptr);
+  auto [state, why] = status.get();
+  CAF_CHECK_EQUAL(state, tier_state::off);
+  CAF_CHECK(why.find("lmdb.path") != std::string::npos);
+  CAF_CHECK(why.find(cfg.opts.lmdb_path) != std::string::npos);
+}
+
+CAF_TEST(an LMDB directory that cannot be written leaves the tier off) {
+  test::tmpfs_dir read_only{"startup-ro", 1 << 20, true};
+  if (!read_only.mounted()) {
+    CAF_MESSAGE("skipped: mounting a tmpfs needs CAP_SYS_ADMIN");
+    return;
   }
+  cfg.opts.lmdb_path = read_only.path();
+  auto tier = startup::open_lmdb_tier(cfg.opts, status);
+  CAF_CHECK(tier == nullptr);
+  auto [state, why] = status.get();
+  CAF_CHECK_EQUAL(state, tier_state::off);
+  CAF_CHECK(why.find("Read-only file system") != std::string::npos);
+}
+
+CAF_TEST(a damaged LMDB file is deleted and the tier starts empty) {
+  auto data = dir.path + "/data.mdb";
+  auto expect_rebuilt = [&](const char* what) {
+    auto tier = startup::open_lmdb_tier(cfg.opts, status);
+    CAF_REQUIRE(tier != nullptr);
+    CAF_CHECK_EQUAL(tier->count(), 0u);
+    CAF_CHECK_EQUAL(tier->watermark(), 0u);
+    auto [state, why] = status.get();
+    CAF_CHECK_EQUAL(state, tier_state::ok);
+    CAF_CHECK(why.find("damaged") != std::string::npos);
+    CAF_CHECK(why.find(what) != std::string::npos);
+    tier->put_batch({{doc_key{doc_kind::emp, 7}, make_doc("{\"empNo\":7}"), 1}}, {}, 3);
+    CAF_CHECK_EQUAL(tier->count(), 1u);
+  };
+  // Cut short: LMDB itself would open it and fault on the first page read.
+  write_records(uint64_t{42});
+  {
+    lmdb::store s{lmdb::env_options{dir.path, 64ull << 20}};
+    std::vector<lmdb::record> many;
+    for (int32_t id = 10; id < 1010; ++id)
+      many.push_back({doc_key{doc_kind::emp, id}, make_doc(std::string(1500, 'e')), 1});
+    s.put_batch(many, {}, 43);
+  }
+  std::filesystem::resize_file(data, std::filesystem::file_size(data) / 3);
+  expect_rebuilt("cut short");
+  // Not an LMDB file.
+  { std::ofstream{data, std::ios::trunc} << std::string(1 << 16, '?'); }
+  std::filesystem::remove(dir.path + "/lock.mdb");
+  expect_rebuilt("not an LMDB file");
+}
+
+CAF_TEST(an LMDB file of another format is dropped and the start says so) {
+  write_records(uint64_t{42});
+  {
+    lmdb::store s{lmdb::env_options{dir.path, 64ull << 20}};
+    lmdb::write_txn txn{s.environment()};
+    MDB_val k = lmdb::to_val(lmdb::meta_key::format), v = lmdb::to_val(std::string_view("\0\0\0\x09", 4));
+    lmdb::check(mdb_put(txn.handle(), s.environment().meta(), &k, &v, 0), "mdb_put");
+    txn.commit();
+  }
+  auto tier = startup::open_lmdb_tier(cfg.opts, status);
+  CAF_REQUIRE(tier != nullptr);
+  CAF_CHECK_EQUAL(tier->count(), 0u);
+  CAF_CHECK(status.get().second.find("another format") != std::string::npos);
 }
 
 CAF_TEST(the schema is applied to an empty database once and a newer one is left alone) {

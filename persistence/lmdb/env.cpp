@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <filesystem>
 
 #include "persistence/lmdb/txn.hpp"
@@ -33,6 +34,33 @@ namespace fs = std::filesystem;
 
 error::error(const char* op, int code)
   : std::runtime_error(std::string("lmdb ") + op + ": " + mdb_strerror(code)), code_(code) {}
+
+error::error(const char* op, int code, const std::string& what)
+  : std::runtime_error(std::string("lmdb ") + op + ": " + what), code_(code) {}
+
+bool is_damaged_file(int code) noexcept {
+  switch (code) {
+    case MDB_INVALID:          // not an LMDB file (garbage, or cut below its meta pages)
+    case MDB_VERSION_MISMATCH: // another LMDB's data or lock file
+    case MDB_CORRUPTED:        // a page of the wrong type, or cut short (env's own check)
+    case MDB_PAGE_NOTFOUND:
+    case MDB_BAD_TXN:
+    case MDB_INCOMPATIBLE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_out_of_space(int code) noexcept {
+  return code == MDB_MAP_FULL || code == ENOSPC || code == EDQUOT;
+}
+
+void remove_files(const std::string& dir) {
+  std::error_code ec;
+  fs::remove(fs::path(dir) / "data.mdb", ec);
+  fs::remove(fs::path(dir) / "lock.mdb", ec);
+}
 
 env::env(const env_options& opts) : path_(opts.path) {
   fs::create_directories(path_);
@@ -77,6 +105,13 @@ env::env(const env_options& opts) : path_(opts.path) {
     MDB_stat st;
     check(mdb_env_stat(env_, &st), "mdb_env_stat");
     page_size_ = st.ms_psize;
+    // A file cut short (a copy interrupted, a full disk during a copy, a
+    // careless truncate) still opens: LMDB reads only its meta pages. The
+    // first read of a page past the end would be a SIGBUS, so check first.
+    if (auto need = pages_in_use_by_meta(), have = file_pages(); have < need)
+      throw error("mdb_env_open", MDB_CORRUPTED,
+                  "data.mdb is cut short: " + std::to_string(have) + " pages of the " + std::to_string(need)
+                    + " its meta page names");
     open_databases();
   } catch (...) {
     mdb_env_close(env_);
@@ -88,6 +123,18 @@ env::~env() {
   // Flush what NOSYNC/NOMETASYNC left in the page cache; a clean stop loses nothing.
   mdb_env_sync(env_, 1);
   mdb_env_close(env_);
+}
+
+uint64_t env::pages_in_use_by_meta() const {
+  MDB_envinfo info;
+  check(mdb_env_info(env_, &info), "mdb_env_info");
+  return static_cast<uint64_t>(info.me_last_pgno) + 1;
+}
+
+uint64_t env::file_pages() const {
+  std::error_code ec;
+  auto size = fs::file_size(fs::path(path_) / "data.mdb", ec);
+  return ec ? 0 : size / page_size_;
 }
 
 void env::sync() {

@@ -16,6 +16,8 @@ namespace restcache::lmdb {
 class error : public std::runtime_error {
 public:
   error(const char* op, int code);
+  /// With a message of its own where mdb_strerror(code) would mislead.
+  error(const char* op, int code, const std::string& what);
   int code() const noexcept { return code_; }
 
 private:
@@ -27,6 +29,21 @@ inline void check(int rc, const char* op) {
   if (rc != MDB_SUCCESS)
     throw error(op, rc);
 }
+
+/// True for the open errors that say the files themselves are damaged or
+/// not LMDB's (not LMDB, another LMDB version, a page where none should be,
+/// a data file shorter than its own meta page says): a cache may delete
+/// them and start empty. Permissions, a full disk or a missing directory
+/// are not damage: deleting would not help.
+bool is_damaged_file(int code) noexcept;
+
+/// True for a commit that failed for want of space: the map is full
+/// (MDB_MAP_FULL) or the file system is (ENOSPC, EDQUOT).
+bool is_out_of_space(int code) noexcept;
+
+/// Deletes data.mdb and lock.mdb in `dir` (a damaged environment; nothing
+/// of it may be open in this process).
+void remove_files(const std::string& dir);
 
 /// Bumped whenever a layout in record_codec.hpp or the meta keys change, or
 /// what a stored field means: a file of another format is dropped on open,
@@ -81,6 +98,13 @@ public:
 
   /// True if open found a file of another (or no) format and dropped its contents.
   bool dropped_on_open() const noexcept { return dropped_on_open_; }
+
+  /// Pages the data file must hold by its own meta page: the file is cut
+  /// short when it holds fewer (checked on open, before any such page is
+  /// touched: reading a page past the end of a mapped file is a SIGBUS).
+  uint64_t pages_in_use_by_meta() const;
+  /// Pages the data file holds now.
+  uint64_t file_pages() const;
 
   /// Reader slots of dead processes that open released (mdb_reader_check).
   int stale_readers_cleared() const noexcept { return stale_readers_cleared_; }

@@ -1,6 +1,9 @@
 #include "persistence/lmdb/store.hpp"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <memory>
 
 namespace restcache::lmdb {
@@ -43,7 +46,7 @@ uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
 
 } // namespace
 
-store::store(const env_options& opts) : env_(opts) {}
+store::store(const env_options& opts) : env_(opts), budget_pages_(env_.map_size() / env_.page_size()) {}
 
 std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
   auto kb = encode_key(key);
@@ -153,11 +156,40 @@ uint64_t store::used_pages(MDB_txn* txn) const {
 }
 
 uint64_t store::target_pages() const {
-  uint64_t map_pages = env_.map_size() / env_.page_size();
-  uint64_t high = uint64_t(double(map_pages) * high_water);
+  uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
+  uint64_t high = uint64_t(double(budget) * high_water);
   uint64_t keep_free = reserve_pages_ + batch_pages_;
-  // Keep at least a quarter of the map usable for data whatever the reserve.
-  return std::max(high > keep_free ? high - keep_free : 0, map_pages / 4);
+  // Keep at least a quarter of the budget usable for data whatever the reserve.
+  return std::max(high > keep_free ? high - keep_free : 0, budget / 4);
+}
+
+bool store::out_of_space(const error& e) const {
+  if (is_out_of_space(e.code()))
+    return true;
+  // LMDB reports a short write of its pages as EIO ("filesystem full?"),
+  // which is what a full disk gives once part of a write fits: tell the
+  // two apart by the room the file system has left.
+  if (e.code() != EIO)
+    return false;
+  struct statvfs fs_stat;
+  if (::statvfs(env_.path().c_str(), &fs_stat) != 0)
+    return false;
+  uint64_t room = uint64_t(fs_stat.f_bavail) * fs_stat.f_frsize;
+  return room < (batch_pages_ + 16) * env_.page_size();
+}
+
+uint64_t store::budget_bytes() const noexcept {
+  return budget_pages_.load(std::memory_order_relaxed) * env_.page_size();
+}
+
+void store::lower_budget_to_file() {
+  disk_full_.fetch_add(1, std::memory_order_relaxed);
+  // What the file holds is already allocated on the disk; a commit that
+  // stays within it (reusing freed pages) needs no new blocks. A failed
+  // commit may have grown the file part way: those pages count too.
+  uint64_t held = std::max<uint64_t>(env_.file_pages(), 8);
+  if (held < budget_pages_.load(std::memory_order_relaxed))
+    budget_pages_.store(held, std::memory_order_relaxed);
 }
 
 void store::evict_to(MDB_txn* txn, uint64_t target) {
@@ -246,9 +278,12 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
       txn.commit();
       return true;
     } catch (const error& e) {
-      if (e.code() != MDB_MAP_FULL)
+      if (!out_of_space(e))
         throw;
-      map_full_retries_.fetch_add(1, std::memory_order_relaxed);
+      if (e.code() == MDB_MAP_FULL)
+        map_full_retries_.fetch_add(1, std::memory_order_relaxed);
+      else
+        lower_budget_to_file();
       return false;
     }
   };
@@ -263,8 +298,10 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
     if (attempt(records))
       return;
   } catch (const error& e) {
-    if (e.code() != MDB_MAP_FULL)
+    if (!out_of_space(e))
       throw;
+    if (e.code() != MDB_MAP_FULL)
+      lower_budget_to_file();
   }
   // Still full: a cache may forget everything, but must apply the deletes and
   // the watermark.
@@ -274,7 +311,8 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
     return;
   dropped_puts_.fetch_add(records.size(), std::memory_order_relaxed);
   if (!attempt({}))
-    throw error("put_batch (deletes after clear)", MDB_MAP_FULL);
+    throw error("put_batch (deletes after clear)", MDB_MAP_FULL,
+                "no room even for the deletes after dropping every record");
 }
 
 void store::erase(const std::vector<doc_key>& keys) {
@@ -328,8 +366,9 @@ uint64_t store::bytes() const {
 }
 
 store_counters store::counters() const {
-  return {evicted_.load(), eviction_passes_.load(), map_full_retries_.load(),
-          cleared_.load(),  dropped_puts_.load(),    garbled_.load()};
+  return {evicted_.load(),      eviction_passes_.load(), map_full_retries_.load(),
+          cleared_.load(),      dropped_puts_.load(),    garbled_.load(),
+          disk_full_.load(),    read_errors_.load()};
 }
 
 } // namespace restcache::lmdb

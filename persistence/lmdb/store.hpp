@@ -42,6 +42,8 @@ struct store_counters {
   uint64_t cleared = 0;          ///< times the records were dropped wholesale
   uint64_t dropped_puts = 0;     ///< puts skipped: a batch larger than the whole map
   uint64_t garbled = 0;          ///< values that failed to decode (answered as a miss)
+  uint64_t disk_full = 0;        ///< commits refused for a full file system (ENOSPC, EDQUOT, EIO)
+  uint64_t read_errors = 0;      ///< reads that failed (answered as a miss)
 };
 
 /// Implements the batch writer's record_store, so the writer can use it as is.
@@ -73,12 +75,16 @@ public:
   /// puts (a replaced key loses its old write_order entry), then the watermark,
   /// then eviction of the oldest-written records until the pages in use are under
   /// high_water of the budget less twice the batch's pages (copy-on-write room
-  /// for this commit and the previous one). Never fails for lack of space: on
-  /// MDB_MAP_FULL it evicts more in a fresh transaction and retries, then clears
-  /// the records and retries, and finally skips the puts (never the deletes or
-  /// the watermark). Other LMDB errors throw lmdb::error, and so does MAP_FULL
-  /// if even the clear cannot commit (only when a read_txn is held active for
-  /// long, pinning freed pages: readers must reset() promptly).
+  /// for this commit and the previous one). Never fails for lack of space in
+  /// the map: on MDB_MAP_FULL it evicts more in a fresh transaction and
+  /// retries, then clears the records and retries, and finally skips the
+  /// puts (never the deletes or the watermark). A file system that is full
+  /// (ENOSPC, EDQUOT, or EIO for a short write with no room left) is met the
+  /// same way, after the budget is lowered to the pages the file already
+  /// holds (freed pages are reused in place, so the file need not grow); the
+  /// lowered budget holds until the store is reopened. Other LMDB errors throw lmdb::error, and so does running out
+  /// of space if even the clear cannot commit (a read_txn held active for
+  /// long pins freed pages; a disk that cannot take a single page).
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                  std::optional<uint64_t> watermark = std::nullopt);
 
@@ -104,6 +110,11 @@ public:
   size_t count() const;
   /// Pages in use by all databases times the page size.
   uint64_t bytes() const;
+  /// The byte budget in force: lmdb.max-bytes, or less after the file
+  /// system ran full.
+  uint64_t budget_bytes() const noexcept;
+  /// Counts a read that failed (a store_reader answers it as a miss).
+  void count_read_error() const noexcept { read_errors_.fetch_add(1, std::memory_order_relaxed); }
   store_counters counters() const;
 
 private:
@@ -116,6 +127,11 @@ private:
   void evict_in_own_txn();
   void tick();
   uint64_t estimate_pages(const std::vector<record>& records) const;
+  /// The commit failed for want of space: in the map, or on the disk (also
+  /// when LMDB says EIO for a short write and the disk has no room left).
+  bool out_of_space(const error& e) const;
+  /// The file system is full: the budget becomes what the file holds.
+  void lower_budget_to_file();
 
   lmdb::env env_;
   /// Pages kept free below the high-water mark: twice the batch in flight, plus
@@ -123,8 +139,10 @@ private:
   uint64_t batch_pages_ = 0;
   uint64_t reserve_pages_ = 0;
   std::atomic<uint64_t> evicted_{0}, eviction_passes_{0}, map_full_retries_{0}, cleared_{0},
-    dropped_puts_{0};
-  mutable std::atomic<uint64_t> garbled_{0};
+    dropped_puts_{0}, disk_full_{0};
+  /// The map's pages, or fewer once the file system ran full.
+  std::atomic<uint64_t> budget_pages_{0};
+  mutable std::atomic<uint64_t> garbled_{0}, read_errors_{0};
 };
 
 } // namespace restcache::lmdb
