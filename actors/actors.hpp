@@ -69,6 +69,11 @@ using cache_shard_actor = caf::typed_actor<
   /// The shard's fill timer: every fill in flight for longer than
   /// cache.fill-timeout answers its waiters with db_timeout and is forgotten.
   caf::reacts_to<fill_tmo_atom>,
+  /// Fill number `uint64_t` of the key read a standby that had not yet
+  /// replayed the key's last change (or could not be reached): sent to
+  /// itself, it reads again, from a standby while db.replica-wait-ms lasts,
+  /// then from the primary.
+  caf::reacts_to<refetch_atom, doc_key, uint64_t>,
   /// A document read by cache.populate while the shard's invalidation epoch
   /// was `uint64_t`: kept only if no invalidation came since, the key is not
   /// cached and no fill is in flight for it.
@@ -152,8 +157,12 @@ using batch_writer_actor = caf::typed_actor<
 using notify_listener_actor = caf::typed_actor<
   /// The inbox holds a new round (sent by the connection thread, once per round).
   caf::reacts_to<changes_atom>,
-  /// LISTEN session number `uint64_t` is in place and its replay is in the inbox.
-  caf::reacts_to<listen_up_atom, uint64_t>,
+  /// LISTEN session number `uint64_t` is in place and its replay is in the
+  /// inbox; the second number is the primary's WAL position read after the
+  /// replay (0 when not read): every change committed before the session
+  /// lies below it, so a standby must have replayed that far before a fill
+  /// may read from it (listener_status::lsn_floor).
+  caf::reacts_to<listen_up_atom, uint64_t, uint64_t>,
   /// The LISTEN session broke: notifications may be missed until the next one.
   caf::reacts_to<listen_dn_atom>,
   /// A write of this instance committed these changes: apply them now (not

@@ -90,6 +90,55 @@ void cache_shard_state::drop_all() {
   bytes = 0;
 }
 
+uint64_t cache_shard_state::needed_lsn(const doc_key& key) const {
+  uint64_t need = lsn_floor;
+  if (cfg.listener != nullptr)
+    need = std::max(need, cfg.listener->lsn_floor.load(std::memory_order_acquire));
+  if (auto i = key_lsns.find(key); i != key_lsns.end())
+    need = std::max(need, i->second);
+  return need;
+}
+
+std::optional<size_t> cache_shard_state::pick_replica() {
+  for (size_t tried = 0; tried < cfg.replicas.size(); ++tried) {
+    auto i = next_replica++ % cfg.replicas.size();
+    if (cfg.replica_states[i]->usable.load(std::memory_order_acquire))
+      return i;
+  }
+  return std::nullopt;
+}
+
+void cache_shard_state::note_change_lsn(const key_change& change) {
+  if (change.lsn == 0 || cfg.replicas.empty())
+    return;
+  auto& at = key_lsns[change.key];
+  if (change.lsn <= at)
+    return;
+  at = change.lsn;
+  lsn_order.emplace_back(change.lsn, change.key);
+}
+
+void cache_shard_state::forget_replayed_lsns() {
+  if (key_lsns.size() > cfg.max_key_lsns) {
+    // Too many to remember one by one: every key waits for the highest.
+    for (auto& [key, lsn] : key_lsns)
+      lsn_floor = std::max(lsn_floor, lsn);
+    key_lsns.clear();
+    lsn_order.clear();
+  }
+  auto replayed = replica_monitor::replayed_everywhere(cfg.replica_states);
+  while (!lsn_order.empty() && lsn_order.front().first <= replayed) {
+    auto [lsn, key] = lsn_order.front();
+    lsn_order.pop_front();
+    if (auto i = key_lsns.find(key); i != key_lsns.end() && i->second <= lsn) {
+      key_lsns.erase(i);
+      // A standby that comes back from further behind must still wait.
+      lsn_floor = std::max(lsn_floor, lsn);
+    }
+  }
+  metrics->key_lsns.store(static_cast<int64_t>(key_lsns.size()), std::memory_order_relaxed);
+}
+
 bool cache_shard_state::store_negative(const doc_key& key, caf::actor_clock::time_point now) {
   if (cfg.negative_bytes < negative_charge || cfg.negative_ttl.count() <= 0)
     return false;
@@ -188,6 +237,7 @@ void cache_shard_state::answer_fill(waiter_list& waiters, const lookup_result& r
 void cache_shard_state::apply_change(const key_change& change) {
   bump(metrics->invalidations);
   applied_seq = std::max(applied_seq, change.seq);
+  note_change_lsn(change);
   drop(change.key);
   drop_negative(change.key); // the INSERT that creates it
   if (auto f = fills.find(change.key); f != fills.end()) {
@@ -266,6 +316,7 @@ void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
     bool current = false;
     uint64_t seq = 0;
     if (auto waiters = take_fill(d.key, d.id, current, seq)) {
+      replica_fills.erase(d.id);
       bump(metrics->fill_errors);
       auto stale = stale_answer(d.key, rc_error::db_timeout);
       answer_fill(*waiters, stale ? *stale : lookup_result{rc_error::db_timeout, nullptr}, false);
@@ -325,6 +376,8 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
     .add("waiting readers", waiters)
     .add("shielded keys", shielded.size())
     .add("clears in flight", clears_in_flight)
+    .add("keys waiting for standby replay", key_lsns.size())
+    .add("standby fills in flight", replica_fills.size())
     .add("applied seq", applied_seq)
     .add("epoch", epoch)
     .add("mode", std::string{mode_name(cfg.mode)} + (cfg.bypassed() && cfg.mode != cache_mode::none ? " (bypassed)" : ""));
@@ -370,7 +423,17 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     auto id = st.next_fill_id++;
     bump(st.metrics->fills);
     auto me = caf::actor_cast<cache_shard_actor>(self);
-    self->spawn(db_query, st.pool, me, key, id);
+    // A standby, unless the fill is bypassed (nothing known of what changed).
+    std::optional<size_t> replica;
+    if (!st.cfg.replicas.empty() && !st.cfg.bypassed())
+      replica = st.pick_replica();
+    if (replica) {
+      bump(st.metrics->replica_fills);
+      st.replica_fills[id] = {st.needed_lsn(key), *replica, self->clock().now()};
+      self->spawn(db_query, st.cfg.replicas[*replica], me, key, id);
+    } else {
+      self->spawn(db_query, st.pool, me, key, id);
+    }
     // A stuck query cannot hang readers: each fill has a deadline.
     st.fill_deadlines.push_back({self->clock().now() + st.cfg.fill_timeout, key, id});
     st.arm_fill_timer(self);
@@ -465,6 +528,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         st.apply_change(c);
         seq = std::max(seq, c.seq);
       }
+      if (!st.cfg.replicas.empty())
+        st.forget_replayed_lsns();
       // Before anything else reads the epoch: a populate page read before
       // these changes is not kept.
       ++st.epoch;
@@ -513,6 +578,27 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
+      if (auto rf = st.replica_fills.find(fill_id); rf != st.replica_fills.end()) {
+        // A standby's answer counts only if the standby had replayed the
+        // key's last change before it read: else it may be the old row.
+        bool behind = outcome.on_standby && st.cfg.replica_lsn_check && outcome.replay_lsn < rf->second.need_lsn;
+        bool unreachable = outcome.error != rc_error::none && outcome.error != rc_error::not_found;
+        if ((behind || unreachable) && st.fill_pending(key, fill_id)) {
+          if (behind)
+            bump(st.metrics->replica_behind);
+          auto waited = self->clock().now() - rf->second.began;
+          if (behind && waited < st.cfg.replica_wait) {
+            auto retry_in = std::min<caf::timespan>(std::chrono::milliseconds{10}, st.cfg.replica_wait - waited);
+            self->delayed_send(self, retry_in, refetch_atom::value, key, fill_id);
+          } else {
+            st.replica_fills.erase(rf);
+            bump(st.metrics->replica_to_primary);
+            self->spawn(db_query, st.pool, caf::actor_cast<cache_shard_actor>(self), key, fill_id);
+          }
+          return;
+        }
+        st.replica_fills.erase(rf);
+      }
       if (outcome.error != rc_error::none && outcome.error != rc_error::not_found)
         bump(st.metrics->fill_errors);
       bool current = false;
@@ -567,6 +653,26 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](inspect_atom) -> actor_report { return self->state.report(self); },
     [self](inspect_atom, const doc_key& key) -> key_report { return self->state.report_key(key); },
     [self](fill_tmo_atom) { self->state.expire_fills(self); },
+    [self](refetch_atom, const doc_key& key, uint64_t fill_id) {
+      auto& st = self->state;
+      auto rf = st.replica_fills.find(fill_id);
+      if (rf == st.replica_fills.end())
+        return;
+      if (!st.fill_pending(key, fill_id)) { // answered meanwhile (its timeout)
+        st.replica_fills.erase(rf);
+        return;
+      }
+      auto me = caf::actor_cast<cache_shard_actor>(self);
+      if (auto replica = st.pick_replica()) {
+        rf->second.replica = *replica;
+        bump(st.metrics->replica_fills);
+        self->spawn(db_query, st.cfg.replicas[*replica], me, key, fill_id);
+      } else {
+        st.replica_fills.erase(rf);
+        bump(st.metrics->replica_to_primary);
+        self->spawn(db_query, st.pool, me, key, fill_id);
+      }
+    },
   };
 }
 

@@ -19,6 +19,7 @@
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
+#include "db/replica_monitor.hpp"
 
 namespace restcache {
 
@@ -45,6 +46,21 @@ struct cache_shard_config {
   /// cache.negative-ttl and the byte cap of "does not exist" entries.
   std::chrono::seconds negative_ttl{defaults::cache_negative_ttl};
   int64_t negative_bytes = 0; ///< 0: none kept
+  /// Streaming standbys that fills read from (db.replicas): a pool each and
+  /// its health as the replica monitor last saw it, in the same order.
+  /// Empty: every fill reads the primary (`pool`). Bypassed fills always do.
+  std::vector<db_pool_actor> replicas{};
+  std::vector<replica_health*> replica_states{};
+  /// A standby's document is used only if the standby had replayed the WAL
+  /// position of the key's last change (db.replica-lsn-check; off only to
+  /// show, in tests and benches, what a naive standby read serves).
+  bool replica_lsn_check = true;
+  /// How long a fill waits for a standby to replay a key's change before it
+  /// reads the primary instead (db.replica-wait-ms).
+  std::chrono::milliseconds replica_wait{defaults::db_replica_wait_ms};
+  /// Keys remembered with a WAL position to wait for, at most; past it the
+  /// highest position becomes every key's (one wait for all, never a stale read).
+  size_t max_key_lsns = 100'000;
 
   bool bypassed() const noexcept {
     return mode == cache_mode::none
@@ -157,6 +173,24 @@ struct cache_shard_state {
   /// Clears of the second tier in flight: no tier read at all meanwhile.
   uint32_t clears_in_flight = 0;
 
+  /// Keys changed at a WAL position a standby may not have replayed yet: a
+  /// fill of such a key uses a standby's document only if the standby had
+  /// replayed that far. Forgotten (oldest first, `lsn_order`) once every
+  /// standby has; `lsn_floor` then holds the highest position forgotten,
+  /// which every key needs.
+  absl::flat_hash_map<doc_key, uint64_t, doc_key_table_hash> key_lsns;
+  std::deque<std::pair<uint64_t, doc_key>> lsn_order;
+  uint64_t lsn_floor = 0;
+  /// Fills sent to a standby: the position it must have replayed, which
+  /// standby, and when the fill began (its wait for replay is bounded).
+  struct replica_fill {
+    uint64_t need_lsn = 0;
+    size_t replica = 0;
+    caf::actor_clock::time_point began;
+  };
+  std::unordered_map<uint64_t, replica_fill> replica_fills;
+  size_t next_replica = 0;
+
   /// Stores a document read at change sequence `seq`, evicting under the budget.
   void store(const doc_key& key, doc_ptr doc, uint64_t seq);
   /// A client asked for the entry's document gzip-encoded: compresses it
@@ -187,6 +221,15 @@ struct cache_shard_state {
   void count_answer(cache_status status) noexcept;
   /// Drops every entry.
   void drop_all();
+  /// The WAL position a standby must have replayed for a fill of `key`.
+  uint64_t needed_lsn(const doc_key& key) const;
+  /// The next usable standby, round robin; nullopt when none is.
+  std::optional<size_t> pick_replica();
+  /// Remembers the WAL position of a change to wait for (standbys only).
+  void note_change_lsn(const key_change& change);
+  /// Forgets the positions every standby has replayed; past max_key_lsns,
+  /// all of them (the floor rises to the highest).
+  void forget_replayed_lsns();
   /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
   void apply_change(const key_change& change);
   bool tier_readable(const doc_key& key) const {

@@ -33,6 +33,11 @@ struct listener_status {
   /// When this instance first answered stale-if-error since the listener was
   /// last caught up (microseconds since the epoch); 0 while it has not.
   std::atomic<int64_t> stale_since_us{0};
+  /// The primary's WAL position when the listener last (re)connected and
+  /// replayed: every change committed before lies below it, so a fill may
+  /// read from a standby only once the standby has replayed this far (0:
+  /// no standbys, or not known yet).
+  std::atomic<uint64_t> lsn_floor{0};
 
   /// The listener caught up (`yes`) or lost the database at `now_us`.
   void set_caught_up(bool yes, int64_t now_us) noexcept {

@@ -32,6 +32,10 @@ struct cache_metrics {
   /// Answers by Cache-Status, except memory and LMDB hits (those are `hits`
   /// and `tier_hits`: no second counter for one event).
   std::array<std::atomic<uint64_t>, cache_status_count> answers{};
+  std::atomic<uint64_t> replica_fills{0};      ///< document reads sent to a standby
+  std::atomic<uint64_t> replica_behind{0};     ///< standby answers older than the key's last change: not used
+  std::atomic<uint64_t> replica_to_primary{0}; ///< fills that gave up on the standbys and read the primary
+  std::atomic<int64_t> key_lsns{0};            ///< keys whose last change a standby may not have replayed yet
   std::atomic<int64_t> negative_entries{0}; ///< "does not exist" entries held
   std::atomic<int64_t> entries{0};
   std::atomic<int64_t> bytes{0};

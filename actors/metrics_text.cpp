@@ -146,9 +146,12 @@ std::string listener_metrics_text(const listener_metrics& m) {
   return out;
 }
 
-std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
+std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
+                            const std::vector<const db_metrics*>& replicas) {
   std::string out;
-  const std::pair<const char*, const db_metrics*> pools[] = {{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
+  std::vector<std::pair<std::string, const db_metrics*>> pools{{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
+  for (size_t i = 0; i < replicas.size(); ++i)
+    pools.emplace_back("{pool=\"replica-" + std::to_string(i) + "\"}", replicas[i]);
   auto each = [&](const char* name, const char* type, const char* help, auto field) {
     append_series(out, name, help, type, pools, field);
   };
@@ -166,6 +169,26 @@ std::string db_metrics_text(const db_metrics& fill, const db_metrics& write) {
                        "Statements on pooled connections, sent to result decoded.", "histogram");
   for (auto& [labels, m] : pools)
     append_samples_of(out, "restcache_db_query_duration_seconds", labels, m->query_duration);
+  return out;
+}
+
+std::string replica_metrics_text(const std::vector<replica_health*>& replicas) {
+  std::string out;
+  auto each = [&](const char* name, const char* type, const char* help, auto value) {
+    append_metric_header(out, name, help, type);
+    for (size_t i = 0; i < replicas.size(); ++i)
+      append_sample(out, name, "{replica=\"" + std::to_string(i) + "\"}", value(*replicas[i]));
+  };
+  auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
+  each("restcache_replica_up", "gauge", "1 while the standby answers its monitor.",
+       [&](const replica_health& h) { return int64_t{rd(h.up)}; });
+  each("restcache_replica_usable", "gauge", "1 while fills read from the standby (up, within db.replica-max-lag-ms).",
+       [&](const replica_health& h) { return int64_t{rd(h.usable)}; });
+  each("restcache_replica_lag_seconds", "gauge",
+       "Time since the standby's last replayed commit while received WAL waits to be replayed; 0 when none waits.",
+       [&](const replica_health& h) { return double(rd(h.lag_ms)) / 1e3; });
+  each("restcache_replica_replay_lsn", "gauge", "The WAL position the standby has replayed, as a number.",
+       [&](const replica_health& h) { return static_cast<int64_t>(rd(h.replay_lsn)); });
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "actors/batch_writer.hpp"
 #include "actors/metrics.hpp"
+#include "db/replica_monitor.hpp"
 
 namespace restcache {
 
@@ -20,8 +21,12 @@ class store;
 
 std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
-/// Both pools, labelled pool="fill" (cache fills) and pool="write" (writes and GET /depts).
-std::string db_metrics_text(const db_metrics& fill, const db_metrics& write);
+/// Every pool, labelled pool="fill" (cache fills), pool="write" (writes and
+/// GET /depts) and pool="replica-N" (fills from standby N).
+std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
+                            const std::vector<const db_metrics*>& replicas = {});
+/// The standbys fills read from, labelled replica="N" (db.replicas order).
+std::string replica_metrics_text(const std::vector<replica_health*>& replicas);
 
 /// A long-lived actor's name and the mailbox size it reports of itself.
 using mailbox_gauge = std::pair<std::string, const std::atomic<int64_t>*>;

@@ -16,7 +16,9 @@ void with_fanned_out_keys(change_batch& changes) {
   auto n = changes.size();
   for (size_t i = 0; i < n; ++i)
     for_each_fanned_out(changes[i].key.kind, [&](doc_kind k) {
-      changes.push_back({{k, changes[i].key.id}, changes[i].seq, changes[i].changed_us, changes[i].coalesced});
+      auto fanned = changes[i]; // the same change: sequence, time, WAL position
+      fanned.key.kind = k;
+      changes.push_back(fanned);
     });
 }
 
@@ -211,7 +213,7 @@ notify_listener(notify_listener_ptr self,
   if (st.cfg.start_connection)
     st.connection = std::make_unique<listen_connection>(
       st.cfg.connection, *st.inbox, *metrics,
-      [send_self](uint64_t session) { send_self(listen_up_atom::value, session); },
+      [send_self](uint64_t session, uint64_t lsn_floor) { send_self(listen_up_atom::value, session, lsn_floor); },
       [send_self] { send_self(listen_dn_atom::value); });
   // The mailbox size for /metrics: one message a second from a helper that
   // holds only a weak reference (never on the get path; never keeps this
@@ -224,7 +226,13 @@ notify_listener(notify_listener_ptr self,
                                          std::memory_order_relaxed);
     },
     [self](inspect_atom) -> actor_report { return self->state.report(self); },
-    [self](listen_up_atom, uint64_t session) { self->state.session = session; },
+    [self](listen_up_atom, uint64_t session, uint64_t lsn_floor) {
+      auto& st = self->state;
+      st.session = session;
+      // Before the replay is applied and the shards read from standbys again.
+      if (st.status != nullptr && lsn_floor > st.status->lsn_floor.load(std::memory_order_relaxed))
+        st.status->lsn_floor.store(lsn_floor, std::memory_order_release);
+    },
     [self](listen_dn_atom) {
       auto& st = self->state;
       st.session = 0;

@@ -23,9 +23,14 @@ pg::write_outcome run(pg::connection& c, const write_request& req) {
 
 } // namespace
 
-write_pool_task make_write_job(write_request req) {
-  return [req = std::move(req)](pg::connection& c) {
+write_pool_task make_write_job(write_request req, bool stamp_lsn) {
+  return [req = std::move(req), stamp_lsn](pg::connection& c) {
     auto w = run(c, req);
+    if (stamp_lsn && !w.changes.empty()) {
+      auto lsn = pg::insert_lsn(c); // after the COMMIT: the write lies below it
+      for (auto& ch : w.changes)
+        ch.lsn = lsn;
+    }
     write_pool_outcome out;
     out.error = w.error;
     out.id = w.id;

@@ -68,11 +68,13 @@ std::optional<int32_t> cache_front::random_dept_id() {
 }
 
 void cache_front::set_write_path(caf::actor_system& sys, db_pool_actor pool,
-                                 notify_listener_actor listener, std::chrono::milliseconds apply_timeout) {
+                                 notify_listener_actor listener, std::chrono::milliseconds apply_timeout,
+                                 bool stamp_lsn) {
   sys_ = &sys;
   write_pool_ = std::move(pool);
   listener_ = std::move(listener);
   apply_timeout_ = apply_timeout;
+  stamp_lsn_ = stamp_lsn;
 }
 
 void cache_front::write(write_request req, write_callback cb) {
@@ -80,7 +82,7 @@ void cache_front::write(write_request req, write_callback cb) {
     cb(write_result{rc_error::internal, 0, false, "writes are not wired", true});
     return;
   }
-  sys_->spawn(write_pool_job, write_pool_, listener_, make_write_job(std::move(req)),
+  sys_->spawn(write_pool_job, write_pool_, listener_, make_write_job(std::move(req), stamp_lsn_),
               std::function<void(write_pool_outcome, bool)>{[cb = std::move(cb)](write_pool_outcome o, bool applied) {
                 cb(to_write_result(o, applied));
               }},

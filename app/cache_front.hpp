@@ -37,8 +37,10 @@ public:
 
   /// Where writes and GET /depts go: the write pool, and the listener that
   /// applies a write's own invalidations (null in cache mode none).
+  /// `stamp_lsn`: fills read from standbys; writes stamp their changes with
+  /// the primary's WAL position after the commit (make_write_job).
   void set_write_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
-                      std::chrono::milliseconds apply_timeout);
+                      std::chrono::milliseconds apply_timeout, bool stamp_lsn = false);
 
   /// Replaces the id set (loaded at start-up; kept current by later issues).
   void set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids);
@@ -67,6 +69,7 @@ private:
   db_pool_actor write_pool_;
   notify_listener_actor listener_;
   std::chrono::milliseconds apply_timeout_{5'000};
+  bool stamp_lsn_ = false; ///< writes stamp their changes with the primary's WAL position
 };
 
 /// Spawns an actor that borrows a connection from `pool` and reads every

@@ -64,28 +64,29 @@ void daemon::start() {
   }
 }
 
-void daemon::spawn_pools() {
-  connection_factory factory;
-  // A pipelining connection serves as many fills at once as it pipelines.
-  size_t fills_per_connection = 1;
+connection_factory daemon::make_factory(const pg_worker_config& worker, db_metrics& metrics,
+                                        std::unique_ptr<pg_async_driver>& driver) {
   if (o_.driver == db_driver_kind::async) {
-    auto async_cfg = worker_cfg_;
+    auto async_cfg = worker;
     async_cfg.pipeline_depth = static_cast<size_t>(o_.db_pipeline_depth);
-    fills_per_connection = async_cfg.pipeline_depth;
     // Under the io scheduler an io thread drives the connections: a fill's
     // query and its answer cross no thread of their own.
     boost::asio::io_context* home = nullptr;
     if (auto* io = runtime::io_scheduler::of(*system_))
       home = io->contexts().front();
-    async_driver_ = std::make_unique<pg_async_driver>(async_cfg, pool_metrics_, home);
-    factory = async_driver_->factory();
-  } else {
-    factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
-                     std::function<void(uint64_t)> on_down) -> db_lease {
-      return std::make_shared<pg_connection_worker>(slot, worker_cfg_, pool_metrics_, std::move(on_up),
-                                                    std::move(on_down));
-    };
+    driver = std::make_unique<pg_async_driver>(async_cfg, metrics, home);
+    return driver->factory();
   }
+  return [worker, &metrics](uint64_t slot, std::function<void(uint64_t)> on_up,
+                            std::function<void(uint64_t)> on_down) -> db_lease {
+    return std::make_shared<pg_connection_worker>(slot, worker, metrics, std::move(on_up), std::move(on_down));
+  };
+}
+
+void daemon::spawn_pools() {
+  // A pipelining connection serves as many fills at once as it pipelines.
+  size_t fills_per_connection = o_.driver == db_driver_kind::async ? static_cast<size_t>(o_.db_pipeline_depth) : 1;
+  auto factory = make_factory(worker_cfg_, pool_metrics_, async_driver_);
   // Writes and GET /depts: connection threads of their own, whatever the driver.
   connection_factory write_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
                                             std::function<void(uint64_t)> on_down) -> db_lease {
@@ -100,6 +101,33 @@ void daemon::spawn_pools() {
                          db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
                                         fills_per_connection},
                          factory, &pool_metrics_);
+  spawn_replica_pools();
+}
+
+void daemon::spawn_replica_pools() {
+  auto dsns = cfg_.replica_dsns();
+  if (dsns.empty())
+    return;
+  replica_monitor_config monitor_cfg;
+  monitor_cfg.dsns = dsns;
+  monitor_cfg.max_lag = std::chrono::milliseconds{o_.db_replica_max_lag_ms};
+  replica_monitor_ = std::make_unique<replica_monitor>(monitor_cfg);
+  size_t fills_per_connection = o_.driver == db_driver_kind::async ? static_cast<size_t>(o_.db_pipeline_depth) : 1;
+  auto size = static_cast<size_t>(o_.db_replica_pool_size > 0 ? o_.db_replica_pool_size : o_.db_pool_size);
+  for (auto& dsn : dsns) {
+    auto worker = worker_cfg_;
+    worker.dsn = dsn;
+    worker.read_replay_lsn = true; // every document read first asks how far the standby has replayed
+    replica_metrics_.push_back(std::make_unique<db_metrics>());
+    replica_drivers_.emplace_back();
+    auto factory = make_factory(worker, *replica_metrics_.back(), replica_drivers_.back());
+    replica_pools_.push_back(system_->spawn(
+      db_pool, db_pool_config{size, static_cast<size_t>(o_.db_queue_size), fills_per_connection}, factory,
+      replica_metrics_.back().get()));
+  }
+  spdlog::info("fills read from {} standby(s) (db.replicas), waiting up to {} ms for a key's change to be replayed{}",
+               dsns.size(), o_.db_replica_wait_ms,
+               o_.db_replica_lsn_check ? "" : "; db.replica-lsn-check is OFF: standbys may answer old documents");
 }
 
 void daemon::spawn_writer() {
@@ -124,6 +152,12 @@ void daemon::spawn_shards() {
   shard_cfg.stale_if_error = std::chrono::seconds{o_.cache_stale_if_error};
   shard_cfg.negative_ttl = std::chrono::seconds{o_.cache_negative_ttl};
   shard_cfg.negative_bytes = shard_cfg.memory_bytes * o_.cache_negative_share / 100;
+  shard_cfg.replicas = replica_pools_;
+  if (replica_monitor_)
+    for (auto& h : replica_monitor_->health())
+      shard_cfg.replica_states.push_back(h.get());
+  shard_cfg.replica_lsn_check = o_.db_replica_lsn_check;
+  shard_cfg.replica_wait = std::chrono::milliseconds{o_.db_replica_wait_ms};
   for (auto& m : shard_metrics_) {
     if (tier_store_)
       shard_cfg.tier = std::make_shared<lmdb::store_reader>(*tier_store_);
@@ -140,6 +174,7 @@ void daemon::spawn_listener() {
   listener_cfg.connection.mark_interval = std::chrono::milliseconds{o_.changelog_mark_interval_ms};
   listener_cfg.connection.warn_bytes = o_.changelog_warn_bytes;
   listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
+  listener_cfg.connection.stamp_lsn = !replica_pools_.empty();
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
@@ -167,7 +202,8 @@ void daemon::spawn_listener() {
 
 void daemon::spawn_helpers() {
   id_loader_ = spawn_dept_id_loader(*system_, pool_, *front_);
-  front_->set_write_path(*system_, write_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms});
+  front_->set_write_path(*system_, write_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms},
+                         !replica_pools_.empty());
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
   // In lmdb mode nothing is kept in memory: populate the whole table and let
@@ -190,6 +226,9 @@ void daemon::spawn_inspector() {
     long_lived_.push_back(inspect_entry("shard-" + std::to_string(i), shards_[i], &shard_metrics_[i].mailbox));
   long_lived_.push_back(inspect_entry("db-pool", pool_, &pool_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("db-write-pool", write_pool_, &write_metrics_.mailbox));
+  for (size_t i = 0; i < replica_pools_.size(); ++i)
+    long_lived_.push_back(inspect_entry("db-replica-" + std::to_string(i), replica_pools_[i],
+                                        &replica_metrics_[i]->mailbox));
   long_lived_.push_back(inspect_entry("batch-writer", writer_, &writer_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("notify-listener", listener_, &change_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("dept-id-loader", id_loader_));
@@ -236,7 +275,37 @@ void daemon::add_metrics_sources() {
     server_->metrics().append_prometheus(text);
     return text;
   });
-  front_->add_metrics_source([this] { return db_metrics_text(pool_metrics_, write_metrics_); });
+  front_->add_metrics_source([this] {
+    std::vector<const db_metrics*> replicas;
+    for (auto& m : replica_metrics_)
+      replicas.push_back(m.get());
+    return db_metrics_text(pool_metrics_, write_metrics_, replicas);
+  });
+  if (replica_monitor_)
+    front_->add_metrics_source([this] {
+      std::vector<replica_health*> health;
+      for (auto& h : replica_monitor_->health())
+        health.push_back(h.get());
+      auto out = replica_metrics_text(health);
+      auto sum = [this](auto field) {
+        int64_t n = 0;
+        for (auto& m : shard_metrics_)
+          n += static_cast<int64_t>((m.*field).load(std::memory_order_relaxed));
+        return n;
+      };
+      append_metric(out, "restcache_replica_fills_total", "Document reads sent to a standby (retries included).",
+                    "counter", sum(&cache_metrics::replica_fills));
+      append_metric(out, "restcache_replica_fills_behind_total",
+                    "Standby answers read before the standby had replayed the key's last change: not used.",
+                    "counter", sum(&cache_metrics::replica_behind));
+      append_metric(out, "restcache_replica_fills_to_primary_total",
+                    "Fills that gave up on the standbys (behind past db.replica-wait-ms, or unreachable) and read db.dsn.",
+                    "counter", sum(&cache_metrics::replica_to_primary));
+      append_metric(out, "restcache_replica_keys_waiting",
+                    "Keys whose last change some standby may not have replayed yet.", "gauge",
+                    sum(&cache_metrics::key_lsns));
+      return out;
+    });
   std::vector<mailbox_gauge> mailboxes;
   for (auto& a : long_lived_)
     if (a.handle && a.mailbox)
@@ -293,6 +362,9 @@ void daemon::stop() {
     caf::anon_send_exit(pool_, caf::exit_reason::user_shutdown);
   if (write_pool_)
     caf::anon_send_exit(write_pool_, caf::exit_reason::user_shutdown);
+  for (auto& p : replica_pools_)
+    caf::anon_send_exit(p, caf::exit_reason::user_shutdown);
+  replica_pools_.clear();
   shards_.clear();
   long_lived_.clear();
   writer_ = nullptr;
@@ -303,6 +375,7 @@ void daemon::stop() {
   write_pool_ = nullptr;
   system_->await_all_actors_done();
   async_driver_.reset(); // while the io thread that may drive it still runs
+  replica_drivers_.clear();
   system_.reset();
 }
 

@@ -14,12 +14,14 @@
 
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
+#include "actors/db_pool.hpp"
 #include "actors/inspector.hpp"
 #include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
 #include "config/options.hpp"
 #include "db/db_metrics.hpp"
 #include "db/pg_connection_worker.hpp"
+#include "db/replica_monitor.hpp"
 
 namespace restcache {
 
@@ -57,6 +59,11 @@ public:
 
 private:
   void spawn_pools();
+  /// A connection factory of the configured driver for `worker`, counting
+  /// into `metrics` (an async driver is kept in `driver`).
+  connection_factory make_factory(const pg_worker_config& worker, db_metrics& metrics,
+                                  std::unique_ptr<pg_async_driver>& driver);
+  void spawn_replica_pools();
   void spawn_writer();
   void spawn_shards();
   void spawn_listener();
@@ -87,12 +94,18 @@ private:
   listener_status listener_status_;
   pg_worker_config worker_cfg_;
   std::unique_ptr<pg_async_driver> async_driver_; ///< db.driver=async
+  /// db.replicas: the standbys fills read from, a pool each (same order as
+  /// the monitor's health entries).
+  std::unique_ptr<replica_monitor> replica_monitor_;
+  std::vector<std::unique_ptr<db_metrics>> replica_metrics_;
+  std::vector<std::unique_ptr<pg_async_driver>> replica_drivers_;
   std::unique_ptr<cache_front> front_;
   std::unique_ptr<http::server> server_;
   std::unique_ptr<caf::actor_system> system_;
 
   db_pool_actor pool_;
   db_pool_actor write_pool_;
+  std::vector<db_pool_actor> replica_pools_;
   batch_writer_actor writer_;
   std::vector<cache_shard_actor> shards_;
   notify_listener_actor listener_;

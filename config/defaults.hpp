@@ -35,6 +35,22 @@ inline constexpr int64_t db_query_timeout_ms = 5'000;
 /// from the pool that fills the caches, so a burst of writes never starves
 /// the fills.
 inline constexpr int64_t db_write_pool_size = 2;
+/// Streaming standbys that fills read from, libpq connection strings
+/// separated by ';'. Empty: fills read the primary (db.dsn).
+inline constexpr const char* db_replicas = "";
+/// Fill connections per standby; 0: db.pool-size.
+inline constexpr int64_t db_replica_pool_size = 0;
+/// A standby further behind than this (the time since its last replayed
+/// commit while WAL waits) gets no fills. Above a few seconds of ordinary
+/// apply lag; a standby this far behind would mostly fail the WAL check.
+inline constexpr int64_t db_replica_max_lag_ms = 5'000;
+/// How long a fill waits for a standby to replay the key's last change
+/// before reading the primary: a replay lag of milliseconds costs the
+/// primary nothing, a long one costs one wait per changed key.
+inline constexpr int64_t db_replica_wait_ms = 100;
+/// A standby's document counts only if it had replayed the key's last
+/// change; false only in tests and benches, to show what that prevents.
+inline constexpr bool db_replica_lsn_check = true;
 /// threads: one libpq connection per dedicated thread (pg_connection_worker);
 /// async: one thread drives every connection's socket (pg_async_pool).
 /// bench/db_hop_bench.cpp compares them in isolation; through the whole

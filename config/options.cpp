@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "config/defaults.hpp"
+#include "messages/text.hpp"
 
 namespace restcache {
 
@@ -234,7 +235,19 @@ restcache_config::restcache_config() {
     .text(o.db_driver, "driver", d::db_driver,
           "threads: a thread per connection; async: one thread drives all", names_of(db_drivers))
     .integer(o.db_pipeline_depth, "pipeline-depth", d::db_pipeline_depth, 1, 1000,
-             "driver async: fills one connection runs at once (libpq pipeline mode)");
+             "driver async: fills one connection runs at once (libpq pipeline mode)")
+    .text(o.db_replicas, "replicas", d::db_replicas,
+          "streaming standbys that fills read from: libpq connection strings separated by ';' "
+          "(the listener, replays, writes and GET /depts stay on db.dsn)", {}, true)
+    .integer(o.db_replica_pool_size, "replica-pool-size", d::db_replica_pool_size, 0, 1000,
+             "fill connections per standby, 0 = db.pool-size")
+    .integer(o.db_replica_max_lag_ms, "replica-max-lag-ms", d::db_replica_max_lag_ms, 0, int_max,
+             "a standby further behind than this (ms since its last replayed commit) gets no fills")
+    .integer(o.db_replica_wait_ms, "replica-wait-ms", d::db_replica_wait_ms, 0, int_max,
+             "ms a fill waits for a standby to replay the key's last change before reading db.dsn")
+    .flag(o.db_replica_lsn_check, "replica-lsn-check", d::db_replica_lsn_check,
+          "use a standby's document only if it had replayed the key's last change; "
+          "off only in tests and benches, to count what a naive standby read serves stale");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
     .text(o.cache_mode, "mode", d::cache_mode,
@@ -347,6 +360,19 @@ cache_mode restcache_config::resolved_cache_mode() const {
 
 bool restcache_config::uses_io_scheduler() const {
   return opts.scheduler == scheduler_kind::io;
+}
+
+std::vector<std::string> restcache_config::replica_dsns() const {
+  std::vector<std::string> out;
+  std::string_view rest = opts.db_replicas;
+  while (!rest.empty()) {
+    auto end = rest.find(';');
+    auto one = trim(rest.substr(0, end));
+    if (!one.empty())
+      out.emplace_back(one);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+  }
+  return out;
 }
 
 bool restcache_config::uses_lmdb() const {

@@ -38,6 +38,11 @@ struct daemon_options {
   int64_t db_write_pool_size;
   std::string db_driver;
   int64_t db_pipeline_depth;
+  std::string db_replicas;         ///< standby DSNs separated by ';' (replica_dsns() splits them)
+  int64_t db_replica_pool_size;    ///< 0 = db.pool-size
+  int64_t db_replica_max_lag_ms;
+  int64_t db_replica_wait_ms;
+  bool db_replica_lsn_check;
   int64_t cache_shards;
   std::string cache_mode;
   int64_t cache_memory_bytes;
@@ -126,6 +131,8 @@ public:
   bool uses_lmdb() const;
   /// runtime.scheduler=io: the actors run on the HTTP io threads.
   bool uses_io_scheduler() const;
+  /// db.replicas split at ';', each trimmed, empty ones left out.
+  std::vector<std::string> replica_dsns() const;
 
   /// --help: every option with its default and what is allowed.
   std::string help_text() const;

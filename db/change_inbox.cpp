@@ -41,6 +41,8 @@ void change_inbox::add(const key_change& change) {
         // The newest sequence; the oldest change time (the latency of the
         // first change this invalidation answers).
         it->second.seq = std::max(it->second.seq, change.seq);
+        // The furthest WAL position: a standby must have replayed every one.
+        it->second.lsn = std::max(it->second.lsn, change.lsn);
         if (change.changed_us != 0 && (it->second.changed_us == 0 || change.changed_us < it->second.changed_us))
           it->second.changed_us = change.changed_us;
       } else if (changes_.size() > max_keys_) {

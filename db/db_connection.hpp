@@ -28,6 +28,12 @@ struct fetch_outcome {
   /// driver encodes from the result's text); else the shard encodes
   /// `deptemps` or `emp`.
   doc_ptr doc;
+  /// Read on a streaming standby that had replayed the WAL up to
+  /// `replay_lsn` before the document's statement began (a connection of a
+  /// replica pool asks first, in a statement of its own). False for a read
+  /// on a primary, also when a replica's address reached one.
+  bool on_standby = false;
+  uint64_t replay_lsn = 0;
 };
 
 struct dept_ids_outcome {

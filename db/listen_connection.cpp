@@ -9,6 +9,7 @@
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
 
 namespace restcache {
 
@@ -26,7 +27,7 @@ struct session_lost : std::runtime_error {
 } // namespace
 
 listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
-                                     std::function<void(uint64_t)> up, std::function<void()> down)
+                                     std::function<void(uint64_t, uint64_t)> up, std::function<void()> down)
   : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)),
     history_(cfg_.history) {
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -87,16 +88,19 @@ void listen_connection::run() {
             inbox_.request_drop();
           }
           bump(metrics_.replayed, replay.changes.size());
-          inbox_.add_all(replay.changes);
+          add_stamped(c, replay.changes);
         }
       }
+      // Read after the replay: every change committed before this session
+      // (replayed or not) lies below it.
+      uint64_t lsn_floor = cfg_.stamp_lsn ? pg::insert_lsn(c) : 0;
       connected_before = true;
       ++generation_;
       marks_sent_.clear();
       bump(metrics_.connects);
       metrics_.connected.store(1, std::memory_order_release);
       spdlog::info("notify listener: listening (session {}, watermark {})", generation_, watermark);
-      up_(generation_);
+      up_(generation_, lsn_floor);
       backoff = std::chrono::milliseconds{50};
       session(c);
     } catch (const std::exception& e) {
@@ -133,23 +137,48 @@ bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
   return false;
 }
 
+void listen_connection::add_stamped(pg::connection& c, change_batch& changes) {
+  if (changes.empty())
+    return;
+  if (cfg_.stamp_lsn) {
+    // Read after the changes were seen, so each committed below it.
+    auto lsn = pg::insert_lsn(c);
+    for (auto& ch : changes)
+      ch.lsn = lsn;
+  }
+  inbox_.add_all(changes);
+  changes.clear();
+}
+
 void listen_connection::drain(pg::connection& c) {
   auto* conn = c.get();
   auto own_pid = PQbackendPID(conn);
+  // Changes wait here for their WAL position; whatever came after them (a
+  // mark, a truncate) reaches the inbox after them, in order. They are
+  // counted once they are in the inbox.
+  change_batch seen;
+  auto pass_on = [&] {
+    auto n = seen.size();
+    add_stamped(c, seen);
+    bump(metrics_.notifications, n);
+  };
   while (PGnotify* n = PQnotifies(conn)) {
-    std::string_view payload{n->extra};
+    std::string payload{n->extra};
+    auto be_pid = n->be_pid;
+    PQfreemem(n);
     if (auto change = pg::parse_change(payload)) {
-      bump(metrics_.notifications);
-      inbox_.add(*change);
+      seen.push_back(*change);
     } else if (pg::parse_truncate(payload)) {
       bump(metrics_.notifications);
       bump(metrics_.truncates);
       spdlog::info("notify listener: dept or emp was truncated: dropping both tiers");
+      pass_on();
       inbox_.request_drop();
     } else if (auto token = pg::parse_mark(payload)) {
       // Only our own marks count; other daemons on the database send theirs.
-      if (n->be_pid == own_pid) {
+      if (be_pid == own_pid) {
         if (auto i = marks_sent_.find(*token); i != marks_sent_.end()) {
+          pass_on();
           inbox_.add_mark({i->second, generation_});
           marks_sent_.erase(i);
         }
@@ -157,8 +186,8 @@ void listen_connection::drain(pg::connection& c) {
     } else {
       spdlog::warn("notify listener: ignoring malformed notification '{}'", payload);
     }
-    PQfreemem(n);
   }
+  pass_on();
 }
 
 void listen_connection::measure_log(pg::connection& c) {

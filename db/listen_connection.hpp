@@ -40,14 +40,20 @@ struct listen_config {
   /// The history the tiers hold at start-up (from the LMDB file); nullopt:
   /// unknown, so the first connect drops both tiers and records the live one.
   std::optional<history_identity> history;
+  /// Fills read from standbys: every change read (notified or replayed) is
+  /// stamped with the primary's WAL insert position read after it arrived
+  /// (key_change::lsn), and every session starts with one (up's lsn_floor).
+  bool stamp_lsn = false;
 };
 
 class listen_connection {
 public:
-  /// `up(generation)` when LISTEN is in place and the replay is in the inbox;
-  /// `down()` when the connection broke. Both called on the thread.
+  /// `up(generation, lsn_floor)` when LISTEN is in place and the replay is
+  /// in the inbox (lsn_floor: the primary's WAL position read after the
+  /// replay, 0 unless stamp_lsn); `down()` when the connection broke. Both
+  /// called on the thread.
   listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
-                    std::function<void(uint64_t)> up, std::function<void()> down);
+                    std::function<void(uint64_t, uint64_t)> up, std::function<void()> down);
   ~listen_connection(); // stops and joins the thread
 
 private:
@@ -61,13 +67,16 @@ private:
   bool same_history(pg::connection& c, uint64_t watermark);
   /// Drains libpq's notification list into the inbox.
   void drain(pg::connection& c);
+  /// Stamps `changes` with the primary's WAL position now (stamp_lsn) and
+  /// adds them to the inbox; clears them.
+  void add_stamped(pg::connection& c, change_batch& changes);
   /// Sleeps up to `d`, or until stop; false when stopping.
   bool pause(std::chrono::milliseconds d);
 
   const listen_config cfg_;
   change_inbox& inbox_;
   listener_metrics& metrics_;
-  std::function<void(uint64_t)> up_;
+  std::function<void(uint64_t, uint64_t)> up_;
   std::function<void()> down_;
   uint64_t generation_ = 0; ///< sessions so far; marks carry theirs
   std::optional<history_identity> history_; ///< what the tiers hold, as of the last connect

@@ -76,7 +76,10 @@ public:
 };
 
 /// The jobs of db_connection's three calls (pg_async_jobs.cpp).
-std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done);
+/// `ask_replay_lsn`: a replica pool's job reads pg_last_wal_replay_lsn in a
+/// statement of its own first (fetch_outcome::on_standby, replay_lsn).
+std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done,
+                                             bool ask_replay_lsn);
 std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,
                                           std::function<void(deptemps_batch_outcome)> done);
 std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done);

@@ -39,12 +39,22 @@ private:
 
 class document_job final : public async_job {
 public:
-  document_job(doc_key key, std::function<void(fetch_outcome)> done)
-    : key_(key), id_(std::to_string(key.id)), done_(std::move(done)) {}
+  document_job(doc_key key, std::function<void(fetch_outcome)> done, bool ask_replay_lsn)
+    : key_(key), id_(std::to_string(key.id)), done_(std::move(done)), asking_lsn_(ask_replay_lsn) {}
 
-  bool send(PGconn* c) override { return send_prepared(c, *pg::row_query_of(key_.kind).statement, {&id_}); }
+  bool send(PGconn* c) override {
+    if (asking_lsn_)
+      return send_prepared(c, pg::replay_lsn_statement, {});
+    return send_prepared(c, *pg::row_query_of(key_.kind).statement, {&id_});
+  }
 
   bool on_result(pg::result r) override {
+    if (asking_lsn_) {
+      // A statement of its own, answered before the document's is sent.
+      replay_lsn_ = pg::decode_replay_lsn(r);
+      asking_lsn_ = false;
+      return true;
+    }
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
     fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
@@ -53,6 +63,8 @@ public:
       out.doc = make_doc(std::move(body));
       out.error = rc_error::none;
     }
+    out.on_standby = replay_lsn_.has_value();
+    out.replay_lsn = replay_lsn_.value_or(0);
     done_(std::move(out));
     return false;
   }
@@ -63,6 +75,8 @@ private:
   doc_key key_;
   std::string id_;
   once_callback<fetch_outcome> done_;
+  bool asking_lsn_;
+  std::optional<uint64_t> replay_lsn_;
 };
 
 class batch_job final : public async_job {
@@ -137,8 +151,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done) {
-  return std::make_unique<document_job>(key, std::move(done));
+std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done,
+                                             bool ask_replay_lsn) {
+  return std::make_unique<document_job>(key, std::move(done), ask_replay_lsn);
 }
 
 std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,

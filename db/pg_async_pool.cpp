@@ -23,7 +23,7 @@ public:
   bool up() const noexcept override { return s_->up.load(std::memory_order_acquire); }
 
   void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) override {
-    d_->submit(s_, make_document_job(key, std::move(done)));
+    d_->submit(s_, make_document_job(key, std::move(done), d_->cfg.read_replay_lsn));
   }
 
   void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,

@@ -87,9 +87,15 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
     bump(metrics_.queries);
     scoped_duration timed{metrics_.query_duration};
     try {
+      // A statement of its own before the document's (see pg::replay_lsn).
+      std::optional<uint64_t> replayed;
+      if (cfg_.read_replay_lsn)
+        replayed = pg::replay_lsn(*conn);
       auto rows = pg::row_query_of(key.kind).fetch(*conn, key.id);
       fetch_outcome out{rows.department || rows.employee ? rc_error::none : rc_error::not_found,
                         std::move(rows.department), std::move(rows.employee), nullptr};
+      out.on_standby = replayed.has_value();
+      out.replay_lsn = replayed.value_or(0);
       timed.observe_now();
       done(std::move(out));
     } catch (const std::exception& e) {

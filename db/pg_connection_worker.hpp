@@ -30,6 +30,9 @@ struct pg_worker_config {
   /// pg_async_driver only: statements one connection has unanswered at once
   /// (libpq pipeline mode); 1 runs one at a time.
   size_t pipeline_depth = 1;
+  /// A replica pool's connections: a document read first asks how far the
+  /// server has replayed the WAL (fetch_outcome::on_standby, replay_lsn).
+  bool read_replay_lsn = false;
 };
 
 class pg_connection_worker final : public db_connection {

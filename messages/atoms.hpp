@@ -16,6 +16,8 @@ using fill_tmo_atom = caf::atom_constant<caf::atom("fill_tmo")>;
 /// A lookup that must not be answered from the tiers (Cache-Control: no-cache).
 using refill_atom = caf::atom_constant<caf::atom("refill")>;
 using fetched_atom = caf::atom_constant<caf::atom("fetched")>;
+/// A fill a standby could not answer yet: try again (a standby or the primary).
+using refetch_atom = caf::atom_constant<caf::atom("refetch")>;
 using borrow_atom = caf::atom_constant<caf::atom("borrow")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using conn_up_atom = caf::atom_constant<caf::atom("conn_up")>;

@@ -165,6 +165,11 @@ struct key_change {
   /// Several changes to the key were merged into this one (the inbox keeps
   /// the newest sequence): it stands for more than change `seq`.
   bool coalesced = false;
+  /// A WAL position on the primary at or past the change's commit (read
+  /// after the change was seen; messages/wal_lsn.hpp): a streaming standby
+  /// that has replayed this far sees the change. 0: not taken (no standbys
+  /// read from).
+  uint64_t lsn = 0;
 };
 using change_batch = std::vector<key_change>;
 

@@ -56,7 +56,7 @@ struct fixture {
     cfg.mark_interval = 50ms;
     cfg.retention = retention;
     cfg.history = known ? *known : std::optional{pg::read_history(sql).identity};
-    listener = std::make_unique<listen_connection>(cfg, inbox, lm, [](uint64_t) {}, [] {});
+    listener = std::make_unique<listen_connection>(cfg, inbox, lm, [](uint64_t, uint64_t) {}, [] {});
     CAF_REQUIRE(wait_until([&] { return lm.connected.load() == 1; }));
   }
 

@@ -50,7 +50,7 @@ struct fixture : cache_stack_fixture {
 
   /// The session is up and caught up: bypass off.
   void connect(uint64_t session = 1, uint64_t xmin = 100) {
-    self->send(listener, listen_up_atom::value, session);
+    self->send(listener, listen_up_atom::value, session, uint64_t{0});
     sched.run();
     inbox->add_mark({xmin, session});
     sched.run();
@@ -220,7 +220,7 @@ CAF_TEST(another history clears both tiers stores its identity and restarts the 
   inbox->add_mark({2500, 1});
   history_identity b{99, 16400, "other", 1};
   inbox->request_reset(b);
-  self->send(listener, listen_up_atom::value, uint64_t{2});
+  self->send(listener, listen_up_atom::value, uint64_t{2}, uint64_t{0});
   sched.run();
   sched.trigger_timeouts();
   sched.run();

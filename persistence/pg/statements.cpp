@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "messages/wal_lsn.hpp"
+
 namespace restcache::pg {
 
 namespace {
@@ -51,6 +53,29 @@ constexpr const char* dept_page_stmt = "restcache_dept_page";
 constexpr const char* dept_page_sql =
   "SELECT deptno, dname, loc FROM dept WHERE deptno > $1::int ORDER BY deptno LIMIT $2::int";
 
+constexpr const char* replay_lsn_stmt = "restcache_replay_lsn";
+// NULL on a primary. Its own statement, before the document's: at READ
+// COMMITTED the document's snapshot is taken after this position was
+// replayed, so it sees every commit up to it.
+constexpr const char* replay_lsn_sql = "SELECT pg_last_wal_replay_lsn()::text";
+
+constexpr const char* insert_lsn_stmt = "restcache_insert_lsn";
+// On the primary: every transaction whose commit was seen before this reads
+// committed below the position it answers.
+constexpr const char* insert_lsn_sql = "SELECT pg_current_wal_insert_lsn()::text";
+
+constexpr const char* standby_state_stmt = "restcache_standby_state";
+// How far a standby has replayed, and how far behind that is: the time since
+// the last replayed commit while received WAL waits to be replayed (0 when
+// it has replayed all it received, or is a primary).
+constexpr const char* standby_state_sql =
+  "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text,"
+  "       CASE WHEN NOT pg_is_in_recovery()"
+  "              OR pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn()"
+  "              OR pg_last_xact_replay_timestamp() IS NULL THEN 0"
+  "            ELSE GREATEST(0, (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())"
+  "                              * 1000)::bigint) END";
+
 // Column positions of fetch_deptemps_sql.
 enum col : int {
   c_deptno, c_dname, c_loc,
@@ -78,6 +103,9 @@ std::vector<std::pair<const char*, const char*>> statement_texts() {
     {fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql},
     {count_depts_stmt, count_depts_sql},
     {fetch_emp_stmt, fetch_emp_sql},
+    {replay_lsn_stmt, replay_lsn_sql},
+    {insert_lsn_stmt, insert_lsn_sql},
+    {standby_state_stmt, standby_state_sql},
     {dept_page_stmt, dept_page_sql},
   };
 }
@@ -93,6 +121,8 @@ const char* const fetch_emp_statement = fetch_emp_stmt;
 const char* const fetch_deptemps_batch_statement = fetch_deptemps_batch_stmt;
 const char* const count_depts_statement = count_depts_stmt;
 const char* const dept_ids_page_statement = dept_ids_page_stmt;
+const char* const replay_lsn_statement = replay_lsn_stmt;
+const char* const insert_lsn_statement = insert_lsn_stmt;
 
 namespace {
 
@@ -233,6 +263,40 @@ int64_t count_depts(connection& c) {
   ensure_prepared(c, count_depts_stmt);
   auto r = c.exec_prepared(count_depts_stmt, {});
   return r.int64(0, 0);
+}
+
+std::optional<uint64_t> decode_replay_lsn(const result& r) {
+  if (r.rows() != 1 || r.is_null(0, 0))
+    return std::nullopt;
+  auto lsn = parse_wal_lsn(r.text(0, 0));
+  if (!lsn)
+    throw error("pg_last_wal_replay_lsn answered '" + std::string{r.text(0, 0)} + "'");
+  return lsn;
+}
+
+std::optional<uint64_t> replay_lsn(connection& c) {
+  ensure_prepared(c, replay_lsn_stmt);
+  return decode_replay_lsn(c.exec_prepared(replay_lsn_stmt, {}));
+}
+
+uint64_t insert_lsn(connection& c) {
+  ensure_prepared(c, insert_lsn_stmt);
+  auto r = c.exec_prepared(insert_lsn_stmt, {});
+  auto lsn = r.rows() == 1 ? parse_wal_lsn(r.text(0, 0)) : std::nullopt;
+  if (!lsn)
+    throw error("pg_current_wal_insert_lsn answered no position");
+  return *lsn;
+}
+
+standby_state read_standby_state(connection& c) {
+  ensure_prepared(c, standby_state_stmt);
+  auto r = c.exec_prepared(standby_state_stmt, {});
+  standby_state s;
+  s.in_recovery = r.text(0, 0) == "t";
+  if (!r.is_null(0, 1))
+    s.replay_lsn = parse_wal_lsn(r.text(0, 1)).value_or(0);
+  s.lag_ms = r.int64(0, 2);
+  return s;
 }
 
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno) {

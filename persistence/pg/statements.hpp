@@ -30,6 +30,28 @@ extern const char* const fetch_emp_statement;            ///< $1 empno
 extern const char* const fetch_deptemps_batch_statement; ///< $1 after, $2 limit
 extern const char* const count_depts_statement;          ///< none
 extern const char* const dept_ids_page_statement;        ///< $1 after (bigint), $2 limit
+extern const char* const replay_lsn_statement;           ///< none; see replay_lsn
+extern const char* const insert_lsn_statement;           ///< none; see insert_lsn
+
+/// The WAL position a standby has replayed (pg_last_wal_replay_lsn), or
+/// nullopt on a primary. Read it in a statement of its own before a read
+/// that must see everything up to it. Throws pg::error.
+std::optional<uint64_t> replay_lsn(connection& c);
+/// Decodes a result of replay_lsn_statement the same way.
+std::optional<uint64_t> decode_replay_lsn(const result& r);
+
+/// A standby as its monitor sees it (replica_monitor).
+struct standby_state {
+  bool in_recovery = false; ///< false: a primary
+  uint64_t replay_lsn = 0;  ///< 0 on a primary
+  int64_t lag_ms = 0;       ///< since the last replayed commit while WAL waits; 0 when none waits
+};
+standby_state read_standby_state(connection& c);
+
+/// The primary's current WAL insert position (pg_current_wal_insert_lsn):
+/// every commit already seen lies below it. Throws pg::error (also on a
+/// standby, where there is none).
+uint64_t insert_lsn(connection& c);
 
 /// Rows per page of dept_ids_page_statement as fetch_dept_ids runs it.
 inline constexpr int dept_ids_page_size = 100'000;

@@ -1,0 +1,66 @@
+#pragma once
+
+// Watches the streaming standbys that fills may read from: one thread per
+// standby, each with a connection of its own, asking every interval how far
+// the standby has replayed and how far behind it is. What it finds is kept
+// in plain atomics that the shards read when they choose where a fill goes
+// (a standby down or past db.replica-max-lag gets none) and when they forget
+// the WAL positions every standby has replayed. Not on the read path.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace restcache {
+
+/// One standby as last seen. Written by its monitor thread, read anywhere.
+struct replica_health {
+  std::atomic<bool> up{false};          ///< the last probe answered
+  std::atomic<bool> usable{false};      ///< up and no further behind than the limit
+  std::atomic<bool> in_recovery{true};  ///< false: the address reaches a primary now
+  std::atomic<int64_t> lag_ms{0};       ///< since the last replayed commit, while WAL waits to be replayed
+  std::atomic<uint64_t> replay_lsn{0};  ///< pg_last_wal_replay_lsn as of the last probe
+  std::atomic<uint64_t> probes_failed{0};
+};
+
+struct replica_monitor_config {
+  std::vector<std::string> dsns;
+  std::chrono::milliseconds interval{200};
+  std::chrono::milliseconds max_lag{5'000}; ///< db.replica-max-lag-ms
+  std::chrono::milliseconds max_backoff{2'000};
+};
+
+class replica_monitor {
+public:
+  /// Starts a thread per DSN; health() has one entry per DSN, in order.
+  explicit replica_monitor(replica_monitor_config cfg);
+  ~replica_monitor(); ///< stops and joins the threads
+  replica_monitor(const replica_monitor&) = delete;
+  replica_monitor& operator=(const replica_monitor&) = delete;
+
+  const std::vector<std::unique_ptr<replica_health>>& health() const noexcept { return health_; }
+
+  /// The least replay position over every standby (0 while one has not
+  /// answered yet): every WAL position at or below it is replayed everywhere.
+  static uint64_t replayed_everywhere(const std::vector<replica_health*>& replicas) noexcept;
+
+private:
+  void watch(size_t i);
+  /// Sleeps up to `d`, or until stop; false when stopping.
+  bool pause(std::chrono::milliseconds d);
+
+  const replica_monitor_config cfg_;
+  std::vector<std::unique_ptr<replica_health>> health_;
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+} // namespace restcache
