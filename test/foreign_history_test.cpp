@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
@@ -26,16 +25,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int32_t probe = 77; ///< the department both histories hold, differently
-
-/// Schema and departments 1..100 (10 employees each), as restcache-load makes them.
-void load_demo(const std::string& dsn) {
-  pg::connection c{dsn};
-  pg::ensure_schema(c);
-  pg::load_options opts;
-  opts.depts = 100;
-  opts.emps_per_dept = 10;
-  pg::load_demo_data(c, opts);
-}
 
 /// Schema and one department inserted by SQL: `probe`, with no employees.
 void insert_other(const std::string& dsn) {
@@ -130,7 +119,7 @@ CAF_TEST(a file filled from another database of the same cluster is dropped) {
 
 CAF_TEST(a cluster taken back to an older copy of its data is not served from the file) {
   private_pg cluster;
-  load_demo(cluster.dsn());
+  load_demo(cluster.dsn(), 100, 10);
   cluster.stop_server();
   cluster.save_data("before");
   cluster.start_server();

@@ -18,8 +18,6 @@
 #include <vector>
 
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
-#include "persistence/pg/schema.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -210,14 +208,7 @@ CAF_TEST(a killed instance costs no failed read: its keys move to the other) {
 
 CAF_TEST(with no instance ready the balancer falls back to instances serving stale) {
   own_cluster = std::make_unique<private_pg>();
-  {
-    pg::connection c{own_cluster->dsn()};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = 50;
-    opts.emps_per_dept = 3;
-    pg::load_demo_data(c, opts);
-  }
+  load_demo(own_cluster->dsn(), 50, 3);
   start(own_cluster->dsn());
   http_client lb{balancer->port()};
   auto cached = lb.get("/deptemps/7");

@@ -7,8 +7,6 @@
 #include <string>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
-#include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -28,12 +26,7 @@ struct fixture {
   std::unique_ptr<daemon_process> d;
 
   fixture() {
-    pg::connection c{cluster.dsn()};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = 100;
-    opts.emps_per_dept = 5;
-    pg::load_demo_data(c, opts);
+    load_demo(cluster.dsn(), 100, 5);
     d = std::make_unique<daemon_process>(std::vector<std::string>{
       "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
       "--cache.mode=memory", "--changelog.mark-interval=50", "--db.query-timeout-ms=2000",

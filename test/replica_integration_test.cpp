@@ -11,8 +11,6 @@
 
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
-#include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -39,12 +37,7 @@ struct fixture {
   std::unique_ptr<daemon_process> d;
 
   fixture() {
-    pg::connection c{primary.dsn()};
-    pg::ensure_schema(c);
-    pg::load_options opts;
-    opts.depts = 60;
-    opts.emps_per_dept = 3;
-    pg::load_demo_data(c, opts);
+    load_demo(primary.dsn(), 60, 3);
     standby = private_pg::standby_of(primary, apply_delay);
   }
 
