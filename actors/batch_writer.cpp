@@ -56,6 +56,8 @@ void batch_writer_state::note_failure(const char* doing, size_t n, const std::ex
 }
 
 void batch_writer_state::note_success() {
+  if (auto notice = store->take_notice(); !notice.empty())
+    spdlog::warn("batch writer: {}", notice);
   if (failures_in_a_row == 0)
     return;
   spdlog::info("batch writer: the LMDB tier takes writes again after {} failed commits", failures_in_a_row);

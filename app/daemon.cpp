@@ -265,7 +265,7 @@ void daemon::add_metrics_sources() {
       auto [state, why] = writer_metrics_.status.get();
       if (state == tier_state::ok && tier_store_
           && tier_store_->budget_bytes() < tier_store_->environment().map_size())
-        why += "; its disk ran full: budget lowered to " + std::to_string(tier_store_->budget_bytes() >> 20) + " MiB";
+        why += "; its disk ran full: budget lowered to " + std::to_string(tier_store_->budget_bytes() >> 10) + " KiB";
       return http::readiness_check{"lmdb", true, state == tier_state::ok ? why : std::string{to_string(state)} + ": " + why};
     });
     front_->add_metrics_source([this] { return lmdb_metrics_text(tier_store_.get(), writer_metrics_); });

@@ -1,8 +1,10 @@
 #include "http/request_handler.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <optional>
 #include <random>
 
@@ -367,12 +369,40 @@ void request_handler::readiness_reply(const request_state& st, reply& out) const
   problem_reply(std::move(p), st, out);
 }
 
+namespace {
+
+/// Whether a 5xx answer may be logged now: at most 20 a second, so an
+/// overload or a connection flood (thousands of 503s a second) costs a few
+/// log lines and a count, not a line each.
+bool server_error_loggable() {
+  using clock = std::chrono::steady_clock;
+  constexpr int per_second = 20;
+  static std::atomic<int64_t> window{0};
+  static std::atomic<int> logged{0};
+  static std::atomic<uint64_t> suppressed{0};
+  auto now_s = std::chrono::duration_cast<std::chrono::seconds>(clock::now().time_since_epoch()).count();
+  auto seen = window.load(std::memory_order_relaxed);
+  if (seen != now_s && window.compare_exchange_strong(seen, now_s, std::memory_order_relaxed)) {
+    logged.store(0, std::memory_order_relaxed);
+    if (auto n = suppressed.exchange(0, std::memory_order_relaxed); n > 0)
+      spdlog::warn("{} more 5xx answers were not logged in the last second(s) (restcache_http_requests_total counts them)", n);
+  }
+  if (logged.fetch_add(1, std::memory_order_relaxed) < per_second)
+    return true;
+  suppressed.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+} // namespace
+
 void request_handler::problem_reply(problem p, const request_state& st, reply& out, std::string_view allow) const {
   // Errors of the server (5xx) are warnings; a client's mistakes are debug.
-  if (p.status >= 500)
-    spdlog::warn("request {}: {} {}", st.request_id, p.status, p.body);
-  else
+  if (p.status >= 500) {
+    if (server_error_loggable())
+      spdlog::warn("request {}: {} {}", st.request_id, p.status, p.body);
+  } else {
     spdlog::debug("request {}: {} {}", st.request_id, p.status, p.body);
+  }
   out.owned_body = std::move(p.body);
   out.status = p.status;
   if (p.retry_after)

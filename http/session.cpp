@@ -324,6 +324,8 @@ void session::on_lookup_timer(beast::error_code ec) {
 // ---- writing the answer ----------------------------------------------------------
 
 void session::send_problem(problem p) {
+  if (st_.request_id.empty()) // rejected before a request was parsed: the log line names it too
+    request_handler::fresh_request_id(st_.request_id);
   reply_.clear();
   core_.handler.problem_reply(std::move(p), st_, reply_);
   send_reply();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "messages/cache_types.hpp"
@@ -34,6 +35,10 @@ public:
   /// changed); sets the watermark when given, and the identity of the history
   /// the records to come belong to when given. Throws on failure.
   virtual void clear(std::optional<uint64_t> watermark, const std::optional<history_identity>& history) = 0;
+
+  /// What the store has to report since it was last asked (a budget it had
+  /// to lower, say), for the writer's log; empty when nothing.
+  virtual std::string take_notice() { return {}; }
 };
 
 /// How a cache shard reads the second tier: one reader per shard (it keeps a

@@ -72,6 +72,7 @@ CAF_TEST(a full LMDB disk lowers the budget and every answer stays a fresh 200) 
   auto ready = c.get("/ready");
   CAF_CHECK_EQUAL(ready.status, 200);
   CAF_CHECK(ready.body.find("disk ran full") != std::string::npos);
+  CAF_CHECK(d->log().find("disk is full: its budget is lowered") != std::string::npos);
 
   // The tier keeps taking the newest documents and serving them.
   for (int32_t id = depts - 100; id <= depts; ++id)

@@ -13,7 +13,10 @@
 // encoded by the daemon's own statements and encoder. Meanwhile `readers`
 // threads keep a random read load on GET /deptemps/{id}. For a sample of
 // writes it also polls the service right after COMMIT until it serves the new
-// documents: the invalidation latency seen from outside.
+// documents: the invalidation latency seen from outside. An answer marked
+// `Cache-Status: ...; detail=stale-if-error` (the daemon could not reach
+// PostgreSQL and served the copy it held from before) that differs from the
+// truth is counted apart, as stale_if_error, not as stale.
 //
 // Exit status: 0 when every check was fresh and error-free (and at least one
 // document was checked), 1 otherwise, 2 bad arguments.
@@ -69,7 +72,9 @@ constexpr const char* help_text =
   "read-delay after each COMMIT, reads every affected document back through the\n"
   "service (GET /deptemps/{deptno}, GET /depts/emps/{empno}); a document that differs\n"
   "from the database's truth at that moment (encoded as the daemon does) is stale, a\n"
-  "deleted row must answer 404. Assumes it is the only writer. Kinds of write: renames,\n"
+  "deleted row must answer 404; one marked Cache-Status ...; detail=stale-if-error\n"
+  "(PostgreSQL could not be reached) is counted apart as stale_if_error, not stale.\n"
+  "Assumes it is the only writer. Kinds of write: renames,\n"
   "salary changes, moves, inserts and deletes of employees and departments, renames\n"
   "under session_replication_role = replica (as logical replication applies them;\n"
   "superuser only, else left out) and TRUNCATE of emp or dept CASCADE reloaded without\n"
@@ -383,6 +388,7 @@ struct counters {
   uint64_t checked = 0;          ///< documents compared
   uint64_t fresh = 0;
   uint64_t stale = 0;
+  uint64_t stale_if_error = 0;   ///< differed, but marked stale-if-error: not counted as stale
   uint64_t errors = 0;
   uint64_t superseded = 0;       ///< checks dropped because a later write touched the key
   uint64_t unavailable_retries = 0;
@@ -963,6 +969,8 @@ void checker::run_check(check c) {
   if (r.status == 200)
     served = std::move(r.body);
   bool fresh = served == before || served == after;
+  const bool marked_stale_if_error =
+    r.status == 200 && r.header_or_empty("Cache-Status").find("detail=stale-if-error") != std::string::npos;
   if (!fresh && before != after && !c.truth_retry) {
     // The row changed while we looked (another writer): compare once more.
     c.truth_retry = true;
@@ -975,6 +983,16 @@ void checker::run_check(check c) {
     ++n_.late_checks;
   if (fresh) {
     ++n_.fresh;
+  } else if (marked_stale_if_error) {
+    // The daemon said it could not check this copy against PostgreSQL: an
+    // expected answer during an outage, counted apart.
+    ++n_.stale_if_error;
+    if (stale_printed_++ < 10)
+      std::fprintf(stderr,
+                   "restcache-freshness: stale-if-error %s after write #%llu (%s), read %.0f ms after COMMIT "
+                   "(Age %s)\n",
+                   c.key.name().c_str(), (unsigned long long)c.write_no, op_names[int(c.op)],
+                   ms_between(c.commit, now), r.header_or_empty("Age").c_str());
   } else {
     ++n_.stale;
     if (stale_printed_++ < 10)
@@ -1026,19 +1044,20 @@ void checker::report(steady::time_point start, bool final) {
   double mx = l.empty() ? 0 : *std::max_element(l.begin(), l.end());
   if (!final) {
     std::fprintf(stderr,
-                 "restcache-freshness: t=%.0fs writes=%llu checked=%llu stale=%llu errors=%llu pending=%zu "
-                 "reads=%llu latency_p50=%.1fms\n",
+                 "restcache-freshness: t=%.0fs writes=%llu checked=%llu stale=%llu stale_if_error=%llu errors=%llu "
+                 "pending=%zu reads=%llu latency_p50=%.1fms\n",
                  elapsed, (unsigned long long)n_.writes, (unsigned long long)n_.checked,
-                 (unsigned long long)n_.stale, (unsigned long long)n_.errors, checks_.size(),
-                 (unsigned long long)reads_.load(), p50);
+                 (unsigned long long)n_.stale, (unsigned long long)n_.stale_if_error, (unsigned long long)n_.errors,
+                 checks_.size(), (unsigned long long)reads_.load(), p50);
     return;
   }
   auto u = [](uint64_t v) { return (unsigned long long)v; };
-  std::printf("freshness: writes=%llu checked=%llu stale=%llu errors=%llu latency_p50_ms=%.1f latency_p99_ms=%.1f "
-              "latency_max_ms=%.1f latency_samples=%zu latency_timeouts=%llu latency_unavailable=%llu "
+  std::printf("freshness: writes=%llu checked=%llu stale=%llu stale_if_error=%llu errors=%llu latency_p50_ms=%.1f "
+              "latency_p99_ms=%.1f latency_max_ms=%.1f latency_samples=%zu latency_timeouts=%llu latency_unavailable=%llu "
               "write_failures=%llu write_ambiguous=%llu superseded=%llu late_checks=%llu unavailable_retries=%llu "
               "trigger_gaps=%llu primed_missing=%llu deferred=%llu reads=%llu read_errors=%llu seconds=%.1f\n",
-              u(n_.writes), u(n_.checked), u(n_.stale), u(n_.errors), p50, p99, mx, l.size(), u(n_.latency_timeouts),
+              u(n_.writes), u(n_.checked), u(n_.stale), u(n_.stale_if_error), u(n_.errors), p50, p99, mx, l.size(),
+              u(n_.latency_timeouts),
               u(n_.latency_unavailable), u(n_.write_failures), u(n_.write_ambiguous), u(n_.superseded),
               u(n_.late_checks), u(n_.unavailable_retries), u(n_.trigger_gaps), u(n_.primed_missing), u(n_.deferred),
               u(reads_.load()), u(read_errors_.load()), elapsed);
@@ -1047,13 +1066,15 @@ void checker::report(steady::time_point start, bool final) {
     std::printf(" %s=%llu", op_names[i], u(n_.per_op[i]));
   std::printf("\n");
   if (opt_.json) {
-    std::printf("{\"writes\":%llu,\"checked\":%llu,\"fresh\":%llu,\"stale\":%llu,\"errors\":%llu,"
+    std::printf("{\"writes\":%llu,\"checked\":%llu,\"fresh\":%llu,\"stale\":%llu,\"stale_if_error\":%llu,"
+                "\"errors\":%llu,"
                 "\"latency_p50_ms\":%.2f,\"latency_p99_ms\":%.2f,\"latency_max_ms\":%.2f,\"latency_samples\":%zu,"
                 "\"latency_timeouts\":%llu,\"latency_unavailable\":%llu,\"write_failures\":%llu,"
                 "\"write_ambiguous\":%llu,\"superseded\":%llu,\"late_checks\":%llu,\"unavailable_retries\":%llu,"
                 "\"trigger_gaps\":%llu,\"primed_missing\":%llu,\"deferred\":%llu,\"reads\":%llu,\"read_errors\":%llu,\"seconds\":%.1f,"
                 "\"seed\":%llu,\"ops\":{",
-                u(n_.writes), u(n_.checked), u(n_.fresh), u(n_.stale), u(n_.errors), p50, p99, mx, l.size(),
+                u(n_.writes), u(n_.checked), u(n_.fresh), u(n_.stale), u(n_.stale_if_error), u(n_.errors), p50, p99,
+                mx, l.size(),
                 u(n_.latency_timeouts), u(n_.latency_unavailable), u(n_.write_failures), u(n_.write_ambiguous),
                 u(n_.superseded), u(n_.late_checks), u(n_.unavailable_retries), u(n_.trigger_gaps),
                 u(n_.primed_missing), u(n_.deferred),

@@ -188,8 +188,13 @@ void store::lower_budget_to_file() {
   // stays within it (reusing freed pages) needs no new blocks. A failed
   // commit may have grown the file part way: those pages count too.
   uint64_t held = std::max<uint64_t>(env_.file_pages(), 8);
-  if (held < budget_pages_.load(std::memory_order_relaxed))
+  auto was = budget_pages_.load(std::memory_order_relaxed);
+  if (held < was) {
     budget_pages_.store(held, std::memory_order_relaxed);
+    notice_ = "the LMDB file's disk is full: its budget is lowered from " + std::to_string(was * env_.page_size() >> 10)
+              + " KiB to the " + std::to_string(held * env_.page_size() >> 10)
+              + " KiB the file holds (oldest records evicted; until a restart)";
+  }
 }
 
 void store::evict_to(MDB_txn* txn, uint64_t target) {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "persistence/record_store.hpp" // plain C++: the batch writer's interface
@@ -113,6 +115,9 @@ public:
   /// The byte budget in force: lmdb.max-bytes, or less after the file
   /// system ran full.
   uint64_t budget_bytes() const noexcept;
+  /// record_store: says when the budget was lowered for a full disk.
+  std::string take_notice() override { return std::exchange(notice_, std::string{}); }
+
   /// Counts a read that failed (a store_reader answers it as a miss).
   void count_read_error() const noexcept { read_errors_.fetch_add(1, std::memory_order_relaxed); }
   store_counters counters() const;
@@ -143,6 +148,7 @@ private:
   /// The map's pages, or fewer once the file system ran full.
   std::atomic<uint64_t> budget_pages_{0};
   mutable std::atomic<uint64_t> garbled_{0}, read_errors_{0};
+  std::string notice_; ///< for take_notice (the writer's thread only)
 };
 
 } // namespace restcache::lmdb
