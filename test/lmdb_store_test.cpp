@@ -342,17 +342,32 @@ CAF_TEST(eviction keeps the file within budget and keeps the newest records) {
   CAF_CHECK_EQUAL(oldest, 0);
 }
 
-CAF_TEST(a batch larger than the whole map still applies its deletes and watermark) {
+CAF_TEST(a batch larger than the whole map is written in parts and applies its deletes and watermark) {
   store s(opts(1ull << 20)); // 256 pages
   s.put_batch(make_batch(1, 10), {});
-  auto big = make_batch(100, 400); // ~400 pages of records: can never fit
+  auto big = make_batch(100, 400); // ~400 pages of records: never in one transaction
   s.put_batch(big, {{doc_kind::emp, 1}}, 77);
-  auto c = s.counters();
-  CAF_CHECK(c.map_full_retries >= 3);
-  CAF_CHECK_EQUAL(c.dropped_puts, 400u);
+  CAF_CHECK_EQUAL(s.counters().dropped_puts, 0u);
   CAF_CHECK_EQUAL(s.watermark(), 77u);
   auto txn = s.begin_read();
   CAF_CHECK(!s.get(txn, {doc_kind::emp, 1}));
+  CAF_CHECK(s.get(txn, {doc_kind::emp, 499})); // the newest
+  txn.reset();
+  CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (1ull << 20));
+}
+
+CAF_TEST(a record larger than the whole map is skipped and its deletes and watermark still apply) {
+  store s(opts(1ull << 20)); // 256 pages
+  s.put_batch(make_batch(1, 10), {});
+  std::vector<record> huge{make_record(doc_kind::emp, 100, 1, 2u << 20)}; // 2 MB: can never fit
+  s.put_batch(huge, {{doc_kind::emp, 1}}, 77);
+  auto c = s.counters();
+  CAF_CHECK(c.map_full_retries >= 3);
+  CAF_CHECK_EQUAL(c.dropped_puts, 1u);
+  CAF_CHECK_EQUAL(s.watermark(), 77u);
+  auto txn = s.begin_read();
+  CAF_CHECK(!s.get(txn, {doc_kind::emp, 1}));
+  CAF_CHECK(!s.get(txn, {doc_kind::emp, 100}));
   txn.reset();
   // The tier keeps working, through the batch writer's interface as well.
   record_store& rs = s;
@@ -420,6 +435,23 @@ CAF_TEST(a full file system lowers the budget to the file and commits go on) {
   CAF_CHECK_GREATER_OR_EQUAL(s.count(), 100u);
   CAF_MESSAGE("kept " << s.count() << " records in a budget of " << (s.budget_bytes() >> 10) << " KiB after "
                       << c.disk_full << " full-disk commits");
+}
+
+CAF_TEST(a batch too large for a small budget is written in parts and fills the budget) {
+  store s(opts(16ull << 20)); // 4,096 pages; each batch below needs ~3,000
+  for (int32_t b = 0; b < 5; ++b)
+    s.put_batch(make_batch(b * 3000, 3000), {{doc_kind::emp, b * 3000 - 1}}, uint64_t(b + 1));
+  // One transaction a batch would evict down to a quarter of the budget,
+  // the batch's own older records with it.
+  CAF_MESSAGE("kept " << s.count() << " records of 1.5 KB in a budget of 16 MiB");
+  CAF_CHECK_GREATER(s.count(), 2500u); // ~3,100 here; ~1,000 in one transaction a batch
+  CAF_CHECK_EQUAL(s.watermark(), 5u);
+  auto txn = s.begin_read();
+  CAF_CHECK(s.get(txn, {doc_kind::emp, 5 * 3000 - 1})); // the newest
+  CAF_CHECK(s.get(txn, {doc_kind::emp, 4 * 3000})); // the last batch's oldest
+  CAF_CHECK(!s.get(txn, {doc_kind::emp, 4 * 3000 - 1})); // deleted with its first part
+  txn.reset();
+  CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (16ull << 20));
 }
 
 CAF_TEST(a read transaction is reset and renewed across threads) {

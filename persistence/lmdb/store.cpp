@@ -251,27 +251,63 @@ void store::tick() {
   txn.commit();
 }
 
+void store::page_estimate::add(const record& r, uint64_t psize) {
+  if (!r.doc)
+    return;
+  ++records;
+  uint64_t size = encoded_value_size(r.doc->etag, r.doc->body) + key_size + 8;
+  if (size > psize / 3)
+    pages += (size + psize - 1) / psize;
+  else
+    small_bytes += size;
+}
+
+uint64_t store::page_estimate::total(uint64_t psize) const {
+  // write_order: ~25 bytes an entry, appended; branch pages and meta: a few.
+  return pages + 2 * small_bytes / psize + records * 25 / psize + 8;
+}
+
 uint64_t store::estimate_pages(const std::vector<record>& records) const {
   // New leaf pages a batch dirties: LMDB keeps at most two values of ~1.5 KB in
   // a 4 KB page and sequential inserts leave it half full, so a value above a
   // third of a page counts as a page of its own (or its overflow pages).
-  const uint64_t psize = env_.page_size();
-  uint64_t small_bytes = 0, pages = 0;
-  for (const auto& r : records) {
-    if (!r.doc)
-      continue;
-    uint64_t size = encoded_value_size(r.doc->etag, r.doc->body) + key_size + 8;
-    if (size > psize / 3)
-      pages += (size + psize - 1) / psize;
-    else
-      small_bytes += size;
-  }
-  // write_order: ~25 bytes an entry, appended; branch pages and meta: a few.
-  return pages + 2 * small_bytes / psize + records.size() * 25 / psize + 8;
+  page_estimate e;
+  for (const auto& r : records)
+    e.add(r, env_.page_size());
+  return e.total(env_.page_size());
 }
 
 void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                       std::optional<uint64_t> watermark) {
+  // A batch whose room (twice its pages, below) would take more than an
+  // eighth of the budget is written in parts: one transaction for all of it
+  // would evict the tier down to its floor, the batch's own oldest records
+  // included (lmdb.batch-size x ~4 KB x 2 can pass a small budget). The
+  // deletes and the watermark go with the first part, before any record.
+  const uint64_t part_pages = std::max<uint64_t>(budget_pages_.load(std::memory_order_relaxed) / 16, 64);
+  if (records.size() > 1 && estimate_pages(records) > part_pages) {
+    std::vector<record> part;
+    page_estimate e;
+    bool first = true;
+    for (const auto& r : records) {
+      part.push_back(r);
+      e.add(r, env_.page_size());
+      if (e.total(env_.page_size()) >= part_pages) {
+        put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
+        part.clear();
+        e = {};
+        first = false;
+      }
+    }
+    if (!part.empty() || first)
+      put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
+    return;
+  }
+  put_part(records, deletes, watermark);
+}
+
+void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                     std::optional<uint64_t> watermark) {
   // This commit and the previous one both need fresh pages (see tick()), so
   // evict down to the high-water mark less twice this batch's pages.
   batch_pages_ = 2 * estimate_pages(records);

@@ -131,7 +131,16 @@ private:
   void evict_to(MDB_txn* txn, uint64_t target);
   void evict_in_own_txn();
   void tick();
+  /// New pages records will dirty, added up one record at a time.
+  struct page_estimate {
+    uint64_t pages = 0, small_bytes = 0, records = 0;
+    void add(const record& r, uint64_t psize);
+    uint64_t total(uint64_t psize) const;
+  };
   uint64_t estimate_pages(const std::vector<record>& records) const;
+  /// One transaction of put_batch (a batch too large for one is split).
+  void put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                std::optional<uint64_t> watermark);
   /// The commit failed for want of space: in the map, or on the disk (also
   /// when LMDB says EIO for a short write and the disk has no room left).
   bool out_of_space(const error& e) const;
