@@ -1,0 +1,467 @@
+# HELP restcache_cache_hits_total Lookups answered from a tier, by shard and tier.
+# TYPE restcache_cache_hits_total counter
+restcache_cache_hits_total{shard="0",tier="memory"} 357634
+restcache_cache_hits_total{shard="0",tier="lmdb"} 0
+restcache_cache_hits_total{shard="1",tier="memory"} 360059
+restcache_cache_hits_total{shard="1",tier="lmdb"} 0
+# HELP restcache_cache_answers_total Lookups answered, by the Cache-Status they carried (README: Cache-Status).
+# TYPE restcache_cache_answers_total counter
+restcache_cache_answers_total{cache_status="memory"} 717693
+restcache_cache_answers_total{cache_status="lmdb"} 0
+restcache_cache_answers_total{cache_status="stored"} 495806
+restcache_cache_answers_total{cache_status="miss"} 8
+restcache_cache_answers_total{cache_status="collapsed"} 218
+restcache_cache_answers_total{cache_status="refresh"} 0
+restcache_cache_answers_total{cache_status="refresh_unkept"} 0
+restcache_cache_answers_total{cache_status="bypass"} 14
+restcache_cache_answers_total{cache_status="stale_if_error"} 1971
+restcache_cache_answers_total{cache_status="negative"} 2171
+# HELP restcache_cache_negative_entries Ids remembered as missing (in the memory budget).
+# TYPE restcache_cache_negative_entries gauge
+restcache_cache_negative_entries{shard="0"} 69
+restcache_cache_negative_entries{shard="1"} 72
+# HELP restcache_cache_memory_misses_total Lookups not found in memory (then answered from LMDB or by a fill).
+# TYPE restcache_cache_memory_misses_total counter
+restcache_cache_memory_misses_total{shard="0"} 250308
+restcache_cache_memory_misses_total{shard="1"} 251222
+# HELP restcache_cache_coalesced_total Misses that joined a fill already in flight.
+# TYPE restcache_cache_coalesced_total counter
+restcache_cache_coalesced_total{shard="0"} 125
+restcache_cache_coalesced_total{shard="1"} 93
+# HELP restcache_cache_fills_total Fills started (one database query each).
+# TYPE restcache_cache_fills_total counter
+restcache_cache_fills_total{shard="0"} 249081
+restcache_cache_fills_total{shard="1"} 250060
+# HELP restcache_cache_fill_errors_total Fills that failed or timed out.
+# TYPE restcache_cache_fill_errors_total counter
+restcache_cache_fill_errors_total{shard="0"} 1659
+restcache_cache_fill_errors_total{shard="1"} 1654
+# HELP restcache_cache_fills_discarded_total Fills overtaken by an invalidation, not cached.
+# TYPE restcache_cache_fills_discarded_total counter
+restcache_cache_fills_discarded_total{shard="0"} 2
+restcache_cache_fills_discarded_total{shard="1"} 6
+# HELP restcache_cache_evictions_total Entries evicted to stay within the byte budget.
+# TYPE restcache_cache_evictions_total counter
+restcache_cache_evictions_total{shard="0"} 237317
+restcache_cache_evictions_total{shard="1"} 237751
+# HELP restcache_cache_invalidations_total Invalidations applied.
+# TYPE restcache_cache_invalidations_total counter
+restcache_cache_invalidations_total{shard="0"} 3528
+restcache_cache_invalidations_total{shard="1"} 4698
+# HELP restcache_cache_populated_total Entries stored by cache.populate.
+# TYPE restcache_cache_populated_total counter
+restcache_cache_populated_total{shard="0"} 0
+restcache_cache_populated_total{shard="1"} 0
+# HELP restcache_cache_entries Documents held in memory.
+# TYPE restcache_cache_entries gauge
+restcache_cache_entries{shard="0"} 4430
+restcache_cache_entries{shard="1"} 4432
+# HELP restcache_cache_bytes Bytes charged against the memory budget.
+# TYPE restcache_cache_bytes gauge
+restcache_cache_bytes{shard="0"} 7119029
+restcache_cache_bytes{shard="1"} 7119484
+# HELP restcache_dept_ids Department ids /depts/random picks from.
+# TYPE restcache_dept_ids gauge
+restcache_dept_ids 30039
+# HELP restcache_listener_notifications_total Change notifications received.
+# TYPE restcache_listener_notifications_total counter
+restcache_listener_notifications_total 6815
+# HELP restcache_listener_connects_total LISTEN sessions established (the first and every reconnect).
+# TYPE restcache_listener_connects_total counter
+restcache_listener_connects_total 2
+# HELP restcache_listener_connected 1 while the LISTEN session is up.
+# TYPE restcache_listener_connected gauge
+restcache_listener_connected 1
+# HELP restcache_listener_caught_up 1 once a watermark mark of the live session is applied.
+# TYPE restcache_listener_caught_up gauge
+restcache_listener_caught_up 1
+# HELP restcache_listener_replayed_total Change-log entries re-applied after a (re)connect.
+# TYPE restcache_listener_replayed_total counter
+restcache_listener_replayed_total 0
+# HELP restcache_listener_tier_drops_total Both tiers dropped: the log was pruned past the watermark, or a storm overflowed.
+# TYPE restcache_listener_tier_drops_total counter
+restcache_listener_tier_drops_total 0
+# HELP restcache_listener_truncates_total TRUNCATEs of dept or emp seen, live or on replay: both tiers dropped.
+# TYPE restcache_listener_truncates_total counter
+restcache_listener_truncates_total 0
+# HELP restcache_listener_history_resets_total (Re)connects that found another history than the tiers held (by the rule that fired): both tiers dropped, the watermark restarted.
+# TYPE restcache_listener_history_resets_total counter
+restcache_listener_history_resets_total{rule="first_use"} 1
+restcache_listener_history_resets_total{rule="other_cluster"} 0
+restcache_listener_history_resets_total{rule="other_database"} 0
+restcache_listener_history_resets_total{rule="other_timeline"} 1
+restcache_listener_history_resets_total{rule="went_backwards"} 0
+# HELP restcache_listener_invalidations_total Keys invalidated after coalescing.
+# TYPE restcache_listener_invalidations_total counter
+restcache_listener_invalidations_total 7330
+# HELP restcache_listener_already_applied_total Notifications of changes this instance's own writes had applied already.
+# TYPE restcache_listener_already_applied_total counter
+restcache_listener_already_applied_total 390
+# HELP restcache_listener_pruned_total Change-log entries pruned by retention.
+# TYPE restcache_listener_pruned_total counter
+restcache_listener_pruned_total 0
+# HELP restcache_changelog_bytes The change log's table and indexes, as last measured (each minute); -1: not yet.
+# TYPE restcache_changelog_bytes gauge
+restcache_changelog_bytes 851968
+# HELP restcache_changelog_oldest_entry_age_seconds Age of the change log's oldest entry, as last measured; -1: not yet.
+# TYPE restcache_changelog_oldest_entry_age_seconds gauge
+restcache_changelog_oldest_entry_age_seconds 427
+# HELP restcache_listener_watermark_xid Replay watermark: every change of a transaction below it is applied.
+# TYPE restcache_listener_watermark_xid gauge
+restcache_listener_watermark_xid 28179
+# HELP restcache_listener_applied_seq Highest change sequence applied.
+# TYPE restcache_listener_applied_seq gauge
+restcache_listener_applied_seq 6841
+# HELP restcache_invalidation_latency_seconds From a change (trigger time) to its keys dropped from both tiers.
+# TYPE restcache_invalidation_latency_seconds histogram
+restcache_invalidation_latency_seconds_bucket{le="0.0005"} 0
+restcache_invalidation_latency_seconds_bucket{le="0.001"} 1
+restcache_invalidation_latency_seconds_bucket{le="0.002"} 101
+restcache_invalidation_latency_seconds_bucket{le="0.005"} 1568
+restcache_invalidation_latency_seconds_bucket{le="0.01"} 3400
+restcache_invalidation_latency_seconds_bucket{le="0.025"} 5202
+restcache_invalidation_latency_seconds_bucket{le="0.05"} 6318
+restcache_invalidation_latency_seconds_bucket{le="0.1"} 7122
+restcache_invalidation_latency_seconds_bucket{le="0.25"} 7330
+restcache_invalidation_latency_seconds_bucket{le="0.5"} 7330
+restcache_invalidation_latency_seconds_bucket{le="1"} 7330
+restcache_invalidation_latency_seconds_bucket{le="2.5"} 7330
+restcache_invalidation_latency_seconds_bucket{le="5"} 7330
+restcache_invalidation_latency_seconds_bucket{le="10"} 7330
+restcache_invalidation_latency_seconds_bucket{le="+Inf"} 7330
+restcache_invalidation_latency_seconds_sum 171.687
+restcache_invalidation_latency_seconds_count 7330
+# HELP restcache_serving_stale_since_seconds Unix time of the first stale-if-error answer since the listener was last caught up; 0: none.
+# TYPE restcache_serving_stale_since_seconds gauge
+restcache_serving_stale_since_seconds 0
+# HELP restcache_http_requests_total HTTP requests answered, by route and status (HEAD counts as GET).
+# TYPE restcache_http_requests_total counter
+restcache_http_requests_total{method="GET",route="/deptemps/{id}",status="200"} 1212848
+restcache_http_requests_total{method="GET",route="/deptemps/{id}",status="404"} 2293
+restcache_http_requests_total{method="GET",route="/deptemps/{id}",status="503"} 1336
+restcache_http_requests_total{method="GET",route="/depts/{id}",status="200"} 435
+restcache_http_requests_total{method="GET",route="/depts/emps/{id}",status="200"} 1346
+restcache_http_requests_total{method="GET",route="/depts/emps/{id}",status="404"} 959
+restcache_http_requests_total{method="GET",route="/depts/emps/{id}",status="503"} 6
+restcache_http_requests_total{method="POST",route="/depts",status="201"} 3
+restcache_http_requests_total{method="PUT",route="/depts/{id}",status="204"} 445
+restcache_http_requests_total{method="PUT",route="/depts/{id}",status="503"} 3
+restcache_http_requests_total{method="GET",route="/health",status="200"} 428
+restcache_http_requests_total{method="GET",route="/ready",status="200"} 430
+restcache_http_requests_total{method="GET",route="/ready",status="503"} 8
+restcache_http_requests_total{method="GET",route="/metrics",status="200"} 1386
+# HELP restcache_http_request_duration_seconds From a request read to its response handed to the socket, by route.
+# TYPE restcache_http_request_duration_seconds histogram
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="5e-05"} 687594
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.0001"} 705662
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.00025"} 727883
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.0005"} 793288
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.001"} 939267
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.0025"} 1102452
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.005"} 1159291
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.01"} 1188724
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.025"} 1208231
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.05"} 1213597
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.1"} 1215459
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.25"} 1216476
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="0.5"} 1216477
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="1"} 1216477
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="2.5"} 1216477
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="10"} 1216477
+restcache_http_request_duration_seconds_bucket{method="GET",route="/deptemps/{id}",le="+Inf"} 1216477
+restcache_http_request_duration_seconds_sum{method="GET",route="/deptemps/{id}"} 1515.6
+restcache_http_request_duration_seconds_count{method="GET",route="/deptemps/{id}"} 1216477
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="5e-05"} 2
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.0001"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.00025"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.0005"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.001"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.0025"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.005"} 3
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.01"} 4
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.025"} 4
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.05"} 4
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.1"} 4
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.25"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="0.5"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="1"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="2.5"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="10"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/{id}",le="+Inf"} 435
+restcache_http_request_duration_seconds_sum{method="GET",route="/depts/{id}"} 48.3239
+restcache_http_request_duration_seconds_count{method="GET",route="/depts/{id}"} 435
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="5e-05"} 286
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.0001"} 295
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.00025"} 364
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.0005"} 520
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.001"} 888
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.0025"} 1358
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.005"} 1527
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.01"} 1630
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.025"} 1717
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.05"} 1755
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.1"} 1825
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.25"} 2309
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="0.5"} 2311
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="1"} 2311
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="2.5"} 2311
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="10"} 2311
+restcache_http_request_duration_seconds_bucket{method="GET",route="/depts/emps/{id}",le="+Inf"} 2311
+restcache_http_request_duration_seconds_sum{method="GET",route="/depts/emps/{id}"} 64.4321
+restcache_http_request_duration_seconds_count{method="GET",route="/depts/emps/{id}"} 2311
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="5e-05"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.0001"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.00025"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.0005"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.001"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.0025"} 0
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.005"} 1
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.01"} 1
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.025"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.05"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.1"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.25"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="0.5"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="1"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="2.5"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="10"} 3
+restcache_http_request_duration_seconds_bucket{method="POST",route="/depts",le="+Inf"} 3
+restcache_http_request_duration_seconds_sum{method="POST",route="/depts"} 0.027268
+restcache_http_request_duration_seconds_count{method="POST",route="/depts"} 3
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="5e-05"} 0
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.0001"} 1
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.00025"} 2
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.0005"} 2
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.001"} 2
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.0025"} 9
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.005"} 60
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.01"} 160
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.025"} 266
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.05"} 346
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.1"} 425
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.25"} 448
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="0.5"} 448
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="1"} 448
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="2.5"} 448
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="10"} 448
+restcache_http_request_duration_seconds_bucket{method="PUT",route="/depts/{id}",le="+Inf"} 448
+restcache_http_request_duration_seconds_sum{method="PUT",route="/depts/{id}"} 14.3554
+restcache_http_request_duration_seconds_count{method="PUT",route="/depts/{id}"} 448
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="5e-05"} 426
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.0001"} 426
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.00025"} 427
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.0005"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.001"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.0025"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.005"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.01"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.025"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.05"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.1"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.25"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="0.5"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="1"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="2.5"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="10"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/health",le="+Inf"} 428
+restcache_http_request_duration_seconds_sum{method="GET",route="/health"} 0.001995
+restcache_http_request_duration_seconds_count{method="GET",route="/health"} 428
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="5e-05"} 429
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.0001"} 434
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.00025"} 437
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.0005"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.001"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.0025"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.005"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.01"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.025"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.05"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.1"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.25"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="0.5"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="1"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="2.5"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="10"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/ready",le="+Inf"} 438
+restcache_http_request_duration_seconds_sum{method="GET",route="/ready"} 0.005373
+restcache_http_request_duration_seconds_count{method="GET",route="/ready"} 438
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="5e-05"} 0
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.0001"} 0
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.00025"} 33
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.0005"} 1073
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.001"} 1302
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.0025"} 1383
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.005"} 1385
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.01"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.025"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.05"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.1"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.25"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="0.5"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="1"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="2.5"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="10"} 1386
+restcache_http_request_duration_seconds_bucket{method="GET",route="/metrics",le="+Inf"} 1386
+restcache_http_request_duration_seconds_sum{method="GET",route="/metrics"} 0.637725
+restcache_http_request_duration_seconds_count{method="GET",route="/metrics"} 1386
+# HELP restcache_http_bad_requests_total Requests rejected by the parser (400, 413, 431).
+# TYPE restcache_http_bad_requests_total counter
+restcache_http_bad_requests_total 0
+# HELP restcache_http_lookup_timeouts_total Lookups answered 504 after lookup_timeout.
+# TYPE restcache_http_lookup_timeouts_total counter
+restcache_http_lookup_timeouts_total 0
+# HELP restcache_http_not_modified_total 304 answers to If-None-Match.
+# TYPE restcache_http_not_modified_total counter
+restcache_http_not_modified_total 0
+# HELP restcache_http_responses_coalesced_total Responses to pipelined requests sent in one write with the next ones.
+# TYPE restcache_http_responses_coalesced_total counter
+restcache_http_responses_coalesced_total 0
+# HELP restcache_http_connections_accepted_total Connections accepted.
+# TYPE restcache_http_connections_accepted_total counter
+restcache_http_connections_accepted_total 2299
+# HELP restcache_http_connections_rejected_total Connections over max_connections, answered 503.
+# TYPE restcache_http_connections_rejected_total counter
+restcache_http_connections_rejected_total 0
+# HELP restcache_http_connections_open Connections currently open.
+# TYPE restcache_http_connections_open gauge
+restcache_http_connections_open 11
+# HELP restcache_db_queries_total Statements (jobs) run on pooled connections.
+# TYPE restcache_db_queries_total counter
+restcache_db_queries_total{pool="fill"} 1668
+restcache_db_queries_total{pool="write"} 450
+restcache_db_queries_total{pool="replica-0"} 509476
+# HELP restcache_db_query_errors_total Statements that failed.
+# TYPE restcache_db_query_errors_total counter
+restcache_db_query_errors_total{pool="fill"} 5
+restcache_db_query_errors_total{pool="write"} 2
+restcache_db_query_errors_total{pool="replica-0"} 1
+# HELP restcache_db_query_timeouts_total Statements cancelled by the query timeout.
+# TYPE restcache_db_query_timeouts_total counter
+restcache_db_query_timeouts_total{pool="fill"} 0
+restcache_db_query_timeouts_total{pool="write"} 0
+restcache_db_query_timeouts_total{pool="replica-0"} 0
+# HELP restcache_db_connects_total Successful (re)connections.
+# TYPE restcache_db_connects_total counter
+restcache_db_connects_total{pool="fill"} 16
+restcache_db_connects_total{pool="write"} 4
+restcache_db_connects_total{pool="replica-0"} 8
+# HELP restcache_db_connections_up Pooled connections established.
+# TYPE restcache_db_connections_up gauge
+restcache_db_connections_up{pool="fill"} 8
+restcache_db_connections_up{pool="write"} 2
+restcache_db_connections_up{pool="replica-0"} 8
+# HELP restcache_db_connections_in_use Pooled connections lent out now.
+# TYPE restcache_db_connections_in_use gauge
+restcache_db_connections_in_use{pool="fill"} 0
+restcache_db_connections_in_use{pool="write"} 0
+restcache_db_connections_in_use{pool="replica-0"} 0
+# HELP restcache_db_borrow_waiting Borrowers waiting for a connection.
+# TYPE restcache_db_borrow_waiting gauge
+restcache_db_borrow_waiting{pool="fill"} 0
+restcache_db_borrow_waiting{pool="write"} 0
+restcache_db_borrow_waiting{pool="replica-0"} 0
+# HELP restcache_db_borrow_rejected_total Borrowers refused because the wait queue was full.
+# TYPE restcache_db_borrow_rejected_total counter
+restcache_db_borrow_rejected_total{pool="fill"} 0
+restcache_db_borrow_rejected_total{pool="write"} 0
+restcache_db_borrow_rejected_total{pool="replica-0"} 0
+# HELP restcache_db_query_duration_seconds Statements on pooled connections, sent to result decoded.
+# TYPE restcache_db_query_duration_seconds histogram
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.0005"} 640
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.001"} 912
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.002"} 1073
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.005"} 1269
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.01"} 1380
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.025"} 1551
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.05"} 1629
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.1"} 1658
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.25"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="0.5"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="1"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="2.5"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="5"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="10"} 1663
+restcache_db_query_duration_seconds_bucket{pool="fill",le="+Inf"} 1663
+restcache_db_query_duration_seconds_sum{pool="fill"} 10.0949
+restcache_db_query_duration_seconds_count{pool="fill"} 1663
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.0005"} 2
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.001"} 2
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.002"} 9
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.005"} 88
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.01"} 165
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.025"} 274
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.05"} 353
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.1"} 427
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.25"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="0.5"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="1"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="2.5"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="5"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="10"} 450
+restcache_db_query_duration_seconds_bucket{pool="write",le="+Inf"} 450
+restcache_db_query_duration_seconds_sum{pool="write"} 14.0821
+restcache_db_query_duration_seconds_count{pool="write"} 450
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.0005"} 635223
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.001"} 815844
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.002"} 906994
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.005"} 972023
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.01"} 995995
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.025"} 1012838
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.05"} 1017314
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.1"} 1018771
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.25"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="0.5"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="1"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="2.5"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="5"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="10"} 1018951
+restcache_db_query_duration_seconds_bucket{pool="replica-0",le="+Inf"} 1018951
+restcache_db_query_duration_seconds_sum{pool="replica-0"} 1301.4
+restcache_db_query_duration_seconds_count{pool="replica-0"} 1018951
+# HELP restcache_replica_up 1 while the standby answers its monitor.
+# TYPE restcache_replica_up gauge
+restcache_replica_up{replica="0"} 1
+# HELP restcache_replica_usable 1 while fills read from the standby (up, within db.replica-max-lag-ms).
+# TYPE restcache_replica_usable gauge
+restcache_replica_usable{replica="0"} 1
+# HELP restcache_replica_lag_seconds Time since the standby's last replayed commit while received WAL waits to be replayed; 0 when none waits.
+# TYPE restcache_replica_lag_seconds gauge
+restcache_replica_lag_seconds{replica="0"} 2.051
+# HELP restcache_replica_replay_lsn The WAL position the standby has replayed, as a number.
+# TYPE restcache_replica_replay_lsn gauge
+restcache_replica_replay_lsn{replica="0"} 191203832
+# HELP restcache_replica_fills_total Document reads sent to a standby (retries included).
+# TYPE restcache_replica_fills_total counter
+restcache_replica_fills_total 509476
+# HELP restcache_replica_fills_behind_total Standby answers read before the standby had replayed the key's last change: not used.
+# TYPE restcache_replica_fills_behind_total counter
+restcache_replica_fills_behind_total 15295
+# HELP restcache_replica_fills_to_primary_total Fills that gave up on the standbys (behind past db.replica-wait-ms, or unreachable) and read db.dsn.
+# TYPE restcache_replica_fills_to_primary_total counter
+restcache_replica_fills_to_primary_total 1634
+# HELP restcache_replica_keys_waiting Keys whose last change some standby may not have replayed yet.
+# TYPE restcache_replica_keys_waiting gauge
+restcache_replica_keys_waiting 34
+# HELP restcache_actor_mailbox_messages Messages waiting in a long-lived actor's mailbox, as the actor last reported (about every second).
+# TYPE restcache_actor_mailbox_messages gauge
+restcache_actor_mailbox_messages{actor="shard-0"} 0
+restcache_actor_mailbox_messages{actor="shard-1"} 0
+restcache_actor_mailbox_messages{actor="db-pool"} 0
+restcache_actor_mailbox_messages{actor="db-write-pool"} 0
+restcache_actor_mailbox_messages{actor="db-replica-0"} 0
+restcache_actor_mailbox_messages{actor="notify-listener"} 0
+# HELP process_cpu_seconds_total User and system CPU time spent.
+# TYPE process_cpu_seconds_total counter
+process_cpu_seconds_total 82.97
+# HELP process_start_time_seconds Start time since the epoch.
+# TYPE process_start_time_seconds gauge
+process_start_time_seconds 1.79623e+09
+# HELP process_resident_memory_bytes Resident memory size.
+# TYPE process_resident_memory_bytes gauge
+process_resident_memory_bytes 39063552
+# HELP process_open_fds Open file descriptors.
+# TYPE process_open_fds gauge
+process_open_fds 47
+# HELP process_max_fds The open-file limit (soft).
+# TYPE process_max_fds gauge
+process_max_fds 20000
