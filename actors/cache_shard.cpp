@@ -418,22 +418,33 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
 
-  auto start_fill = [self](const doc_key& key) {
+  // Sends fill `id` of the key to a usable standby when `standby_ok`, else
+  // to the primary. A fill read on a standby keeps the WAL position it must
+  // see and when it began across its retries; one that goes to the primary
+  // after all is counted as such.
+  auto send_fill = [self](const doc_key& key, uint64_t id, bool standby_ok) {
+    auto& st = self->state;
+    auto me = caf::actor_cast<cache_shard_actor>(self);
+    if (auto replica = standby_ok ? st.pick_replica() : std::nullopt) {
+      auto [rf, fresh] = st.replica_fills.try_emplace(id);
+      if (fresh)
+        rf->second = {st.needed_lsn(key), *replica, self->clock().now()};
+      rf->second.replica = *replica;
+      bump(st.metrics->replica_fills);
+      self->spawn(db_query, st.cfg.replicas[*replica], me, key, id);
+      return;
+    }
+    if (st.replica_fills.erase(id) > 0)
+      bump(st.metrics->replica_to_primary);
+    self->spawn(db_query, st.pool, me, key, id);
+  };
+
+  auto start_fill = [self, send_fill](const doc_key& key) {
     auto& st = self->state;
     auto id = st.next_fill_id++;
     bump(st.metrics->fills);
-    auto me = caf::actor_cast<cache_shard_actor>(self);
     // A standby, unless the fill is bypassed (nothing known of what changed).
-    std::optional<size_t> replica;
-    if (!st.cfg.replicas.empty() && !st.cfg.bypassed())
-      replica = st.pick_replica();
-    if (replica) {
-      bump(st.metrics->replica_fills);
-      st.replica_fills[id] = {st.needed_lsn(key), *replica, self->clock().now()};
-      self->spawn(db_query, st.cfg.replicas[*replica], me, key, id);
-    } else {
-      self->spawn(db_query, st.pool, me, key, id);
-    }
+    send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed());
     // A stuck query cannot hang readers: each fill has a deadline.
     st.fill_deadlines.push_back({self->clock().now() + st.cfg.fill_timeout, key, id});
     st.arm_fill_timer(self);
@@ -576,7 +587,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
           [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
       return rp;
     },
-    [self](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
+    [self, send_fill](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
       if (auto rf = st.replica_fills.find(fill_id); rf != st.replica_fills.end()) {
         // A standby's answer counts only if the standby had replayed the
@@ -591,9 +602,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
             auto retry_in = std::min<caf::timespan>(std::chrono::milliseconds{10}, st.cfg.replica_wait - waited);
             self->delayed_send(self, retry_in, refetch_atom::value, key, fill_id);
           } else {
-            st.replica_fills.erase(rf);
-            bump(st.metrics->replica_to_primary);
-            self->spawn(db_query, st.pool, caf::actor_cast<cache_shard_actor>(self), key, fill_id);
+            send_fill(key, fill_id, false);
           }
           return;
         }
@@ -653,7 +662,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](inspect_atom) -> actor_report { return self->state.report(self); },
     [self](inspect_atom, const doc_key& key) -> key_report { return self->state.report_key(key); },
     [self](fill_tmo_atom) { self->state.expire_fills(self); },
-    [self](refetch_atom, const doc_key& key, uint64_t fill_id) {
+    [self, send_fill](refetch_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;
       auto rf = st.replica_fills.find(fill_id);
       if (rf == st.replica_fills.end())
@@ -662,16 +671,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         st.replica_fills.erase(rf);
         return;
       }
-      auto me = caf::actor_cast<cache_shard_actor>(self);
-      if (auto replica = st.pick_replica()) {
-        rf->second.replica = *replica;
-        bump(st.metrics->replica_fills);
-        self->spawn(db_query, st.cfg.replicas[*replica], me, key, fill_id);
-      } else {
-        st.replica_fills.erase(rf);
-        bump(st.metrics->replica_to_primary);
-        self->spawn(db_query, st.pool, me, key, fill_id);
-      }
+      send_fill(key, fill_id, true);
     },
   };
 }

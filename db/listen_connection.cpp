@@ -4,6 +4,8 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <memory>
+
 #include <spdlog/spdlog.h>
 
 #include "persistence/pg/change_feed.hpp"
@@ -163,9 +165,11 @@ void listen_connection::drain(pg::connection& c) {
     bump(metrics_.notifications, n);
   };
   while (PGnotify* n = PQnotifies(conn)) {
-    std::string payload{n->extra};
+    // Freed at the end of the iteration: a statement run meanwhile (the WAL
+    // position) leaves libpq's notification alone.
+    std::unique_ptr<PGnotify, void (*)(void*)> held{n, PQfreemem};
+    std::string_view payload{n->extra};
     auto be_pid = n->be_pid;
-    PQfreemem(n);
     if (auto change = pg::parse_change(payload)) {
       seen.push_back(*change);
     } else if (pg::parse_truncate(payload)) {
