@@ -93,9 +93,12 @@ if [ -z "$port" ]; then
   exit 1
 fi
 base="http://127.0.0.1:$port"
-# Caught up with the change log, and the department ids loaded for /depts/random.
+# Caught up with the change log, and the department ids loaded for /depts/random
+# (read from /metrics: a GET of /depts/random would cache a department and
+# change the Cache-Status recorded for it below).
 for _ in $(seq 1 300); do
-  if curl -sf -o /dev/null "$base/ready" && curl -sf -o /dev/null "$base/depts/random"; then
+  if curl -sf -o /dev/null "$base/ready" \
+     && curl -s "$base/metrics" | grep -Eq '^restcache_dept_ids [1-9]'; then
     break
   fi
   sleep 0.1
