@@ -93,6 +93,10 @@ inline constexpr int64_t changelog_retention = 86'400;
 /// Changed keys coalesced while the shards catch up; beyond this both tiers
 /// are dropped instead (a storm is absorbed in bounded memory).
 inline constexpr int64_t changelog_max_pending = 1'000'000;
+/// Replays of at least this many change-log entries go through a digest the
+/// instances share (restcache_replay in schema.sql): one such replay at a
+/// time, and only the first reads the log.
+inline constexpr int64_t changelog_replay_digest_from = 10'000;
 /// Bytes of the change log (table and indexes) beyond which the listener
 /// warns each minute: a log that size means instances stopped pruning it.
 inline constexpr int64_t changelog_warn_bytes = int64_t{1} << 30;

@@ -59,7 +59,7 @@ void listen_connection::run() {
   while (!stopping_.load(std::memory_order_acquire)) {
     try {
       pg::connection c{cfg_.dsn, application_name};
-      c.exec(std::string{"LISTEN "} + pg::change_channel);
+      c.exec(std::string{"LISTEN "} + pg::change_channel + "; LISTEN " + pg::mark_channel(c));
       // From here on every commit reaches us as a notification; the replay
       // reads what committed before (overlapping is harmless: invalidations
       // are idempotent).
@@ -75,7 +75,7 @@ void listen_connection::run() {
           inbox_.request_drop();
         }
       } else {
-        auto replay = pg::read_changes_since(c, watermark, cfg_.replay_limit);
+        auto replay = pg::read_changes_since(c, watermark, cfg_.replay_limit, cfg_.replay_digest_from);
         if (!replay.complete) {
           spdlog::warn("notify listener: the change log no longer reaches back to watermark {} "
                        "(pruned below {}), or holds more than {} entries since: dropping both tiers",

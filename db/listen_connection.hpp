@@ -37,6 +37,7 @@ struct listen_config {
   /// prune interval (its instances are stopped, or far behind). 0: never.
   int64_t warn_bytes = defaults::changelog_warn_bytes;
   size_t replay_limit = defaults::changelog_max_pending; ///< more entries than this: drop the tiers instead
+  size_t replay_digest_from = defaults::changelog_replay_digest_from; ///< replays this large share a digest (schema.sql)
   /// The history the tiers hold at start-up (from the LMDB file); nullopt:
   /// unknown, so the first connect drops both tiers and records the live one.
   std::optional<history_identity> history;

@@ -50,8 +50,10 @@ struct fixture {
 
   /// A listener that knows the database's history (as a daemon whose LMDB
   /// file recorded it), unless told `known`.
-  void start(std::chrono::seconds retention = 0s, std::optional<std::optional<history_identity>> known = {}) {
+  void start(std::chrono::seconds retention = 0s, std::optional<std::optional<history_identity>> known = {},
+             size_t digest_from = defaults::changelog_replay_digest_from) {
     listen_config cfg;
+    cfg.replay_digest_from = digest_from;
     cfg.dsn = dsn;
     cfg.mark_interval = 50ms;
     cfg.retention = retention;
@@ -102,6 +104,16 @@ struct fixture {
     admin.exec("ALTER DATABASE " + dbname_of(dsn) + " ALLOW_CONNECTIONS true");
   }
 };
+
+/// The keys a replay names, in order, without repeats.
+std::vector<std::pair<int, int32_t>> keys_of(const pg::replay_result& r) {
+  std::vector<std::pair<int, int32_t>> out;
+  for (auto& c : r.changes)
+    out.emplace_back(static_cast<int>(c.key.kind), c.key.id);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 struct storm_fixture : fixture {
   storm_fixture() : fixture(100'000) {
@@ -199,8 +211,8 @@ CAF_TEST(pruning keeps entries younger than the retention or not yet applied) {
   CAF_REQUIRE_EQUAL(left.rows(), 1);
   CAF_CHECK_EQUAL(left.int64(0, 0), 12);
   // A reader behind the horizon cannot replay; one above it can.
-  CAF_CHECK(!pg::read_changes_since(sql, below - 1, 100).complete);
-  auto r = pg::read_changes_since(sql, below + 1, 100);
+  CAF_CHECK(!pg::read_changes_since(sql, below - 1, 100, defaults::changelog_replay_digest_from).complete);
+  auto r = pg::read_changes_since(sql, below + 1, 100, defaults::changelog_replay_digest_from);
   CAF_CHECK(r.complete);
   CAF_CHECK_EQUAL(r.changes.size(), 1u);
 }
@@ -211,8 +223,8 @@ CAF_TEST(a bulk load raises the horizon so older watermarks drop their tiers) {
   opts.depts = 60; // ten more
   opts.emps_per_dept = 2;
   pg::load_demo_data(sql, opts);
-  CAF_CHECK(!pg::read_changes_since(sql, before, 100).complete);
-  CAF_CHECK(pg::read_changes_since(sql, current_xid(), 100).complete);
+  CAF_CHECK(!pg::read_changes_since(sql, before, 100, defaults::changelog_replay_digest_from).complete);
+  CAF_CHECK(pg::read_changes_since(sql, current_xid(), 100, defaults::changelog_replay_digest_from).complete);
 }
 
 CAF_TEST(a truncate is read as a drop of both tiers live and on replay) {
@@ -228,7 +240,7 @@ CAF_TEST(a truncate is read as a drop of both tiers live and on replay) {
   lm.watermark.store(current_xid());
   cut_listener();
   sql.exec("TRUNCATE dept CASCADE");
-  auto r = pg::read_changes_since(sql, lm.watermark.load(), 100);
+  auto r = pg::read_changes_since(sql, lm.watermark.load(), 100, defaults::changelog_replay_digest_from);
   CAF_CHECK(r.truncated);
   CAF_CHECK(r.complete);
   reopen();
@@ -294,6 +306,82 @@ CAF_TEST(a listener that knows no history records the live one) {
   CAF_REQUIRE(take_until_mark(current_xid()));
   CAF_CHECK(drop_taken());
   CAF_CHECK_EQUAL(lm.history_resets[static_cast<size_t>(history_rule::first_use)].load(), 1u);
+}
+
+
+CAF_TEST(large replays share one digest and name every key a direct read names) {
+  // Digests from 10 entries on (the daemon's: changelog_replay_digest_from).
+  constexpr size_t from = 10;
+  constexpr size_t never = 1'000'000;
+  auto digests = [&] { return sql.exec("SELECT count(*) FROM change_log_digest").int64(0, 0); };
+  auto lower = current_xid();
+  sql.exec("UPDATE dept SET loc = 'LOW' WHERE deptno = 1");
+  auto w = current_xid();
+  sql.exec("UPDATE dept SET loc = 'STORM' WHERE deptno BETWEEN 10 AND 39");
+  // A writer still open while the digest is made: its entry lies at or past
+  // the digest's upper bound and must come from the log.
+  pg::connection open_tx{dsn};
+  open_tx.exec("BEGIN");
+  open_tx.exec("UPDATE dept SET loc = 'LATE' WHERE deptno = 45");
+  auto first = pg::read_changes_since(sql, w, 1'000, from);
+  CAF_CHECK_EQUAL(digests(), 1);
+  CAF_CHECK(first.complete);
+  CAF_CHECK(keys_of(first) == keys_of(pg::read_changes_since(sql, w, 1'000, never)));
+  CAF_CHECK_EQUAL(keys_of(first).size(), 30u);
+  open_tx.exec("COMMIT");
+  sql.exec("UPDATE dept SET loc = 'AFTER' WHERE deptno = 46");
+  // Later readers at the same watermark, and at a lower one (a few entries
+  // below the digest), read it instead of making another; each names what a
+  // direct read names, the late writer and the later change included.
+  for (auto reader_at : {w, lower}) {
+    pg::connection other{dsn};
+    auto via_digest = pg::read_changes_since(other, reader_at, 1'000, from);
+    auto direct = pg::read_changes_since(other, reader_at, 1'000, never);
+    CAF_CHECK(via_digest.complete);
+    CAF_CHECK(keys_of(via_digest) == keys_of(direct));
+    auto has = [&](int32_t id) {
+      auto k = keys_of(via_digest);
+      return std::find(k.begin(), k.end(), std::pair{static_cast<int>(doc_kind::deptemps), id}) != k.end();
+    };
+    CAF_CHECK(has(45));
+    CAF_CHECK(has(46));
+    CAF_CHECK_EQUAL(has(1), reader_at == lower);
+  }
+  CAF_CHECK_EQUAL(digests(), 1);
+  // Too many keys for the limit: incomplete, as a direct read.
+  CAF_CHECK(!pg::read_changes_since(sql, w, 20, from).complete);
+  // A truncate in the digested range reaches every reader of it.
+  auto before_truncate = current_xid();
+  for (int i = 0; i < 3; ++i)
+    sql.exec("UPDATE dept SET loc = 'AGAIN' WHERE deptno BETWEEN 10 AND 14");
+  sql.exec("TRUNCATE emp");
+  auto t = pg::read_changes_since(sql, before_truncate, 1'000, from);
+  CAF_CHECK(t.truncated);
+  CAF_CHECK_EQUAL(digests(), 2);
+  pg::connection third{dsn};
+  CAF_CHECK(pg::read_changes_since(third, before_truncate, 1'000, from).truncated);
+  CAF_CHECK_EQUAL(digests(), 2);
+}
+
+CAF_TEST(a listener reconnecting to many changes replays them through the digest) {
+  start(0s, {}, 10);
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  rounds.clear();
+  lm.watermark.store(current_xid());
+  cut_listener();
+  sql.exec("UPDATE dept SET loc = 'AWAY'"); // 50 departments
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  std::vector<int32_t> ids;
+  for (auto& r : rounds)
+    for (auto& c : r.changes)
+      ids.push_back(c.key.id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  CAF_CHECK_EQUAL(ids.size(), 50u);
+  CAF_CHECK_EQUAL(lm.replayed.load(), 50u);
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM change_log_digest").int64(0, 0), 1);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -116,7 +116,7 @@ CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
-  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 5"), 1);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = 6"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log_horizon"), 1);
   CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
   // Exactly one row and one TRUNCATE trigger per table survive the second
@@ -358,7 +358,7 @@ CAF_TEST(uninstall removes what restcache installed and keeps the data) {
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_proc WHERE proname LIKE 'restcache%'"), 0);
-  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_class WHERE relname IN ('change_log', 'change_log_horizon',"
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_class WHERE relname IN ('change_log', 'change_log_horizon', 'change_log_digest',"
                         " 'restcache_schema')"),
                   0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), depts);

@@ -23,11 +23,14 @@ std::string_view next_field(std::string_view& s) {
   return field;
 }
 
+// restcache_replay (schema.sql) reads the log directly, or through a digest
+// another instance left when many entries are due. The horizon is read after
+// it: a prune that deleted entries the replay did not see has raised it by
+// then.
 const char* const replay_sql =
-  "SELECT h.pruned_below::text, c.entity, c.id, c.seq, c.us"
-  " FROM change_log_horizon h LEFT JOIN LATERAL ("
-  "   SELECT entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us"
-  "   FROM change_log WHERE xid >= $1::text::xid8 ORDER BY seq LIMIT $2) c ON true";
+  "SELECT entity, id, seq, us FROM restcache_replay($1::text::xid8, $2::int8, $3::int4)";
+
+const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
 
 // The primary's current timeline is the first 8 hex digits of the name of
 // the WAL file it writes; pg_control_checkpoint() would lag a promotion
@@ -43,7 +46,7 @@ const char* const history_sql =
 
 const char* const mark_sql =
   "SELECT pg_snapshot_xmin(pg_current_snapshot())::text,"
-  " pg_notify('restcache_changes', 'mark:' || $1)";
+  " pg_notify($2, 'mark:' || $1)";
 
 const char* const prune_sql =
   "WITH d AS (DELETE FROM change_log WHERE seq IN ("
@@ -103,26 +106,27 @@ std::optional<uint64_t> parse_mark(std::string_view payload) {
   return token;
 }
 
-replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit) {
+replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from) {
   prepare_once(c, "replay_changes", replay_sql);
-  auto r = c.exec_prepared("replay_changes", {std::to_string(watermark), std::to_string(limit + 1)});
+  prepare_once(c, "replay_horizon", horizon_sql);
+  auto r = c.exec_prepared("replay_changes",
+                           {std::to_string(watermark), std::to_string(limit + 1), std::to_string(digest_from)});
+  auto h = c.exec_prepared("replay_horizon", {});
   replay_result out;
-  if (r.rows() < 1)
+  if (h.rows() < 1)
     throw error("replay_changes: change_log_horizon has no row");
   uint64_t horizon = 0;
-  if (!parse_int(r.text(0, 0), horizon))
+  if (!parse_int(h.text(0, 0), horizon))
     throw error("replay_changes: malformed horizon");
   out.horizon = horizon;
   out.complete = horizon < watermark;
-  if (r.is_null(0, 1))
-    return out; // no entries
   if (static_cast<size_t>(r.rows()) > limit) {
     out.complete = false;
     return out;
   }
   out.changes.reserve(static_cast<size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
-    auto entity = r.text(i, 1);
+    auto entity = r.text(i, 0);
     if (entity == "truncate") {
       out.truncated = true;
       continue;
@@ -132,9 +136,12 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
       throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
     key_change ch;
     ch.key.kind = *kind;
-    ch.key.id = static_cast<int32_t>(r.int64(i, 2));
-    ch.seq = static_cast<uint64_t>(r.int64(i, 3));
-    ch.changed_us = r.int64(i, 4);
+    ch.key.id = static_cast<int32_t>(r.int64(i, 1));
+    ch.seq = static_cast<uint64_t>(r.int64(i, 2));
+    ch.changed_us = r.int64(i, 3);
+    // A digest's keys carry its highest sequence and no time: never take one
+    // for the exact change a write applied itself.
+    ch.coalesced = ch.changed_us == 0;
     out.changes.push_back(ch);
   }
   return out;
@@ -160,9 +167,13 @@ live_history read_history(connection& c) {
   return h;
 }
 
+std::string mark_channel(connection& c) {
+  return "restcache_mark_" + std::to_string(PQbackendPID(c.get()));
+}
+
 uint64_t send_mark(connection& c, uint64_t token) {
   prepare_once(c, "send_mark", mark_sql);
-  auto r = c.exec_prepared("send_mark", {std::to_string(token)});
+  auto r = c.exec_prepared("send_mark", {std::to_string(token), mark_channel(c)});
   uint64_t xmin = 0;
   if (r.rows() != 1 || !parse_int(r.text(0, 0), xmin))
     throw error("send_mark: unexpected result");

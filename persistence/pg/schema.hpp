@@ -15,7 +15,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 5;
+inline constexpr int schema_version = 6;
 
 /// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
 /// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp", or "truncate" with id 0

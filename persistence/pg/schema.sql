@@ -1,4 +1,4 @@
--- restcache schema, version 5 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 6 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -121,6 +121,84 @@ DROP TRIGGER IF EXISTS restcache_change_log_bound ON change_log;
 CREATE TRIGGER restcache_change_log_bound
   AFTER INSERT ON change_log
   FOR EACH ROW WHEN (NEW.seq % 10000 = 0) EXECUTE FUNCTION restcache_change_log_bound();
+
+-- Shared replay digests. Instances cut off together (a database restart, a
+-- network cut) reconnect together and each replays the log from its own
+-- watermark: after a large batch of writes, N instances would read the same
+-- entries N times. A replay of at least digest_from entries takes a lock, so
+-- large replays run one at a time; the first one stores the distinct keys it
+-- read as a digest, and the next ones read that one row (plus the few entries
+-- around it) instead of the log. A digest covers every entry with
+-- from_xid <= xid < upto_xid: upto_xid is the xmin of the snapshot that read
+-- them, so every transaction below it had ended and none can add an entry
+-- there later. Kept 10 minutes; never needed for correctness (a reader
+-- without a usable digest reads the log as before).
+CREATE TABLE IF NOT EXISTS change_log_digest (
+  from_xid  xid8 NOT NULL,
+  upto_xid  xid8 NOT NULL,
+  made_at   timestamptz NOT NULL DEFAULT now(),
+  max_seq   bigint NOT NULL,
+  entries   bigint NOT NULL,
+  truncated bool NOT NULL,
+  dept_ids  int[] NOT NULL,
+  emp_ids   int[] NOT NULL
+);
+
+-- The entries a reader at `watermark` must replay (entity, id, seq, us; at
+-- most max_entries rows), read directly or through a digest. Keys from a
+-- digest carry its highest sequence and no change time. Callers read
+-- change_log_horizon after it (a prune that ran meanwhile shows there).
+CREATE OR REPLACE FUNCTION restcache_replay(watermark xid8, max_entries bigint, digest_from int DEFAULT 10000)
+RETURNS TABLE (entity text, id int, seq bigint, us bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  d change_log_digest;
+  usable bool := false;
+BEGIN
+  IF (SELECT count(*) FROM (SELECT 1 FROM change_log c WHERE c.xid >= watermark LIMIT digest_from) s) < digest_from THEN
+    RETURN QUERY
+      SELECT c.entity, c.id, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint
+      FROM change_log c WHERE c.xid >= watermark ORDER BY c.seq LIMIT max_entries;
+    RETURN;
+  END IF;
+  -- 'restcach' + 1: one large replay at a time, so the next one finds the
+  -- digest this one leaves.
+  PERFORM pg_advisory_xact_lock(7310593858020254569);
+  SELECT * INTO d FROM change_log_digest g
+   WHERE g.upto_xid > watermark AND g.made_at > now() - interval '10 minutes'
+   ORDER BY g.upto_xid DESC LIMIT 1;
+  IF FOUND THEN
+    -- Usable when what it does not cover (below its from_xid, from its
+    -- upto_xid on) is few entries.
+    usable := (SELECT count(*) FROM (SELECT 1 FROM change_log c
+                WHERE (c.xid >= watermark AND c.xid < d.from_xid) OR c.xid >= d.upto_xid
+                LIMIT digest_from) s) < digest_from;
+  END IF;
+  IF NOT usable THEN
+    DELETE FROM change_log_digest g WHERE g.made_at <= now() - interval '10 minutes';
+    INSERT INTO change_log_digest (from_xid, upto_xid, max_seq, entries, truncated, dept_ids, emp_ids)
+      SELECT watermark, pg_snapshot_xmin(pg_current_snapshot()), coalesce(max(c.seq), 0), count(*),
+             coalesce(bool_or(c.entity = 'truncate'), false),
+             coalesce(array_agg(DISTINCT c.id) FILTER (WHERE c.entity = 'dept'), '{}'),
+             coalesce(array_agg(DISTINCT c.id) FILTER (WHERE c.entity = 'emp'), '{}')
+      FROM change_log c WHERE c.xid >= watermark
+      RETURNING * INTO d;
+  END IF;
+  RETURN QUERY
+    SELECT u.entity, u.id, u.seq, u.us FROM (
+      SELECT 'dept'::text AS entity, k.id, d.max_seq AS seq, 0::bigint AS us FROM unnest(d.dept_ids) k(id)
+      UNION ALL
+      SELECT 'emp'::text, k.id, d.max_seq, 0::bigint FROM unnest(d.emp_ids) k(id)
+      UNION ALL
+      SELECT 'truncate'::text, 0, d.max_seq, 0::bigint WHERE d.truncated
+      UNION ALL
+      SELECT c.entity, c.id, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint
+      FROM change_log c
+      WHERE (c.xid >= watermark AND c.xid < d.from_xid) OR c.xid >= d.upto_xid) u
+    LIMIT max_entries;
+END
+$fn$;
 
 -- The trigger functions append the keys of the cached documents a row change
 -- affects and notify listeners with "<entity>:<id>:<seq>:<us>", us being the
@@ -252,6 +330,6 @@ ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,
                 ENABLE ALWAYS TRIGGER restcache_emp_truncated;
 ALTER TABLE change_log ENABLE ALWAYS TRIGGER restcache_change_log_bound;
 
-INSERT INTO restcache_schema (version) VALUES (5) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (6) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
