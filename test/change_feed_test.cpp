@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <future>
 #include <thread>
 
 #include "db/listen_connection.hpp"
@@ -360,6 +361,24 @@ CAF_TEST(large replays share one digest and name every key a direct read names) 
   CAF_CHECK_EQUAL(digests(), 2);
   pg::connection third{dsn};
   CAF_CHECK(pg::read_changes_since(third, before_truncate, 1'000, from).truncated);
+  CAF_CHECK_EQUAL(digests(), 2);
+  // While another replay makes a digest (its lock held here), a reader
+  // waits; when none it can use appears, it reads the log itself.
+  pg::connection maker{dsn};
+  maker.exec("BEGIN");
+  maker.exec("SELECT pg_advisory_xact_lock(7310593858020254569)");
+  auto w2 = current_xid();
+  sql.exec("UPDATE dept SET loc = 'WAITED' WHERE deptno BETWEEN 20 AND 34");
+  auto waiting = std::async(std::launch::async, [&] {
+    pg::connection reader{dsn};
+    return pg::read_changes_since(reader, w2, 1'000, from);
+  });
+  CAF_CHECK(waiting.wait_for(300ms) == std::future_status::timeout);
+  maker.exec("COMMIT");
+  auto waited = waiting.get();
+  CAF_CHECK(waited.complete);
+  CAF_CHECK(keys_of(waited) == keys_of(pg::read_changes_since(sql, w2, 1'000, never)));
+  CAF_CHECK_EQUAL(keys_of(waited).size(), 15u);
   CAF_CHECK_EQUAL(digests(), 2);
 }
 

@@ -341,8 +341,10 @@ CAF_TEST(the change log bounds itself by age with no instance running) {
   CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 20}})); // the write's own entry stays
   auto horizon_after = std::string{c.exec("SELECT pruned_below::text FROM change_log_horizon").text(0, 0)};
   CAF_CHECK_NOT_EQUAL(horizon_after, horizon_before); // readers behind it drop their tiers
-  // Any other write prunes nothing.
-  c.exec("INSERT INTO change_log (entity, id, changed_at) VALUES ('dept', 10, now() - interval '8 days')");
+  // Any other write prunes nothing. (Entries age in sequence order: the
+  // aged one goes first in the log, as a written one would.)
+  c.exec("INSERT INTO change_log (seq, entity, id, changed_at)"
+         " SELECT min(seq) - 1, 'dept', 10, now() - interval '8 days' FROM change_log");
   c.exec("UPDATE dept SET dname = 'AGAIN' WHERE deptno = 20");
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log WHERE changed_at < now() - interval '7 days'"), 1);
   CAF_CHECK_EQUAL(count("SELECT restcache_prune_change_log()"), 1); // what operators may call themselves

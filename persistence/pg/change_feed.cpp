@@ -15,12 +15,20 @@ bool parse_int(std::string_view s, Int& out) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
-/// Splits off the text up to the next ':' (or the rest).
-std::string_view next_field(std::string_view& s) {
-  auto at = s.find(':');
+/// Splits off the text up to the next `sep` (or the rest).
+std::string_view next_part(std::string_view& s, char sep) {
+  auto at = s.find(sep);
   auto field = s.substr(0, at);
   s = at == std::string_view::npos ? std::string_view{} : s.substr(at + 1);
   return field;
+}
+
+std::string_view next_field(std::string_view& s) {
+  return next_part(s, ':');
+}
+
+std::string_view next_id(std::string_view& s) {
+  return next_part(s, ',');
 }
 
 // restcache_replay (schema.sql) reads the log directly, or through a digest
@@ -28,7 +36,7 @@ std::string_view next_field(std::string_view& s) {
 // it: a prune that deleted entries the replay did not see has raised it by
 // then.
 const char* const replay_sql =
-  "SELECT entity, id, seq, us FROM restcache_replay($1::text::xid8, $2::int8, $3::int4)";
+  "SELECT entity, id, seq, us, ids FROM restcache_replay($1::text::xid8, $2::int8, $3::int4)";
 
 const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
 
@@ -48,11 +56,18 @@ const char* const mark_sql =
   "SELECT pg_snapshot_xmin(pg_current_snapshot())::text,"
   " pg_notify($2, 'mark:' || $1)";
 
+// The oldest $3 entries, read only when the oldest one has aged (entries age
+// in sequence order, near enough): selecting every aged entry read the whole
+// log through the primary key whenever none had, at every prune of every
+// instance.
 const char* const prune_sql =
-  "WITH d AS (DELETE FROM change_log WHERE seq IN ("
-  "    SELECT seq FROM change_log"
-  "    WHERE changed_at < now() - make_interval(secs => $1::float8) AND xid < $2::text::xid8"
-  "    ORDER BY seq LIMIT $3)"
+  "WITH oldest AS (SELECT c.seq, c.changed_at, c.xid FROM change_log c"
+  "    WHERE (SELECT o.changed_at < now() - make_interval(secs => $1::float8)"
+  "           FROM change_log o ORDER BY o.seq LIMIT 1)"
+  "    ORDER BY c.seq LIMIT $3),"
+  " d AS (DELETE FROM change_log WHERE seq IN ("
+  "    SELECT seq FROM oldest"
+  "    WHERE changed_at < now() - make_interval(secs => $1::float8) AND xid < $2::text::xid8)"
   "  RETURNING xid),"
   " m AS (SELECT max(xid) AS x, count(*) AS n FROM d),"
   " u AS (UPDATE change_log_horizon SET pruned_below = greatest(pruned_below, m.x)"
@@ -120,10 +135,13 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
     throw error("replay_changes: malformed horizon");
   out.horizon = horizon;
   out.complete = horizon < watermark;
-  if (static_cast<size_t>(r.rows()) > limit) {
+  auto too_many = [&] {
     out.complete = false;
+    out.changes.clear();
     return out;
-  }
+  };
+  if (static_cast<size_t>(r.rows()) > limit)
+    return too_many();
   out.changes.reserve(static_cast<size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
     auto entity = r.text(i, 0);
@@ -136,13 +154,24 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
       throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
     key_change ch;
     ch.key.kind = *kind;
-    ch.key.id = static_cast<int32_t>(r.int64(i, 1));
     ch.seq = static_cast<uint64_t>(r.int64(i, 2));
     ch.changed_us = r.int64(i, 3);
-    // A digest's keys carry its highest sequence and no time: never take one
-    // for the exact change a write applied itself.
-    ch.coalesced = ch.changed_us == 0;
-    out.changes.push_back(ch);
+    if (r.is_null(i, 4)) {
+      ch.key.id = static_cast<int32_t>(r.int64(i, 1));
+      out.changes.push_back(ch);
+      continue;
+    }
+    // A digest's keys: "1,2,...". They carry its highest sequence, so never
+    // take one for the exact change a write applied itself.
+    ch.coalesced = true;
+    auto ids = r.text(i, 4);
+    while (!ids.empty()) {
+      if (!parse_int(next_id(ids), ch.key.id))
+        throw error("replay_changes: malformed digest ids");
+      out.changes.push_back(ch);
+    }
+    if (out.changes.size() > limit)
+      return too_many();
   }
   return out;
 }

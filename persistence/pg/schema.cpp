@@ -78,9 +78,11 @@ void uninstall_schema(connection& c) {
     "    DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;"
     "  END IF;"
     "END $do$;"
+    // The change log's own trigger holds restcache_change_log_bound.
+    "DROP FUNCTION IF EXISTS restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int);"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_schema;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
-    "  restcache_change_log_bound(), restcache_prune_change_log(int), restcache_replay(xid8, bigint, int);"
+    "  restcache_change_log_bound(), restcache_prune_change_log(int);"
     "COMMIT;";
   try {
     c.exec(uninstall_sql);
