@@ -2,6 +2,7 @@
 #include "http/detail/session.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -12,14 +13,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 
+#include "http/responses.hpp"
+#include "http/wire_format.hpp"
+
 namespace restcache::http::detail {
 
 namespace {
-
-/// Rejecting sessions (503 + linger) alive at once; beyond this a connection
-/// over the limit is closed without an answer, so a connection flood cannot
-/// grow memory through the rejection path either.
-constexpr int64_t max_rejecting = 256;
 
 /// Accept errors that mean "out of descriptors or memory": retrying at once
 /// would spin, so wait a little.
@@ -126,6 +125,46 @@ void listener::do_accept() {
                          beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
+void listener::reject_at_once(socket_type&& socket) {
+  request_state st;
+  st.version = 11;
+  st.keep_alive = false;
+  st.metric_route = unrouted_metric_route;
+  request_handler::fresh_request_id(st.request_id);
+  reply r;
+  core_.handler.problem_reply(make_problem(503, too_many_connections_detail), st, r);
+  std::string text;
+  serialize_head(text, r, st.version, st.request_id, false);
+  text.append(r.body);
+  beast::error_code ec;
+  socket.non_blocking(true, ec);
+  // A new connection's send buffer is empty: the answer (under 1 KB) goes in
+  // whole, or the connection is already gone.
+  socket.send(net::buffer(text), 0, ec);
+  core_.metrics.record(st.metric_route, r.status, 0);
+  if (auto* log = core_.opts.access_log) {
+    logging::access_entry e;
+    auto ep = socket.remote_endpoint(ec);
+    e.remote = ec ? std::string{"-"} : ep.address().to_string();
+    e.version = st.version;
+    e.status = r.status;
+    e.bytes = r.body.size();
+    e.request_id = st.request_id;
+    log->record(e);
+  }
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  // Read what the client has sent so far: closing with unread bytes would
+  // send a reset instead of the FIN, and a reset can destroy the answer in
+  // flight. A request arriving after the close may still meet one.
+  std::array<char, 2048> sink;
+  for (int i = 0; i < 8; ++i) {
+    socket.receive(net::buffer(sink), 0, ec);
+    if (ec)
+      break; // would_block (nothing more yet), eof, or an error
+  }
+  socket.close(ec);
+}
+
 void listener::on_accept(beast::error_code ec, socket_type socket) {
   if (ec) {
     if (ec == net::error::operation_aborted || !acceptor_.is_open() || core_.registry.stopping())
@@ -150,8 +189,9 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
   if (open >= 0 && size_t(open) >= core_.opts.max_connections) {
     core_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
     core_.metrics.connections_rejected.fetch_add(1, std::memory_order_relaxed);
-    if (core_.rejecting.load(std::memory_order_relaxed) >= max_rejecting)
-      socket.close(ignored);
+    if (size_t(std::max<int64_t>(core_.rejecting.load(std::memory_order_relaxed), 0))
+        >= core_.opts.max_lingering_rejections)
+      reject_at_once(std::move(socket));
     else
       start_session(std::move(socket), true);
   } else {

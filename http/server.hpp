@@ -37,6 +37,11 @@ struct server_options {
   std::chrono::milliseconds read_timeout{defaults::http_read_timeout_ms}; ///< idle keep-alive / slow client limit
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
   size_t max_connections = defaults::http_max_connections; ///< beyond this, new connections get 503 and are closed
+  /// Connections over max_connections answered by a session that lingers
+  /// until the client has closed (at most the linger); beyond this many at
+  /// once, the 503 is sent as the connection is accepted and it is closed at
+  /// once, so a flood costs neither memory nor descriptors.
+  size_t max_lingering_rejections = 256;
   /// stop(): how long sessions may take to finish the response in flight
   /// (including a pending lookup) before they are answered 503 / closed.
   std::chrono::milliseconds drain_timeout{defaults::http_shutdown_timeout_ms};

@@ -91,7 +91,7 @@ void session::on_run() {
     st_.version = 11;
     st_.keep_alive = false;
     st_.head = false;
-    return send_problem(make_problem(503, "too many open connections; retry later"));
+    return send_problem(make_problem(503, too_many_connections_detail));
   }
   do_read();
 }

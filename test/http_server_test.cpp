@@ -677,6 +677,32 @@ CAF_TEST(connections over max_connections get 503 and are closed) {
   }));
 }
 
+CAF_TEST(past the lingering rejections a connection over the limit still gets its 503) {
+  auto o = test_options();
+  o.max_connections = 1;
+  o.max_lingering_rejections = 0; // every rejection answered as it is accepted
+  restart(o);
+  auto c1 = client();
+  CAF_REQUIRE_EQUAL(c1.get("/health").status, 200);
+  for (int i = 0; i < 5; ++i) {
+    auto c = client();
+    auto r = c.get("/health");
+    check_problem(r, 503, "too many open connections");
+    CAF_CHECK(r.closes_connection());
+    CAF_CHECK(r.has_header("X-Request-Id"));
+    CAF_CHECK(c.wait_closed_by_peer(3s));
+  }
+  {
+    // a client that sends nothing gets it too
+    auto c = client();
+    CAF_REQUIRE(c.connect());
+    check_problem(c.read_response(), 503);
+  }
+  CAF_CHECK_EQUAL(srv->metrics().connections_rejected.load(), 6u);
+  CAF_CHECK_EQUAL(srv->metrics().connections_open.load(), 1);
+  CAF_CHECK_EQUAL(c1.get("/deptemps/1").status, 200);
+}
+
 CAF_TEST(stop while a lookup is pending neither hangs nor crashes) {
   auto o = test_options();
   o.lookup_timeout = 10s;

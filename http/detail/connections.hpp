@@ -12,6 +12,7 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -127,6 +128,9 @@ private:
 };
 
 /// What the listener and every session share; lives as long as the server.
+/// The detail of the 503 a connection over max_connections gets.
+inline constexpr std::string_view too_many_connections_detail = "too many open connections; retry later";
+
 struct server_core {
   server_core(server_options o, cache_gateway& g);
 

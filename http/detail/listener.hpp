@@ -31,6 +31,9 @@ private:
   void on_accept(beast::error_code ec, socket_type socket);
   /// A session for the connection, checked by this thread's sweep.
   void start_session(socket_type&& socket, bool reject);
+  /// Over the limit with max_lingering_rejections sessions lingering
+  /// already: answers 503 and closes without a session.
+  void reject_at_once(socket_type&& socket);
 
   net::io_context& ioc_;
   server_core& core_;
