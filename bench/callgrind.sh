@@ -4,7 +4,7 @@
 # cluster (10,000 departments), switches instrumentation on for N keep-alive
 # GETs of one document with ab -c16, and divides the process's instruction
 # count (every thread) by N.
-#   bench/callgrind.sh [BIN_DIR] [OUT_FILE]     N=20000
+#   bench/callgrind.sh [BIN_DIR] [OUT_FILE]     N=20000 C=16 (ab -c)
 #   MODEARGS="--cache.mode=memory --cache.populate --log.access --log.access-file=/tmp/a.log" bench/callgrind.sh
 # BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
 set -euo pipefail
@@ -12,6 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BENCH_BIN="${1:-$BENCH_BIN}"
 out="${2:-$(mktemp /tmp/restcache-callgrind-XXXXXX.out)}"
 n="${N:-20000}"
+conc="${C:-16}"
 export BENCH_NO_BUILD=1
 ensure_packages valgrind
 BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
@@ -25,9 +26,9 @@ valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" "$BENCH
   ${MODEARGS:---cache.mode=memory --cache.populate} >"$BENCH_LOG_DIR/out" 2>"$BENCH_LOG_DIR/log" &
 vpid=$!
 for _ in $(seq 1 600); do grep -q "cache.populate: done" "$BENCH_LOG_DIR/log" 2>/dev/null && break; sleep 1; done
-ab -k -c 16 -n 2000 "http://127.0.0.1:$port/deptemps/77" >/dev/null 2>&1 # warm
+ab -k -c "$conc" -n $(( conc > 2000 ? conc : 2000 )) "http://127.0.0.1:$port/deptemps/77" >/dev/null 2>&1 # warm
 callgrind_control -i on "$vpid" >/dev/null
-ab -k -c 16 -n "$n" "http://127.0.0.1:$port/deptemps/77" >"$BENCH_LOG_DIR/ab.txt" 2>&1
+ab -k -c "$conc" -n "$n" "http://127.0.0.1:$port/deptemps/77" >"$BENCH_LOG_DIR/ab.txt" 2>&1
 callgrind_control -i off "$vpid" >/dev/null
 grep -E "Complete requests|Failed requests" "$BENCH_LOG_DIR/ab.txt"
 kill -TERM "$vpid"
