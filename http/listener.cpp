@@ -13,7 +13,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 
-#include "http/responses.hpp"
 #include "http/wire_format.hpp"
 
 namespace restcache::http::detail {
@@ -127,12 +126,8 @@ void listener::do_accept() {
 
 void listener::reject_at_once(socket_type&& socket) {
   request_state st;
-  st.version = 11;
-  st.keep_alive = false;
-  st.metric_route = unrouted_metric_route;
-  request_handler::fresh_request_id(st.request_id);
   reply r;
-  core_.handler.problem_reply(make_problem(503, too_many_connections_detail), st, r);
+  core_.handler.over_limit_reply(st, r);
   std::string text;
   serialize_head(text, r, st.version, st.request_id, false);
   text.append(r.body);
@@ -141,17 +136,13 @@ void listener::reject_at_once(socket_type&& socket) {
   // A new connection's send buffer is empty: the answer (under 1 KB) goes in
   // whole, or the connection is already gone.
   socket.send(net::buffer(text), 0, ec);
-  core_.metrics.record(st.metric_route, r.status, 0);
-  if (auto* log = core_.opts.access_log) {
-    logging::access_entry e;
+  core_.account(st.metric_route, r.status, 0, [&](logging::access_entry& e) {
     auto ep = socket.remote_endpoint(ec);
     e.remote = ec ? std::string{"-"} : ep.address().to_string();
     e.version = st.version;
-    e.status = r.status;
     e.bytes = r.body.size();
     e.request_id = st.request_id;
-    log->record(e);
-  }
+  });
   socket.shutdown(tcp::socket::shutdown_send, ec);
   // Read what the client has sent so far: closing with unread bytes would
   // send a reset instead of the FIN, and a reset can destroy the answer in
@@ -189,8 +180,7 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
   if (open >= 0 && size_t(open) >= core_.opts.max_connections) {
     core_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
     core_.metrics.connections_rejected.fetch_add(1, std::memory_order_relaxed);
-    if (size_t(std::max<int64_t>(core_.rejecting.load(std::memory_order_relaxed), 0))
-        >= core_.opts.max_lingering_rejections)
+    if (core_.rejecting.load(std::memory_order_relaxed) >= int64_t(core_.opts.max_lingering_rejections))
       reject_at_once(std::move(socket));
     else
       start_session(std::move(socket), true);

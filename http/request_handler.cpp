@@ -413,6 +413,16 @@ void request_handler::problem_reply(problem p, const request_state& st, reply& o
     out.add("Allow", allow);
 }
 
+void request_handler::over_limit_reply(request_state& st, reply& out) const {
+  st.version = 11;
+  st.keep_alive = false;
+  st.head = false;
+  st.metric_route = unrouted_metric_route;
+  if (st.request_id.empty())
+    fresh_request_id(st.request_id);
+  problem_reply(make_problem(503, "too many open connections; retry later"), st, out);
+}
+
 void request_handler::set_body(std::string_view body, const request_state& st, reply& out) {
   out.fields.push_back({"Content-Length", length_text(body.size())});
   out.body = st.head ? std::string_view{} : body;

@@ -66,6 +66,10 @@ public:
   /// debug), with an Allow field when given.
   void problem_reply(problem p, const request_state& st, reply& out, std::string_view allow = {}) const;
 
+  /// The 503 of a connection over max_connections, answered before any
+  /// request is read: sets `st` for it (HTTP/1.1, closing, a fresh request id).
+  void over_limit_reply(request_state& st, reply& out) const;
+
   /// The request id to answer with, into `id`: the client's X-Request-Id when it is
   /// 1..128 of [A-Za-z0-9._:-] (it goes into a header and the log as is),
   /// else a fresh random one.

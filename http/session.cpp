@@ -87,11 +87,8 @@ void session::on_run() {
   }
   if (reject_) {
     started_ = steady::now();
-    st_.metric_route = unrouted_metric_route;
-    st_.version = 11;
-    st_.keep_alive = false;
-    st_.head = false;
-    return send_problem(make_problem(503, too_many_connections_detail));
+    core_.handler.over_limit_reply(st_, reply_);
+    return send_reply();
   }
   do_read();
 }
@@ -376,21 +373,16 @@ void session::write_pending(bool then_read_more) {
 
 void session::account_response(unsigned status, size_t body_bytes) {
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started_).count();
-  core_.metrics.record(st_.metric_route, status, us);
-  if (auto* log = core_.opts.access_log) {
-    logging::access_entry e;
+  core_.account(st_.metric_route, status, us, [&](logging::access_entry& e) {
     e.remote = remote_;
     if (parser_ && parser_->is_header_done()) {
       e.method = request_.method;
       e.target = request_.target;
     }
     e.version = st_.version;
-    e.status = status;
     e.bytes = body_bytes;
-    e.duration_us = us;
     e.request_id = st_.request_id;
-    log->record(e);
-  }
+  });
 }
 
 void session::on_write(beast::error_code ec, std::size_t) {

@@ -12,7 +12,6 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -128,9 +127,6 @@ private:
 };
 
 /// What the listener and every session share; lives as long as the server.
-/// The detail of the 503 a connection over max_connections gets.
-inline constexpr std::string_view too_many_connections_detail = "too many open connections; retry later";
-
 struct server_core {
   server_core(server_options o, cache_gateway& g);
 
@@ -146,6 +142,20 @@ struct server_core {
   std::chrono::milliseconds linger;
   request_handler handler{opts, gateway, metrics};
   std::string lookup_timeout_detail;
+
+  /// Counts an answer in /metrics and, with the access log on, writes its
+  /// line: `fill(entry)` adds what the caller knows (only called then).
+  template <class Fill>
+  void account(uint8_t route, unsigned status, int64_t duration_us, Fill&& fill) {
+    metrics.record(route, status, duration_us);
+    if (auto* log = opts.access_log) {
+      logging::access_entry e;
+      e.status = status;
+      e.duration_us = duration_us;
+      fill(e);
+      log->record(e);
+    }
+  }
   std::string body_limit_detail;
 };
 
