@@ -740,14 +740,20 @@ CAF_TEST(concurrent writes on the same rows all succeed) {
 CAF_TEST(a deadlock is retried) {
   // `other` locks WARD; the write locks dept 30 and waits for WARD (If-Match
   // locks the department's employees); `other` then asks for dept 30: a
-  // deadlock. The write waited first, so its deadlock check (deadlock_timeout,
-  // 1 s) fires first and aborts it; `other` proceeds and commits; the retry
-  // succeeds.
+  // deadlock. The backend whose deadlock check runs first while both wait
+  // is the one aborted, so the order is made certain rather than timed:
+  // `other` asks only once the write is seen waiting for its lock, and
+  // checks after 30 s against the write's 2 s. The write is aborted,
+  // `other` proceeds and commits, the retry succeeds.
   pg::connection other{dsn};
+  pg::connection monitor{dsn};
   auto d = *pg::fetch_deptemps(c, 30);
   auto etag = strong_etag(encode_deptemps(d));
   d.dept.loc = s("BOSTON");
+  c.exec("SET deadlock_timeout = '2s'");
+  other.exec("SET deadlock_timeout = '30s'");
   other.exec("BEGIN; SELECT 1 FROM emp WHERE empno = 7521 FOR UPDATE");
+  const auto writer_pid = std::to_string(PQbackendPID(c.get()));
   std::optional<pg::write_outcome> out;
   std::string failure;
   std::thread writer{[&] {
@@ -757,7 +763,17 @@ CAF_TEST(a deadlock is retried) {
       failure = e.what();
     }
   }};
-  std::this_thread::sleep_for(300ms);
+  bool writer_waits = false;
+  for (int n = 0; n < 200 && !writer_waits; ++n) {
+    writer_waits = monitor
+                     .exec_params("SELECT count(*) FROM pg_stat_activity"
+                                  " WHERE pid = $1::int AND wait_event_type = 'Lock'",
+                                  {writer_pid})
+                     .int64(0, 0) == 1;
+    if (!writer_waits)
+      std::this_thread::sleep_for(20ms);
+  }
+  CAF_CHECK(writer_waits);
   std::string other_failure;
   try {
     other.exec("SELECT 1 FROM dept WHERE deptno = 30 FOR UPDATE");
