@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -126,7 +127,7 @@ CAF_TEST(a shard reader sees each commit on its next read) {
   CAF_CHECK(reader.get({doc_kind::deptemps, 1}) == nullptr);
 }
 
-CAF_TEST(a batch of 10000 records of 1.5 KB commits in one transaction and reads back) {
+CAF_TEST(a batch of 10000 records of 1.5 KB commits and reads back) {
   store s(opts());
   auto batch = make_batch(1, 10000, 5);
   auto t0 = std::chrono::steady_clock::now();
@@ -452,6 +453,56 @@ CAF_TEST(a batch too large for a small budget is written in parts and fills the 
   CAF_CHECK(!s.get(txn, {doc_kind::emp, 4 * 3000 - 1})); // deleted with its first part
   txn.reset();
   CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (16ull << 20));
+}
+
+CAF_TEST(batches of random keys beside readers neither fail nor drop records) {
+  // What bench/soak's bursts look like to the store: batches of thousands of
+  // documents of mixed sizes at random ids, each put and each eviction
+  // copying a leaf page, the tier at its budget, readers taking snapshots
+  // all along. Every commit must find room: none may fail, and no record may
+  // be dropped (the whole tier or a batch's puts) to make room.
+  store s(opts(40ull << 20));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> readers;
+  for (uint32_t r = 0; r < 3; ++r)
+    readers.emplace_back([&, r] {
+      uint32_t x = 12345u + r;
+      while (!stop) {
+        auto txn = s.begin_read();
+        for (int i = 0; i < 20; ++i) {
+          x = x * 1103515245u + 12345u;
+          (void) s.get(txn, {doc_kind::emp, int32_t((x >> 8) % 30000)});
+        }
+        txn.reset();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    });
+  uint32_t x = 7;
+  std::string failure;
+  for (int b = 0; b < 30 && failure.empty(); ++b) {
+    std::vector<record> batch;
+    for (int i = 0; i < 4000; ++i) {
+      x = x * 1103515245u + 12345u;
+      batch.push_back(make_record(doc_kind::emp, int32_t((x >> 8) % 30000), uint64_t(b + 2), 600 + (x >> 4) % 3000));
+    }
+    try {
+      s.put_batch(batch, {}, uint64_t(b + 1));
+    } catch (const std::exception& e) {
+      failure = "batch " + std::to_string(b) + ": " + e.what();
+    }
+  }
+  stop = true;
+  for (auto& t : readers)
+    t.join();
+  auto c = s.counters();
+  CAF_MESSAGE(s.count() << " records in " << (s.bytes() >> 20) << " of 40 MiB; " << c.map_full_retries
+                        << " MAP_FULL met and recovered from");
+  CAF_CHECK_EQUAL(failure, "");
+  CAF_CHECK_EQUAL(c.cleared, 0u);
+  CAF_CHECK_EQUAL(c.dropped_puts, 0u);
+  CAF_CHECK_EQUAL(s.watermark(), 30u);
+  // The budget is used: more than half of it holds records.
+  CAF_CHECK_GREATER(s.bytes(), 20ull << 20);
 }
 
 CAF_TEST(a read transaction is reset and renewed across threads) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <memory>
 
 namespace restcache::lmdb {
@@ -158,9 +159,42 @@ uint64_t store::used_pages(MDB_txn* txn) const {
 uint64_t store::target_pages() const {
   uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
   uint64_t high = uint64_t(double(budget) * high_water);
-  uint64_t keep_free = reserve_pages_ + batch_pages_;
-  // Keep at least a quarter of the budget usable for data whatever the reserve.
-  return std::max(high > keep_free ? high - keep_free : 0, budget / 4);
+  uint64_t keep_free = commit_room_ + reserve_pages_;
+  uint64_t target = std::min(high, budget > keep_free ? budget - keep_free : 0);
+  // Keep at least a quarter of the budget usable for data whatever the room.
+  return std::max(target, budget / 4);
+}
+
+store::free_list_state store::free_list() const {
+  // LMDB opens no cursor on its free list (database 0) inside a write
+  // transaction; a snapshot of the last commit is what is wanted anyway.
+  read_txn txn(env_);
+  free_list_state out;
+  out.pages = pages_of(txn.handle(), 0);
+  cursor c(txn.handle(), 0);
+  MDB_val k, v;
+  int rc = mdb_cursor_get(c.c, &k, &v, MDB_LAST);
+  if (rc == MDB_NOTFOUND)
+    return out;
+  check(rc, "mdb_cursor_get(free list last)");
+  // Key: the id of the commit that freed the pages (size_t); value: an
+  // array of page numbers led by their count.
+  if (k.mv_size != sizeof(size_t) || v.mv_size < sizeof(size_t))
+    return out;
+  size_t id = 0, n = 0;
+  std::memcpy(&id, k.mv_data, sizeof id);
+  std::memcpy(&n, v.mv_data, sizeof n);
+  out.last_txn = id;
+  out.last_freed = n;
+  return out;
+}
+
+uint64_t store::part_churn_pages() const {
+  return std::max<uint64_t>(budget_pages_.load(std::memory_order_relaxed) / 10, 64);
+}
+
+uint64_t store::expected_churn(uint64_t pages, uint64_t records) const {
+  return pages + uint64_t(churn_per_record_ * double(records)) + 1;
 }
 
 bool store::out_of_space(const error& e) const {
@@ -175,7 +209,7 @@ bool store::out_of_space(const error& e) const {
   if (::statvfs(env_.path().c_str(), &fs_stat) != 0)
     return false;
   uint64_t room = uint64_t(fs_stat.f_bavail) * fs_stat.f_frsize;
-  return room < (batch_pages_ + 16) * env_.page_size();
+  return room < (commit_room_ + 16) * env_.page_size();
 }
 
 uint64_t store::budget_bytes() const noexcept {
@@ -279,44 +313,69 @@ uint64_t store::estimate_pages(const std::vector<record>& records) const {
 
 void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                       std::optional<uint64_t> watermark) {
-  // A batch whose room (twice its pages, below) would take more than an
-  // eighth of the budget is written in parts: one transaction for all of it
-  // would evict the tier down to its floor, the batch's own oldest records
-  // included (lmdb.batch-size x ~4 KB x 2 can pass a small budget). The
+  // A commit needs room for the pages it copies on top of the pages the one
+  // before it freed (see put_part), so one transaction for a large batch would
+  // evict the tier far below its budget, the batch's own older records
+  // included. It is written in parts of at most part_churn_pages(). The
   // deletes and the watermark go with the first part, before any record.
-  const uint64_t part_pages = std::max<uint64_t>(budget_pages_.load(std::memory_order_relaxed) / 16, 64);
-  if (records.size() > 1 && estimate_pages(records) > part_pages) {
-    std::vector<record> part;
-    page_estimate e;
-    bool first = true;
-    for (const auto& r : records) {
-      part.push_back(r);
-      e.add(r, env_.page_size());
-      if (e.total(env_.page_size()) >= part_pages) {
-        put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
-        part.clear();
-        e = {};
-        first = false;
-      }
-    }
-    if (!part.empty() || first)
-      put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
+  const uint64_t part_churn = part_churn_pages();
+  const auto psize = env_.page_size();
+  page_estimate whole;
+  for (const auto& r : records)
+    whole.add(r, psize);
+  if (records.size() <= 1 || expected_churn(whole.total(psize), records.size() + deletes.size()) <= part_churn) {
+    put_part(records, deletes, watermark);
     return;
   }
-  put_part(records, deletes, watermark);
+  std::vector<record> part;
+  page_estimate e;
+  bool first = true;
+  for (const auto& r : records) {
+    part.push_back(r);
+    e.add(r, psize);
+    if (expected_churn(e.total(psize), part.size() + (first ? deletes.size() : 0)) >= part_churn) {
+      put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
+      part.clear();
+      e = {};
+      first = false;
+    }
+  }
+  if (!part.empty() || first)
+    put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
 }
 
 void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                      std::optional<uint64_t> watermark) {
-  // This commit and the previous one both need fresh pages (see tick()), so
-  // evict down to the high-water mark less twice this batch's pages.
-  batch_pages_ = 2 * estimate_pages(records);
+  // LMDB reuses a page that commit N freed only from commit N + 2 on, so this
+  // commit cannot use what the last one freed, and the pages it copies stay
+  // allocated next to their old versions until it commits. Room is kept for
+  // both: what the last commit freed (LMDB's free list says) and what this
+  // one is expected to copy, at the pages per record the last parts freed.
+  auto fl = free_list();
+  if (fl.last_txn != 0 && fl.last_txn == last_part_txn_ && last_part_records_ > 0) {
+    // Clipped: a part that evicted much more than it put (after the reserve
+    // grew) must not shrink the parts that follow to a few records each.
+    double measured = std::clamp(double(fl.last_freed) / double(last_part_records_), 0.5, 6.0);
+    churn_per_record_ = std::max(measured, 0.9 * churn_per_record_ + 0.1 * measured);
+  }
+  const uint64_t n = records.size() + deletes.size();
+  // A part copies at most part_churn_pages() as expected, and so did the one
+  // before it: the room stays the same from part to part, and so does the
+  // eviction target (one that moved with each measurement would evict more
+  // after a part that freed much, which frees more still). Only a part
+  // larger than that (one record too large for it) or a commit that freed
+  // more than it (the evicting commit after a MAP_FULL) asks for more.
+  commit_room_ = std::max(2 * part_churn_pages(), fl.last_freed + expected_churn(estimate_pages(records), n))
+                 + fl.pages + 32;
   auto attempt = [&](const std::vector<record>& recs) {
     try {
       write_txn txn(env_);
       apply(txn.handle(), recs, deletes, watermark);
       evict_to(txn.handle(), target_pages());
+      auto id = mdb_txn_id(txn.handle());
       txn.commit();
+      last_part_txn_ = id;
+      last_part_records_ = recs.size() + deletes.size();
       return true;
     } catch (const error& e) {
       if (!out_of_space(e))
@@ -330,26 +389,30 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
   };
   if (attempt(records))
     return;
-  // Full: evict in a transaction of its own, let its pages become reusable,
-  // retry; and from now on keep more room free.
-  reserve_pages_ = std::max(reserve_pages_, batch_pages_);
-  try {
-    evict_in_own_txn();
-    tick();
-    if (attempt(records))
-      return;
-  } catch (const error& e) {
-    if (!out_of_space(e))
-      throw;
-    if (e.code() != MDB_MAP_FULL)
-      lower_budget_to_file();
+  // Full all the same (a reader held an old snapshot, or this part copied
+  // more pages than the last ones): keep more room from now on; let what the
+  // last commit freed become reusable (a small commit), evict in a commit of
+  // its own, let that free in turn, and retry. Still full: a cache may forget
+  // everything, but must apply the deletes and the watermark.
+  const uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
+  reserve_pages_ = std::min(reserve_pages_ + part_churn_pages() / 2, budget / 4);
+  for (bool evict_only : {true, false}) {
+    try {
+      tick();
+      if (evict_only)
+        evict_in_own_txn();
+      else
+        clear();
+      tick();
+      if (attempt(records))
+        return;
+    } catch (const error& e) {
+      if (!out_of_space(e))
+        throw;
+      if (e.code() != MDB_MAP_FULL)
+        lower_budget_to_file();
+    }
   }
-  // Still full: a cache may forget everything, but must apply the deletes and
-  // the watermark.
-  clear();
-  tick();
-  if (attempt(records))
-    return;
   dropped_puts_.fetch_add(records.size(), std::memory_order_relaxed);
   if (!attempt({}))
     throw error("put_batch (deletes after clear)", MDB_MAP_FULL,

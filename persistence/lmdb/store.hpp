@@ -73,20 +73,24 @@ public:
   scan_totals for_each(read_txn& txn,
                        const std::function<void(doc_key, const value_view&)>& visit) const;
 
-  /// One write transaction: deletes first (with their write_order entries), then
-  /// puts (a replaced key loses its old write_order entry), then the watermark,
-  /// then eviction of the oldest-written records until the pages in use are under
-  /// high_water of the budget less twice the batch's pages (copy-on-write room
-  /// for this commit and the previous one). Never fails for lack of space in
-  /// the map: on MDB_MAP_FULL it evicts more in a fresh transaction and
-  /// retries, then clears the records and retries, and finally skips the
-  /// puts (never the deletes or the watermark). A file system that is full
-  /// (ENOSPC, EDQUOT, or EIO for a short write with no room left) is met the
-  /// same way, after the budget is lowered to the pages the file already
-  /// holds (freed pages are reused in place, so the file need not grow); the
-  /// lowered budget holds until the store is reopened. Other LMDB errors throw lmdb::error, and so does running out
-  /// of space if even the clear cannot commit (a read_txn held active for
-  /// long pins freed pages; a disk that cannot take a single page).
+  /// Deletes first (with their write_order entries), then puts (a replaced
+  /// key loses its old write_order entry), then the watermark, then eviction
+  /// of the oldest-written records until the pages in use are under the
+  /// budget less the room a commit needs: the pages the last commit freed
+  /// (LMDB reuses them only a commit later) and the pages this one copies,
+  /// at most high_water of the budget. One transaction, or several for a
+  /// batch expected to copy more than part_churn_pages() (the deletes and
+  /// the watermark with the first). Never fails for lack of space in the map:
+  /// on MDB_MAP_FULL it keeps more room from then on, evicts in a transaction
+  /// of its own and retries, then clears the records and retries, and finally
+  /// skips the puts (never the deletes or the watermark). A file system that
+  /// is full (ENOSPC, EDQUOT, or EIO for a short write with no room left) is
+  /// met the same way, after the budget is lowered to the pages the file
+  /// already holds (freed pages are reused in place, so the file need not
+  /// grow); the lowered budget holds until the store is reopened. Other LMDB
+  /// errors throw lmdb::error, and so does running out of space if even the
+  /// clear cannot commit (a read_txn held active for long pins freed pages; a
+  /// disk that cannot take a single page).
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                  std::optional<uint64_t> watermark = std::nullopt);
 
@@ -127,7 +131,23 @@ private:
              std::optional<uint64_t> watermark);
   void remove_key(MDB_txn* txn, const key_bytes& k);
   uint64_t used_pages(MDB_txn* txn) const;
+  /// Pages in use to evict down to: the budget less the room the commit in
+  /// flight needs (commit_room_ and reserve_pages_), at most high_water of it.
   uint64_t target_pages() const;
+  /// LMDB's free list as the last commit left it: its own pages, and the
+  /// last entry (the pages the newest commit freed, under its id).
+  struct free_list_state {
+    uint64_t pages = 0;
+    size_t last_txn = 0;
+    uint64_t last_freed = 0;
+  };
+  free_list_state free_list() const;
+  /// Pages a commit of `records` puts and deletes adding `pages` new pages is
+  /// expected to copy (and so to need anew), at churn_per_record_.
+  uint64_t expected_churn(uint64_t pages, uint64_t records) const;
+  /// The churn a part of a batch is sized to: a tenth of the budget (a
+  /// commit keeps room for two: its own and what the last one freed).
+  uint64_t part_churn_pages() const;
   void evict_to(MDB_txn* txn, uint64_t target);
   void evict_in_own_txn();
   void tick();
@@ -148,10 +168,16 @@ private:
   void lower_budget_to_file();
 
   lmdb::env env_;
-  /// Pages kept free below the high-water mark: twice the batch in flight, plus
-  /// what a MAP_FULL taught about the copy-on-write space batches need.
-  uint64_t batch_pages_ = 0;
+  /// Pages kept free for the commit in flight: what the last commit freed
+  /// (not reusable yet) plus what this one is expected to copy.
+  uint64_t commit_room_ = 0;
+  /// More room, learned from each MDB_MAP_FULL (at most a quarter of the budget).
   uint64_t reserve_pages_ = 0;
+  /// Pages a put or delete frees (the leaf it copies, the eviction it causes,
+  /// a replaced value's overflow pages), as the last parts measured it.
+  double churn_per_record_ = 3.0;
+  size_t last_part_txn_ = 0;
+  uint64_t last_part_records_ = 0;
   std::atomic<uint64_t> evicted_{0}, eviction_passes_{0}, map_full_retries_{0}, cleared_{0},
     dropped_puts_{0}, disk_full_{0};
   /// The map's pages, or fewer once the file system ran full.
