@@ -438,6 +438,47 @@ CAF_TEST(a full file system lowers the budget to the file and commits go on) {
                       << c.disk_full << " full-disk commits");
 }
 
+CAF_TEST(a budget lowered for a full disk goes back up once the disk has room) {
+  restcache::test::tmpfs_dir disk{"lmdb-refill", 8ull << 20};
+  if (!disk.mounted()) {
+    CAF_MESSAGE("skipped: mounting a tmpfs needs CAP_SYS_ADMIN");
+    return;
+  }
+  // Another program's file takes 6 of the disk's 8 MB; the budget is 4 MB.
+  auto filler = fs::path(disk.path()) / "other-program.dat";
+  {
+    std::ofstream out(filler, std::ios::binary);
+    std::string mb(1 << 20, 'x');
+    for (int i = 0; i < 6; ++i)
+      out << mb;
+  }
+  store s(env_options{disk.path(), 4ull << 20});
+  int32_t id = 0;
+  uint64_t watermark = 1;
+  auto put_batches = [&](int n) {
+    for (int b = 0; b < n; ++b, id += 200)
+      s.put_batch(make_batch(id, 200), {}, ++watermark);
+  };
+  put_batches(10); // ~3 MB of records: the disk runs full first
+  CAF_CHECK_GREATER_OR_EQUAL(s.counters().disk_full, 1u);
+  CAF_CHECK_LESS(s.budget_bytes(), 4ull << 20);
+  auto lowered = s.count();
+  CAF_CHECK_NOT_EQUAL(s.take_notice().find("its budget is lowered"), std::string::npos);
+  // Freeing 1 MB is not room for the whole budget: it stays lowered.
+  fs::resize_file(filler, 5ull << 20);
+  put_batches(1);
+  CAF_CHECK_LESS(s.budget_bytes(), 4ull << 20);
+  // The other program goes: the budget is lmdb.max-bytes again, and used.
+  auto disk_full = s.counters().disk_full;
+  fs::remove(filler);
+  put_batches(10);
+  CAF_CHECK_EQUAL(s.budget_bytes(), 4ull << 20);
+  CAF_CHECK_EQUAL(s.counters().disk_full, disk_full);
+  CAF_CHECK_NOT_EQUAL(s.take_notice().find("back to 4096 KiB"), std::string::npos);
+  CAF_CHECK_GREATER(s.count(), lowered);
+  CAF_MESSAGE(lowered << " records at the lowered budget, " << s.count() << " at the whole one");
+}
+
 CAF_TEST(a batch too large for a small budget is written in parts and fills the budget) {
   store s(opts(16ull << 20)); // 4,096 pages; each batch below needs ~3,000
   for (int32_t b = 0; b < 5; ++b)

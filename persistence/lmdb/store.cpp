@@ -227,8 +227,27 @@ void store::lower_budget_to_file() {
     budget_pages_.store(held, std::memory_order_relaxed);
     notice_ = "the LMDB file's disk is full: its budget is lowered from " + std::to_string(was * env_.page_size() >> 10)
               + " KiB to the " + std::to_string(held * env_.page_size() >> 10)
-              + " KiB the file holds (oldest records evicted; until a restart)";
+              + " KiB the file holds (oldest records evicted; until the disk has room for the whole budget again)";
   }
+}
+
+void store::restore_budget_if_disk_has_room() {
+  const uint64_t full = env_.map_size() / env_.page_size();
+  const uint64_t was = budget_pages_.load(std::memory_order_relaxed);
+  if (was >= full)
+    return;
+  struct statvfs fs_stat;
+  if (::statvfs(env_.path().c_str(), &fs_stat) != 0)
+    return;
+  uint64_t room = uint64_t(fs_stat.f_bavail) * fs_stat.f_frsize / env_.page_size();
+  uint64_t held = env_.file_pages();
+  // The whole budget at once, and only with a tenth of it to spare: a budget
+  // raised by whatever others free would creep up and fill the disk again.
+  if (room < (full > held ? full - held : 0) + full / 10)
+    return;
+  budget_pages_.store(full, std::memory_order_relaxed);
+  notice_ = "the LMDB file's disk has room again: its budget is raised from " + std::to_string(was * env_.page_size() >> 10)
+            + " KiB back to " + std::to_string(full * env_.page_size() >> 10) + " KiB (lmdb.max-bytes)";
 }
 
 void store::evict_to(MDB_txn* txn, uint64_t target) {
@@ -313,6 +332,7 @@ uint64_t store::estimate_pages(const std::vector<record>& records) const {
 
 void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                       std::optional<uint64_t> watermark) {
+  restore_budget_if_disk_has_room();
   // A commit needs room for the pages it copies on top of the pages the one
   // before it freed (see put_part), so one transaction for a large batch would
   // evict the tier far below its budget, the batch's own older records

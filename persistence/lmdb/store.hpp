@@ -87,7 +87,8 @@ public:
   /// is full (ENOSPC, EDQUOT, or EIO for a short write with no room left) is
   /// met the same way, after the budget is lowered to the pages the file
   /// already holds (freed pages are reused in place, so the file need not
-  /// grow); the lowered budget holds until the store is reopened. Other LMDB
+  /// grow); the lowered budget holds until the disk has room for the whole
+  /// budget again and a tenth of it to spare (checked at each batch). Other LMDB
   /// errors throw lmdb::error, and so does running out of space if even the
   /// clear cannot commit (a read_txn held active for long pins freed pages; a
   /// disk that cannot take a single page).
@@ -166,6 +167,8 @@ private:
   bool out_of_space(const error& e) const;
   /// The file system is full: the budget becomes what the file holds.
   void lower_budget_to_file();
+  /// The disk has room again: the budget goes back to lmdb.max-bytes.
+  void restore_budget_if_disk_has_room();
 
   lmdb::env env_;
   /// Pages kept free for the commit in flight: what the last commit freed
