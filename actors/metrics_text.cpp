@@ -58,7 +58,8 @@ std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m) 
     append_metric(out, "restcache_lmdb_records", "Documents held in the LMDB tier.", "gauge", records);
   }
   append_metric(out, "restcache_lmdb_budget_bytes",
-                "The LMDB file's byte budget in force: lmdb.max-bytes, or what the file held when its disk ran full.",
+                "The LMDB file's byte budget in force: lmdb.max-bytes, or what the file held when its disk ran full"
+                " (until the disk has room again).",
                 "gauge", static_cast<int64_t>(store ? store->budget_bytes() : 0));
   append_metric(out, "restcache_lmdb_evicted_total", "Records evicted to stay within lmdb.max-bytes.",
                 "counter", static_cast<int64_t>(c.evicted));
@@ -67,6 +68,16 @@ std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m) 
   append_metric(out, "restcache_lmdb_disk_full_total",
                 "Commits the file system refused for want of space (ENOSPC, EDQUOT); each lowers the budget.",
                 "counter", static_cast<int64_t>(c.disk_full));
+  append_metric(out, "restcache_lmdb_map_full_total",
+                "Commits that met MDB_MAP_FULL and were retried after evicting more (each keeps more room after).",
+                "counter", static_cast<int64_t>(c.map_full_retries));
+  append_metric(out, "restcache_lmdb_cleared_total",
+                "Times every record was dropped at once: for room when evicting did not make enough, or for the"
+                " change log no longer reaching back to the file's watermark.",
+                "counter", static_cast<int64_t>(c.cleared));
+  append_metric(out, "restcache_lmdb_puts_skipped_total",
+                "Records a commit skipped because even an empty tier had no room for them.", "counter",
+                static_cast<int64_t>(c.dropped_puts));
   append_metric(out, "restcache_lmdb_read_errors_total", "LMDB reads that failed (answered as a miss).",
                 "counter", static_cast<int64_t>(c.read_errors));
   append_metric(out, "restcache_batch_flushes_total", "Record transactions committed by the batch writer.",
