@@ -336,57 +336,55 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
   // A commit needs room for the pages it copies on top of the pages the one
   // before it freed (see put_part), so one transaction for a large batch would
   // evict the tier far below its budget, the batch's own older records
-  // included. It is written in parts of at most part_churn_pages(). The
-  // deletes and the watermark go with the first part, before any record.
-  const uint64_t part_churn = part_churn_pages();
+  // included. It is written in parts expected to copy part_churn_pages()
+  // each, each part sized after the last commit is measured. The deletes and
+  // the watermark go with the first part, before any record.
   const auto psize = env_.page_size();
-  page_estimate whole;
-  for (const auto& r : records)
-    whole.add(r, psize);
-  if (records.size() <= 1 || expected_churn(whole.total(psize), records.size() + deletes.size()) <= part_churn) {
-    put_part(records, deletes, watermark);
-    return;
-  }
-  std::vector<record> part;
-  page_estimate e;
+  size_t next = 0;
   bool first = true;
-  for (const auto& r : records) {
-    part.push_back(r);
-    e.add(r, psize);
-    if (expected_churn(e.total(psize), part.size() + (first ? deletes.size() : 0)) >= part_churn) {
-      put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
-      part.clear();
-      e = {};
-      first = false;
+  do {
+    auto fl = measure_last_commit();
+    const uint64_t part_churn = part_churn_pages();
+    const size_t part_deletes = first ? deletes.size() : 0;
+    std::vector<record> part;
+    page_estimate e;
+    while (next < records.size()) {
+      part.push_back(records[next]);
+      e.add(records[next], psize);
+      ++next;
+      if (expected_churn(e.total(psize), part.size() + part_deletes) >= part_churn)
+        break;
     }
-  }
-  if (!part.empty() || first)
-    put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt);
+    put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt, fl);
+    first = false;
+  } while (next < records.size());
 }
 
-void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                     std::optional<uint64_t> watermark) {
-  // LMDB reuses a page that commit N freed only from commit N + 2 on, so this
-  // commit cannot use what the last one freed, and the pages it copies stay
-  // allocated next to their old versions until it commits. Room is kept for
-  // both: what the last commit freed (LMDB's free list says) and what this
-  // one is expected to copy, at the pages per record the last parts freed.
+store::free_list_state store::measure_last_commit() {
   auto fl = free_list();
   if (fl.last_txn != 0 && fl.last_txn == last_part_txn_ && last_part_records_ > 0) {
-    // Clipped: a part that evicted much more than it put (after the reserve
-    // grew) must not shrink the parts that follow to a few records each.
+    // Clipped: a part that evicted much more than it put must not shrink the
+    // parts that follow to a few records each.
     double measured = std::clamp(double(fl.last_freed) / double(last_part_records_), 0.5, 6.0);
     churn_per_record_ = std::max(measured, 0.9 * churn_per_record_ + 0.1 * measured);
   }
+  return fl;
+}
+
+void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                     std::optional<uint64_t> watermark, const free_list_state& fl) {
+  // LMDB reuses a page that commit N freed only from commit N + 2 on, so this
+  // commit cannot use what the last one freed, and the pages it copies stay
+  // allocated next to their old versions until it commits. Room is kept for
+  // both. Parts are sized to copy part_churn_pages(), and so was the last
+  // one: the room, and so the eviction target, stays the same from part to
+  // part (a target that moved with each measurement would evict more after a
+  // part that freed much, which then frees more still). Only a part larger
+  // than that (one record too large for it), or one after a commit that
+  // freed more, asks for more.
+  const uint64_t part_churn = part_churn_pages();
   const uint64_t n = records.size() + deletes.size();
-  // A part copies at most part_churn_pages() as expected, and so did the one
-  // before it: the room stays the same from part to part, and so does the
-  // eviction target (one that moved with each measurement would evict more
-  // after a part that freed much, which frees more still). Only a part
-  // larger than that (one record too large for it) or a commit that freed
-  // more than it (the evicting commit after a MAP_FULL) asks for more.
-  commit_room_ = std::max(2 * part_churn_pages(), fl.last_freed + expected_churn(estimate_pages(records), n))
-                 + fl.pages + 32;
+  commit_room_ = std::max(2 * part_churn, fl.last_freed + expected_churn(estimate_pages(records), n)) + fl.pages + 32;
   auto attempt = [&](const std::vector<record>& recs) {
     try {
       write_txn txn(env_);
@@ -407,15 +405,33 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
       return false;
     }
   };
-  if (attempt(records))
+  if (attempt(records)) {
+    // Room learned from a MAP_FULL is given back slowly.
+    reserve_pages_ -= std::min(reserve_pages_, part_churn / 128 + 1);
     return;
-  // Full all the same (a reader held an old snapshot, or this part copied
-  // more pages than the last ones): keep more room from now on; let what the
-  // last commit freed become reusable (a small commit), evict in a commit of
-  // its own, let that free in turn, and retry. Still full: a cache may forget
-  // everything, but must apply the deletes and the watermark.
+  }
+  // Full all the same: this part copied more than expected (its records
+  // changed more pages than the last ones did) or a reader held an old
+  // snapshot. Keep more room for a while, let what the last commit freed
+  // become reusable (a small commit), and write the part in two halves,
+  // each with half the pages to copy. A single record that still finds no
+  // room: evict in a commit of its own and retry, then clear the tier (a
+  // cache may forget everything, but must apply the deletes and the
+  // watermark).
   const uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
-  reserve_pages_ = std::min(reserve_pages_ + part_churn_pages() / 2, budget / 4);
+  reserve_pages_ = std::min(reserve_pages_ + part_churn / 4, budget / 4);
+  if (records.size() > 1) {
+    try {
+      tick();
+    } catch (const error& e) {
+      if (!out_of_space(e))
+        throw;
+    }
+    auto half = records.begin() + std::ptrdiff_t(records.size() / 2);
+    put_part({records.begin(), half}, deletes, watermark, free_list());
+    put_part({half, records.end()}, {}, std::nullopt, free_list());
+    return;
+  }
   for (bool evict_only : {true, false}) {
     try {
       tick();

@@ -78,20 +78,21 @@ public:
   /// of the oldest-written records until the pages in use are under the
   /// budget less the room a commit needs: the pages the last commit freed
   /// (LMDB reuses them only a commit later) and the pages this one copies,
-  /// at most high_water of the budget. One transaction, or several for a
-  /// batch expected to copy more than part_churn_pages() (the deletes and
-  /// the watermark with the first). Never fails for lack of space in the map:
-  /// on MDB_MAP_FULL it keeps more room from then on, evicts in a transaction
-  /// of its own and retries, then clears the records and retries, and finally
-  /// skips the puts (never the deletes or the watermark). A file system that
-  /// is full (ENOSPC, EDQUOT, or EIO for a short write with no room left) is
-  /// met the same way, after the budget is lowered to the pages the file
-  /// already holds (freed pages are reused in place, so the file need not
-  /// grow); the lowered budget holds until the disk has room for the whole
-  /// budget again and a tenth of it to spare (checked at each batch). Other LMDB
-  /// errors throw lmdb::error, and so does running out of space if even the
-  /// clear cannot commit (a read_txn held active for long pins freed pages; a
-  /// disk that cannot take a single page).
+  /// at most high_water of the budget. Written in parts expected to copy
+  /// part_churn_pages() each (the deletes and the watermark with the first).
+  /// Never fails for lack of space in the map: a part that meets
+  /// MDB_MAP_FULL keeps more room for a while and is written in halves; a
+  /// single record evicts in a transaction of its own and retries, then
+  /// clears the records and retries, and finally is skipped (never the
+  /// deletes or the watermark). A file system that is full (ENOSPC, EDQUOT,
+  /// or EIO for a short write with no room left) is met the same way, after
+  /// the budget is lowered to the pages the file already holds (freed pages
+  /// are reused in place, so the file need not grow); the lowered budget
+  /// holds until the disk has room for the whole budget again and a tenth of
+  /// it to spare (checked at each batch). Other LMDB errors throw
+  /// lmdb::error, and so does running out of space if even the clear cannot
+  /// commit (a read_txn held active for long pins freed pages; a disk that
+  /// cannot take a single page).
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
                  std::optional<uint64_t> watermark = std::nullopt);
 
@@ -161,7 +162,9 @@ private:
   uint64_t estimate_pages(const std::vector<record>& records) const;
   /// One transaction of put_batch (a batch too large for one is split).
   void put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                std::optional<uint64_t> watermark);
+                std::optional<uint64_t> watermark, const free_list_state& fl);
+  /// free_list(), and churn_per_record_ updated from what the last part freed.
+  free_list_state measure_last_commit();
   /// The commit failed for want of space: in the map, or on the disk (also
   /// when LMDB says EIO for a short write and the disk has no room left).
   bool out_of_space(const error& e) const;
@@ -174,7 +177,8 @@ private:
   /// Pages kept free for the commit in flight: what the last commit freed
   /// (not reusable yet) plus what this one is expected to copy.
   uint64_t commit_room_ = 0;
-  /// More room, learned from each MDB_MAP_FULL (at most a quarter of the budget).
+  /// More room, learned from each MDB_MAP_FULL (at most a quarter of the
+  /// budget) and given back a little at each commit that finds room.
   uint64_t reserve_pages_ = 0;
   /// Pages a put or delete frees (the leaf it copies, the eviction it causes,
   /// a replaced value's overflow pages), as the last parts measured it.
