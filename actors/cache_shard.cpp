@@ -551,18 +551,25 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       // key in the order decided here; shielded until the delete commits.
       for (auto& c : changes)
         ++st.shielded[c.key];
-      auto rp = self->make_response_promise<uint64_t>();
       self->request(st.cfg.writer, caf::infinite, invalidate_atom::value, changes)
         .then(
-          [self, changes, rp](uint64_t confirmed) mutable {
+          [self, changes](uint64_t) {
             auto& shielded = self->state.shielded;
             for (auto& c : changes)
               if (auto i = shielded.find(c.key); i != shielded.end() && --i->second == 0)
                 shielded.erase(i);
-            rp.deliver(confirmed);
           },
-          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-      return rp;
+          [](caf::error&) {
+            // Only at shutdown (the writer gone): the keys stay shielded.
+          });
+      // Answered now, not when the delete commits: the listener sends its next
+      // round once this one is answered, and a commit waiting behind a large
+      // batch (or a slow disk) must not hold back the memory drops of the
+      // changes after it. The shielded keys are not read from LMDB meanwhile,
+      // and the deletes are in the writer's mailbox before anything the
+      // listener sends it after this answer (the replay watermark included),
+      // so the watermark never commits ahead of them.
+      return seq;
     },
     [self](clear_atom) -> caf::result<uint64_t> {
       auto& st = self->state;

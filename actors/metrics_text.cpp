@@ -72,8 +72,9 @@ std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m) 
                 "Commits that met MDB_MAP_FULL and were retried after evicting more (each keeps more room after).",
                 "counter", static_cast<int64_t>(c.map_full_retries));
   append_metric(out, "restcache_lmdb_cleared_total",
-                "Times every record was dropped at once: for room when evicting did not make enough, or for the"
-                " change log no longer reaching back to the file's watermark.",
+                "Times every record was dropped at once: for room when evicting did not make enough, or because"
+                " the records could not be vouched for (another database history, a change log that no longer"
+                " reaches back to the file's watermark; a new file is stamped with its history this way).",
                 "counter", static_cast<int64_t>(c.cleared));
   append_metric(out, "restcache_lmdb_puts_skipped_total",
                 "Records a commit skipped because even an empty tier had no room for them.", "counter",
@@ -153,7 +154,7 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_applied_seq", "Highest change sequence applied.", "gauge",
                 rd(m.applied_seq));
   append_histogram_of(out, "restcache_invalidation_latency_seconds",
-                      "From a change (trigger time) to its keys dropped from both tiers.", m.invalidation_latency);
+                      "From a change (trigger time) to its keys dropped from memory (LMDB is not read for them from then on; see restcache_batch_deletes_total).", m.invalidation_latency);
   return out;
 }
 

@@ -116,8 +116,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
       if (per_shard[i].empty())
         continue;
       ++due;
-      // Latency is measured when the shard confirms: dropped from memory and,
-      // with a second tier, deleted there too.
+      // Latency is measured when the shard answers: dropped from memory, and
+      // not read from the second tier until the delete commits there.
       std::vector<int64_t> made;
       made.reserve(per_shard[i].size());
       for (auto& c : per_shard[i])
