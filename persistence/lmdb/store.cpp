@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 namespace restcache::lmdb {
 
@@ -156,6 +158,11 @@ uint64_t store::used_pages(MDB_txn* txn) const {
          + pages_of(txn, env_.meta()) + pages_of(txn, env_.main_db()) + 2;
 }
 
+uint64_t store::pages_in_use() const {
+  read_txn txn(env_);
+  return used_pages(txn.handle());
+}
+
 uint64_t store::target_pages() const {
   uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
   uint64_t high = uint64_t(double(budget) * high_water);
@@ -173,19 +180,20 @@ store::free_list_state store::free_list() const {
   out.pages = pages_of(txn.handle(), 0);
   cursor c(txn.handle(), 0);
   MDB_val k, v;
-  int rc = mdb_cursor_get(c.c, &k, &v, MDB_LAST);
-  if (rc == MDB_NOTFOUND)
-    return out;
-  check(rc, "mdb_cursor_get(free list last)");
   // Key: the id of the commit that freed the pages (size_t); value: an
-  // array of page numbers led by their count.
-  if (k.mv_size != sizeof(size_t) || v.mv_size < sizeof(size_t))
-    return out;
-  size_t id = 0, n = 0;
-  std::memcpy(&id, k.mv_data, sizeof id);
-  std::memcpy(&n, v.mv_data, sizeof n);
-  out.last_txn = id;
-  out.last_freed = n;
+  // array of page numbers led by their count. A few hundred entries at most.
+  for (int rc = mdb_cursor_get(c.c, &k, &v, MDB_FIRST); rc != MDB_NOTFOUND;
+       rc = mdb_cursor_get(c.c, &k, &v, MDB_NEXT)) {
+    check(rc, "mdb_cursor_get(free list)");
+    if (k.mv_size != sizeof(size_t) || v.mv_size < sizeof(size_t))
+      continue;
+    size_t id = 0, n = 0;
+    std::memcpy(&id, k.mv_data, sizeof id);
+    std::memcpy(&n, v.mv_data, sizeof n);
+    out.freed += n;
+    out.last_txn = id;
+    out.last_freed = n;
+  }
   return out;
 }
 
@@ -340,10 +348,25 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
   // each, each part sized after the last commit is measured. The deletes and
   // the watermark go with the first part, before any record.
   const auto psize = env_.page_size();
+  {
+    // A batch the tier has room for as it is commits whole, in one
+    // transaction, whatever it copies: parts are only for making room.
+    page_estimate whole;
+    for (const auto& r : records)
+      whole.add(r, psize);
+    auto fl = measure_last_commit();
+    const uint64_t churn = expected_churn(whole.total(psize), records.size() + deletes.size());
+    const uint64_t high = uint64_t(double(budget_pages_.load(std::memory_order_relaxed)) * high_water);
+    if (records.size() <= 1 || churn <= part_churn_pages()
+        || pages_in_use() + fl.last_freed + churn + fl.pages + 32 <= high) {
+      put_part(records, deletes, watermark, fl);
+      return;
+    }
+  }
   size_t next = 0;
   bool first = true;
   do {
-    auto fl = measure_last_commit();
+    auto fl = first ? free_list() : measure_last_commit(); // the first was measured above
     const uint64_t part_churn = part_churn_pages();
     const size_t part_deletes = first ? deletes.size() : 0;
     std::vector<record> part;
@@ -385,6 +408,7 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
   const uint64_t part_churn = part_churn_pages();
   const uint64_t n = records.size() + deletes.size();
   commit_room_ = std::max(2 * part_churn, fl.last_freed + expected_churn(estimate_pages(records), n)) + fl.pages + 32;
+  bool map_full = false; // the last failed attempt's cause: the map, or else the disk
   auto attempt = [&](const std::vector<record>& recs) {
     try {
       write_txn txn(env_);
@@ -398,7 +422,8 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
     } catch (const error& e) {
       if (!out_of_space(e))
         throw;
-      if (e.code() == MDB_MAP_FULL)
+      map_full = e.code() == MDB_MAP_FULL;
+      if (map_full)
         map_full_retries_.fetch_add(1, std::memory_order_relaxed);
       else
         lower_budget_to_file();
@@ -410,17 +435,28 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
     reserve_pages_ -= std::min(reserve_pages_, part_churn / 128 + 1);
     return;
   }
-  // Full all the same: this part copied more than expected (its records
-  // changed more pages than the last ones did) or a reader held an old
-  // snapshot. Keep more room for a while, let what the last commit freed
-  // become reusable (a small commit), and write the part in two halves,
-  // each with half the pages to copy. A single record that still finds no
-  // room: evict in a commit of its own and retry, then clear the tier (a
-  // cache may forget everything, but must apply the deletes and the
-  // watermark).
+  // A reader holding an old snapshot (its thread descheduled with a read
+  // open) keeps LMDB from reusing anything freed since: the free list then
+  // holds what this part needs and none of it can be taken. That passes
+  // when the reader moves on; wait for it, a little longer each time.
+  for (int wait_ms = 1; map_full && wait_ms <= 128; wait_ms *= 2) {
+    auto now = free_list();
+    if (now.freed - now.last_freed < expected_churn(estimate_pages(records), n))
+      break; // not pinned: the part is too large for the room
+    std::this_thread::sleep_for(std::chrono::milliseconds{wait_ms});
+    if (attempt(records))
+      return;
+  }
+  // Full all the same. Keep more room for a while. The map full (this part
+  // copied more pages than expected): let what the last commit freed become
+  // reusable (a small commit) and write the part in two halves, each with
+  // half the pages to copy. A single record, or a full disk (halves would
+  // need new pages of the file as much): evict in a commit of its own and
+  // retry, then clear the tier (a cache may forget everything, but must
+  // apply the deletes and the watermark).
   const uint64_t budget = budget_pages_.load(std::memory_order_relaxed);
   reserve_pages_ = std::min(reserve_pages_ + part_churn / 4, budget / 4);
-  if (records.size() > 1) {
+  if (map_full && records.size() > 1) {
     try {
       tick();
     } catch (const error& e) {
@@ -501,8 +537,7 @@ size_t store::count() const {
 }
 
 uint64_t store::bytes() const {
-  read_txn txn(env_);
-  return used_pages(txn.handle()) * env_.page_size();
+  return pages_in_use() * env_.page_size();
 }
 
 store_counters store::counters() const {

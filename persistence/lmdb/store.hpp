@@ -78,10 +78,12 @@ public:
   /// of the oldest-written records until the pages in use are under the
   /// budget less the room a commit needs: the pages the last commit freed
   /// (LMDB reuses them only a commit later) and the pages this one copies,
-  /// at most high_water of the budget. Written in parts expected to copy
+  /// at most high_water of the budget. One transaction when the tier has
+  /// room for the batch as it is; else parts expected to copy
   /// part_churn_pages() each (the deletes and the watermark with the first).
   /// Never fails for lack of space in the map: a part that meets
-  /// MDB_MAP_FULL keeps more room for a while and is written in halves; a
+  /// MDB_MAP_FULL waits for a reader holding an old snapshot to move on, or
+  /// keeps more room for a while and is written in halves; a
   /// single record evicts in a transaction of its own and retries, then
   /// clears the records and retries, and finally is skipped (never the
   /// deletes or the watermark). A file system that is full (ENOSPC, EDQUOT,
@@ -133,15 +135,18 @@ private:
              std::optional<uint64_t> watermark);
   void remove_key(MDB_txn* txn, const key_bytes& k);
   uint64_t used_pages(MDB_txn* txn) const;
+  /// used_pages() as the last commit left them.
+  uint64_t pages_in_use() const;
   /// Pages in use to evict down to: the budget less the room the commit in
   /// flight needs (commit_room_ and reserve_pages_), at most high_water of it.
   uint64_t target_pages() const;
-  /// LMDB's free list as the last commit left it: its own pages, and the
-  /// last entry (the pages the newest commit freed, under its id).
+  /// LMDB's free list as the last commit left it: its own pages, the pages
+  /// it lists, and its last entry (the pages the newest commit freed).
   struct free_list_state {
-    uint64_t pages = 0;
-    size_t last_txn = 0;
-    uint64_t last_freed = 0;
+    uint64_t pages = 0;      ///< the free list's own pages
+    uint64_t freed = 0;      ///< free pages it lists, all entries
+    size_t last_txn = 0;     ///< the newest entry's commit
+    uint64_t last_freed = 0; ///< the pages that commit freed
   };
   free_list_state free_list() const;
   /// Pages a commit of `records` puts and deletes adding `pages` new pages is
