@@ -51,6 +51,18 @@ std::vector<record> make_batch(int32_t first_id, int n, uint64_t seq = 1, size_t
   return out;
 }
 
+// `n` records at random ids below 30,000 with 600 to 3,600-byte bodies, as
+// bench/soak's fills look to the store; `x` is the generator's state.
+std::vector<record> random_batch(uint32_t& x, int n, uint64_t seq) {
+  std::vector<record> batch;
+  batch.reserve(size_t(n));
+  for (int i = 0; i < n; ++i) {
+    x = x * 1103515245u + 12345u;
+    batch.push_back(make_record(doc_kind::emp, int32_t((x >> 8) % 30000), seq, 600 + (x >> 4) % 3000));
+  }
+  return batch;
+}
+
 size_t entries(const store& s, MDB_dbi dbi) {
   auto txn = s.begin_read();
   MDB_stat st;
@@ -523,13 +535,9 @@ CAF_TEST(batches of random keys beside readers neither fail nor drop records) {
   uint64_t watermark = 0;
   std::string failure;
   auto put = [&](int n) {
-    std::vector<record> batch;
-    for (int i = 0; i < n; ++i) {
-      x = x * 1103515245u + 12345u;
-      batch.push_back(make_record(doc_kind::emp, int32_t((x >> 8) % 30000), watermark + 2, 600 + (x >> 4) % 3000));
-    }
+    ++watermark;
     try {
-      s.put_batch(batch, {}, ++watermark);
+      s.put_batch(random_batch(x, n, watermark + 1), {}, watermark);
     } catch (const std::exception& e) {
       if (failure.empty())
         failure = "batch " + std::to_string(watermark) + ": " + e.what();
@@ -568,12 +576,8 @@ CAF_TEST(a reader holding an old snapshot for a while costs no records) {
   uint32_t x = 7;
   uint64_t watermark = 0;
   auto put = [&](int n) {
-    std::vector<record> batch;
-    for (int i = 0; i < n; ++i) {
-      x = x * 1103515245u + 12345u;
-      batch.push_back(make_record(doc_kind::emp, int32_t((x >> 8) % 30000), watermark + 2, 600 + (x >> 4) % 3000));
-    }
-    s.put_batch(batch, {}, ++watermark);
+    ++watermark;
+    s.put_batch(random_batch(x, n, watermark + 1), {}, watermark);
   };
   for (int b = 0; b < 6; ++b)
     put(4000); // the tier at its budget

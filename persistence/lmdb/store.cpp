@@ -348,13 +348,13 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
   // each, each part sized after the last commit is measured. The deletes and
   // the watermark go with the first part, before any record.
   const auto psize = env_.page_size();
+  auto fl = measure_last_commit();
   {
     // A batch the tier has room for as it is commits whole, in one
     // transaction, whatever it copies: parts are only for making room.
     page_estimate whole;
     for (const auto& r : records)
       whole.add(r, psize);
-    auto fl = measure_last_commit();
     const uint64_t churn = expected_churn(whole.total(psize), records.size() + deletes.size());
     const uint64_t high = uint64_t(double(budget_pages_.load(std::memory_order_relaxed)) * high_water);
     if (records.size() <= 1 || churn <= part_churn_pages()
@@ -366,7 +366,8 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
   size_t next = 0;
   bool first = true;
   do {
-    auto fl = first ? free_list() : measure_last_commit(); // the first was measured above
+    if (!first)
+      fl = measure_last_commit();
     const uint64_t part_churn = part_churn_pages();
     const size_t part_deletes = first ? deletes.size() : 0;
     std::vector<record> part;
@@ -406,8 +407,8 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
   // than that (one record too large for it), or one after a commit that
   // freed more, asks for more.
   const uint64_t part_churn = part_churn_pages();
-  const uint64_t n = records.size() + deletes.size();
-  commit_room_ = std::max(2 * part_churn, fl.last_freed + expected_churn(estimate_pages(records), n)) + fl.pages + 32;
+  const uint64_t own_churn = expected_churn(estimate_pages(records), records.size() + deletes.size());
+  commit_room_ = std::max(2 * part_churn, fl.last_freed + own_churn) + fl.pages + 32;
   bool map_full = false; // the last failed attempt's cause: the map, or else the disk
   auto attempt = [&](const std::vector<record>& recs) {
     try {
@@ -441,7 +442,7 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
   // when the reader moves on; wait for it, a little longer each time.
   for (int wait_ms = 1; map_full && wait_ms <= 128; wait_ms *= 2) {
     auto now = free_list();
-    if (now.freed - now.last_freed < expected_churn(estimate_pages(records), n))
+    if (now.freed - now.last_freed < own_churn)
       break; // not pinned: the part is too large for the room
     std::this_thread::sleep_for(std::chrono::milliseconds{wait_ms});
     if (attempt(records))
