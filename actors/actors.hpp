@@ -199,9 +199,8 @@ using dept_id_loader_actor = caf::typed_actor<
   /// Describes the loader: ids loaded, loads, last error, connection borrowed.
   caf::replies_to<inspect_atom>::with<actor_report>>;
 
-/// Published on 127.0.0.1 (inspect.port) for restcache-inspect in another
-/// process: only serializable types (messages/inspect_types.hpp), and the
-/// interface must be the same on both sides.
+/// Asked by the daemon's inspect socket for restcache-inspect in another
+/// process: it answers only serializable types (messages/inspect_types.hpp).
 using inspector_actor = caf::typed_actor<
   /// Every long-lived actor's report, in a fixed order (shards, pools,
   /// writer, listener, id loader, inspector). An actor that does not answer

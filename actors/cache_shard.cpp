@@ -156,6 +156,18 @@ bool cache_shard_state::store_negative(const doc_key& key, caf::actor_clock::tim
   return true;
 }
 
+bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_point now) {
+  if (cfg.refresh_interval.count() <= 0)
+    return true;
+  if (now >= refresh_window_end) {
+    refreshed.clear();
+    refresh_window_end = now + cfg.refresh_interval;
+  }
+  if (refreshed.size() >= cfg.max_refreshed_keys)
+    return false;
+  return refreshed.insert(key).second;
+}
+
 bool cache_shard_state::known_missing(const doc_key& key, caf::actor_clock::time_point now) {
   auto i = negatives.find(key);
   if (i == negatives.end())
@@ -518,11 +530,15 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       }
       fill_for(key, cb, cache_status::stored);
   };
-  // The client's Cache-Control: no-cache: what the tiers hold is not used
-  // (a fill in flight is joined: it started after nothing the client saw).
-  auto refill = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb) {
+  // The client's Cache-Control: no-cache (cache.no-cache=honour): what the
+  // tiers hold is not used (a fill in flight is joined: it started after
+  // nothing the client saw), once per key per refresh interval; within it
+  // a refresh is a lookup, so clients cannot choose the database's load.
+  auto refill = [self, bypass, fill_for, join, lookup](const doc_key& key, reply_callback& cb) {
     if (self->state.cfg.bypassed())
       return bypass(key, cb);
+    if (!self->state.may_refresh(key, self->clock().now()))
+      return lookup(key, cb, false);
     bump(self->state.metrics->misses);
     if (!join(key, cb))
       fill_for(key, cb, cache_status::refresh);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
 
 #include "config/defaults.hpp"
@@ -46,6 +47,13 @@ struct cache_shard_config {
   /// cache.negative-ttl and the byte cap of "does not exist" entries.
   std::chrono::seconds negative_ttl{defaults::cache_negative_ttl};
   int64_t negative_bytes = 0; ///< 0: none kept
+  /// A client's no-cache refresh of a key reaches PostgreSQL at most once per
+  /// this interval; later ones in it are answered as lookups (0: no limit).
+  std::chrono::milliseconds refresh_interval{defaults::cache_refresh_interval_ms};
+  /// Keys remembered as refreshed in one interval, at most: past it no key
+  /// is refreshed until the interval ends (the bound holds for a storm of
+  /// random ids as for one hot key).
+  size_t max_refreshed_keys = 100'000;
   /// Streaming standbys that fills read from (db.replicas): a pool each and
   /// its health as the replica monitor last saw it, in the same order.
   /// Empty: every fill reads the primary (`pool`). Bypassed fills always do.
@@ -140,6 +148,9 @@ struct cache_shard_state {
   /// entries dropped meanwhile are skipped by generation).
   absl::flat_hash_map<doc_key, negative_entry, doc_key_table_hash> negatives;
   std::deque<negative_slot> negative_order;
+  /// Keys refreshed (no-cache) in the interval that ends at refresh_window_end.
+  absl::flat_hash_set<doc_key, doc_key_table_hash> refreshed;
+  caf::actor_clock::time_point refresh_window_end{};
   int64_t negative_bytes = 0;
 
   /// The fill in flight per key; later misses join it.
@@ -205,6 +216,9 @@ struct cache_shard_state {
   /// True when `key` is remembered as missing and not expired (an expired
   /// entry is dropped).
   bool known_missing(const doc_key& key, caf::actor_clock::time_point now);
+  /// Whether a no-cache refresh of `key` may reach PostgreSQL now: once per
+  /// key per cfg.refresh_interval (remembered when it may).
+  bool may_refresh(const doc_key& key, caf::actor_clock::time_point now);
   void drop_negative(const doc_key& key);
   /// Drops expired entries, then the oldest while over the cap.
   void trim_negatives(caf::actor_clock::time_point now);

@@ -2,7 +2,6 @@
 #include "actors/mailbox_report.hpp"
 
 #include <caf/all.hpp>
-#include <caf/io/middleman.hpp>
 
 #include <memory>
 
@@ -150,14 +149,6 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
 
 inspector_actor spawn_inspector(caf::actor_system& sys, inspector_config cfg) {
   return sys.spawn(inspector, std::move(cfg));
-}
-
-caf::expected<uint16_t> publish_inspector(caf::actor_system& sys, const inspector_actor& inspector,
-                                          uint16_t port) {
-  if (!sys.has_middleman())
-    return caf::make_error(caf::sec::runtime_error,
-                           std::string{"the middleman is not loaded (cfg.load<caf::io::middleman>())"});
-  return sys.middleman().publish(inspector, port, "127.0.0.1");
 }
 
 } // namespace restcache

@@ -1,11 +1,11 @@
 #pragma once
 
 // The inspector: asks the daemon's long-lived actors to describe themselves
-// and answers restcache-inspect (another process, through CAF's middleman).
+// and answers restcache-inspect (another process, through the daemon's
+// inspect socket: app/inspect_socket.hpp).
 
 #include <caf/actor.hpp>
 #include <caf/actor_cast.hpp>
-#include <caf/expected.hpp>
 #include <caf/fwd.hpp>
 
 #include <chrono>
@@ -62,11 +62,5 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
 
 /// Spawns the inspector (event-based, like the shards).
 inspector_actor spawn_inspector(caf::actor_system& sys, inspector_config cfg);
-
-/// Publishes the inspector on 127.0.0.1:`port` (never another interface)
-/// through the middleman; the bound port, or why not (no middleman loaded,
-/// port in use, ...).
-caf::expected<uint16_t> publish_inspector(caf::actor_system& sys, const inspector_actor& inspector,
-                                          uint16_t port);
 
 } // namespace restcache

@@ -159,9 +159,11 @@ std::string listener_metrics_text(const listener_metrics& m) {
 }
 
 std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
-                            const std::vector<const db_metrics*>& replicas) {
+                            const std::vector<const db_metrics*>& replicas, const db_metrics* list) {
   std::string out;
   std::vector<std::pair<std::string, const db_metrics*>> pools{{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
+  if (list != nullptr)
+    pools.emplace_back("{pool=\"list\"}", list);
   for (size_t i = 0; i < replicas.size(); ++i)
     pools.emplace_back("{pool=\"replica-" + std::to_string(i) + "\"}", replicas[i]);
   auto each = [&](const char* name, const char* type, const char* help, auto field) {

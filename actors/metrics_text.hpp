@@ -21,10 +21,11 @@ class store;
 
 std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
-/// Every pool, labelled pool="fill" (cache fills), pool="write" (writes and
-/// GET /depts) and pool="replica-N" (fills from standby N).
+/// Every pool, labelled pool="fill" (cache fills), pool="write" (writes),
+/// pool="list" (GET /depts pages, when given) and pool="replica-N" (fills
+/// from standby N).
 std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
-                            const std::vector<const db_metrics*>& replicas = {});
+                            const std::vector<const db_metrics*>& replicas = {}, const db_metrics* list = nullptr);
 /// The standbys fills read from, labelled replica="N" (db.replicas order).
 std::string replica_metrics_text(const std::vector<replica_health*>& replicas);
 

@@ -77,6 +77,10 @@ void cache_front::set_write_path(caf::actor_system& sys, db_pool_actor pool,
   stamp_lsn_ = stamp_lsn;
 }
 
+void cache_front::set_list_pool(db_pool_actor pool) {
+  list_pool_ = std::move(pool);
+}
+
 void cache_front::write(write_request req, write_callback cb) {
   if (!sys_) {
     cb(write_result{rc_error::internal, 0, false, "writes are not wired", true});
@@ -94,7 +98,7 @@ void cache_front::list_depts(int32_t after, int32_t limit, page_callback cb) {
     cb(page_result{rc_error::internal, {}});
     return;
   }
-  sys_->spawn(write_pool_job, write_pool_, notify_listener_actor{}, make_page_job(after, limit),
+  sys_->spawn(write_pool_job, list_pool_ ? list_pool_ : write_pool_, notify_listener_actor{}, make_page_job(after, limit),
               std::function<void(write_pool_outcome, bool)>{[cb = std::move(cb)](write_pool_outcome o, bool) {
                 cb(page_result{o.error, std::move(o.body)});
               }},

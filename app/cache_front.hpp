@@ -41,6 +41,8 @@ public:
   /// the primary's WAL position after the commit (make_write_job).
   void set_write_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
                       std::chrono::milliseconds apply_timeout, bool stamp_lsn = false);
+  /// The pool GET /depts pages are read on, apart from the writes'.
+  void set_list_pool(db_pool_actor pool);
 
   /// Replaces the id set (loaded at start-up; kept current by later issues).
   void set_dept_ids(std::shared_ptr<const std::vector<int32_t>> ids);
@@ -67,6 +69,7 @@ private:
   std::vector<std::function<http::readiness_check()>> readiness_checks_;
   caf::actor_system* sys_ = nullptr;
   db_pool_actor write_pool_;
+  db_pool_actor list_pool_; ///< GET /depts; the write pool when none is set
   notify_listener_actor listener_;
   std::chrono::milliseconds apply_timeout_{5'000};
   bool stamp_lsn_ = false; ///< writes stamp their changes with the primary's WAL position

@@ -1,7 +1,6 @@
 #include "app/daemon.hpp"
 
 #include <caf/all.hpp>
-#include <caf/io/all.hpp>
 #include <spdlog/spdlog.h>
 
 #include <limits>
@@ -13,6 +12,7 @@
 #include "actors/metrics_text.hpp"
 #include "actors/notify_listener.hpp"
 #include "app/cache_front.hpp"
+#include "app/inspect_socket.hpp"
 #include "app/startup.hpp"
 #include "db/change_inbox.hpp"
 #include "db/pg_async_pool.hpp"
@@ -43,10 +43,6 @@ void daemon::start() {
   // when a scheduler module is loaded.
   if (cfg_.uses_io_scheduler())
     cfg_.module_factories.push_back(&runtime::io_scheduler::make);
-  if (o_.inspect_port > 0) { // restcache-inspect: before the actor system exists
-    cfg_.load<caf::io::middleman>();
-    add_inspect_message_types(cfg_);
-  }
   system_ = std::make_unique<caf::actor_system>(cfg_);
   spawn_pools();
   spawn_writer();
@@ -97,6 +93,17 @@ void daemon::spawn_pools() {
                                db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
                                               static_cast<size_t>(o_.db_queue_size)},
                                write_factory, &write_metrics_);
+  // GET /depts is open to anyone: a flood of pages waits for connections of
+  // its own, never for the write pool's.
+  connection_factory list_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
+                                           std::function<void(uint64_t)> on_down) -> db_lease {
+    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, list_metrics_, std::move(on_up),
+                                                  std::move(on_down));
+  };
+  list_pool_ = system_->spawn(db_pool,
+                              db_pool_config{static_cast<size_t>(o_.db_list_pool_size),
+                                             static_cast<size_t>(o_.db_queue_size)},
+                              list_factory, &list_metrics_);
   pool_ = system_->spawn(db_pool,
                          db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
                                         fills_per_connection},
@@ -152,6 +159,7 @@ void daemon::spawn_shards() {
   shard_cfg.stale_if_error = std::chrono::seconds{o_.cache_stale_if_error};
   shard_cfg.negative_ttl = std::chrono::seconds{o_.cache_negative_ttl};
   shard_cfg.negative_bytes = shard_cfg.memory_bytes * o_.cache_negative_share / 100;
+  shard_cfg.refresh_interval = std::chrono::milliseconds{o_.cache_refresh_interval_ms};
   shard_cfg.replicas = replica_pools_;
   if (replica_monitor_)
     for (auto& h : replica_monitor_->health())
@@ -204,6 +212,7 @@ void daemon::spawn_helpers() {
   id_loader_ = spawn_dept_id_loader(*system_, pool_, *front_);
   front_->set_write_path(*system_, write_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms},
                          !replica_pools_.empty());
+  front_->set_list_pool(list_pool_);
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
   // In lmdb mode nothing is kept in memory: populate the whole table and let
@@ -226,13 +235,14 @@ void daemon::spawn_inspector() {
     long_lived_.push_back(inspect_entry("shard-" + std::to_string(i), shards_[i], &shard_metrics_[i].mailbox));
   long_lived_.push_back(inspect_entry("db-pool", pool_, &pool_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("db-write-pool", write_pool_, &write_metrics_.mailbox));
+  long_lived_.push_back(inspect_entry("db-list-pool", list_pool_, &list_metrics_.mailbox));
   for (size_t i = 0; i < replica_pools_.size(); ++i)
     long_lived_.push_back(inspect_entry("db-replica-" + std::to_string(i), replica_pools_[i],
                                         &replica_metrics_[i]->mailbox));
   long_lived_.push_back(inspect_entry("batch-writer", writer_, &writer_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("notify-listener", listener_, &change_metrics_.mailbox));
   long_lived_.push_back(inspect_entry("dept-id-loader", id_loader_));
-  if (o_.inspect_port <= 0)
+  if (o_.inspect_socket.empty())
     return;
   inspector_config icfg;
   icfg.actors = long_lived_;
@@ -247,6 +257,25 @@ void daemon::make_server() {
   http_opts.threads = static_cast<int>(o_.http_threads);
   http_opts.body_limit = static_cast<size_t>(o_.http_body_limit);
   http_opts.write_token = o_.http_write_token;
+  http_opts.writes_closed = o_.writes == write_access::closed;
+  http_opts.allowed_hosts = cfg_.allowed_hosts();
+  http_opts.metrics_need_token = o_.http_metrics == "token";
+  http_opts.honour_no_cache = o_.cache_no_cache == "honour";
+  http_opts.request_timeout = std::chrono::milliseconds{o_.http_request_timeout_ms};
+  http_opts.body_budget = static_cast<size_t>(o_.http_body_budget_bytes);
+  // Who may write, said once at start: an operator reading the log knows
+  // what the instance exposes.
+  if (o_.writes == write_access::closed)
+    spdlog::info("writes are closed (http.writes=closed): every write answers 403");
+  else if (o_.writes == write_access::token)
+    spdlog::info("writes need the write token");
+  else if (is_loopback_address(o_.http_address))
+    spdlog::info("writes need no token: open to requests whose Host is one of {} (http.allowed-hosts)",
+                 o_.http_allowed_hosts);
+  else
+    spdlog::warn("writes need no token and http.address {} is not loopback (http.allow-open-writes-on-network): "
+                 "anyone who reaches it with a Host of {} can change the database",
+                 o_.http_address, o_.http_allowed_hosts);
   http_opts.max_connections = static_cast<size_t>(o_.http_max_connections);
   http_opts.read_timeout = std::chrono::milliseconds{o_.http_read_timeout_ms};
   http_opts.lookup_timeout = std::chrono::milliseconds{o_.cache_fill_timeout_ms + 1000};
@@ -279,7 +308,7 @@ void daemon::add_metrics_sources() {
     std::vector<const db_metrics*> replicas;
     for (auto& m : replica_metrics_)
       replicas.push_back(m.get());
-    return db_metrics_text(pool_metrics_, write_metrics_, replicas);
+    return db_metrics_text(pool_metrics_, write_metrics_, replicas, &list_metrics_);
   });
   if (replica_monitor_)
     front_->add_metrics_source([this] {
@@ -325,12 +354,10 @@ void daemon::add_metrics_sources() {
 }
 
 void daemon::serve() {
-  if (inspector_) { // before serving: a port that cannot be had stops start-up
-    auto bound = publish_inspector(*system_, inspector_, static_cast<uint16_t>(o_.inspect_port));
-    if (!bound)
-      throw std::runtime_error("cannot publish the inspector on 127.0.0.1:" + std::to_string(o_.inspect_port)
-                               + " (inspect.port): " + system_->render(bound.error()));
-    spdlog::info("inspector published on 127.0.0.1:{} (restcache-inspect --port {})", *bound, *bound);
+  if (inspector_) { // before serving: a socket path that cannot be had stops start-up
+    inspect_socket_ = std::make_unique<inspect_socket>(*system_, inspector_, o_.inspect_socket);
+    spdlog::info("inspector served on the Unix socket {}, mode 0600 (restcache-inspect --socket {})",
+                 o_.inspect_socket, o_.inspect_socket);
   }
   server_->start();
   server_->run_threads();
@@ -349,6 +376,7 @@ void daemon::stop() {
   if (stopped_ || !system_)
     return;
   stopped_ = true;
+  inspect_socket_.reset(); // its thread may be asking the inspector: before the actors go
   if (server_)
     server_->stop();
   if (id_loader_)
@@ -362,6 +390,8 @@ void daemon::stop() {
     caf::anon_send_exit(pool_, caf::exit_reason::user_shutdown);
   if (write_pool_)
     caf::anon_send_exit(write_pool_, caf::exit_reason::user_shutdown);
+  if (list_pool_)
+    caf::anon_send_exit(list_pool_, caf::exit_reason::user_shutdown);
   for (auto& p : replica_pools_)
     caf::anon_send_exit(p, caf::exit_reason::user_shutdown);
   replica_pools_.clear();
@@ -373,6 +403,7 @@ void daemon::stop() {
   populator_ = nullptr;
   pool_ = nullptr;
   write_pool_ = nullptr;
+  list_pool_ = nullptr;
   system_->await_all_actors_done();
   async_driver_.reset(); // while the io thread that may drive it still runs
   replica_drivers_.clear();

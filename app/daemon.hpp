@@ -36,6 +36,7 @@ class log_setup;
 } // namespace logging
 
 class cache_front;
+class inspect_socket;
 class pg_async_driver;
 
 class daemon {
@@ -46,9 +47,10 @@ public:
   daemon(const daemon&) = delete;
   daemon& operator=(const daemon&) = delete;
 
-  /// Checks the schema, opens the LMDB tier, spawns the actors, publishes
-  /// the inspector and serves HTTP. Throws std::runtime_error saying what
-  /// could not be had; stop() then takes down what was started.
+  /// Checks the schema, opens the LMDB tier, spawns the actors, serves the
+  /// inspector on its Unix socket (inspect.socket) and serves HTTP. Throws
+  /// std::runtime_error saying what could not be had; stop() then takes down
+  /// what was started.
   void start();
   /// The HTTP port bound (with http.port=0, the one picked).
   uint16_t http_port() const;
@@ -83,7 +85,8 @@ private:
   // hold callbacks that own HTTP sessions until the system is gone.
   std::vector<cache_metrics> shard_metrics_;
   db_metrics pool_metrics_;
-  db_metrics write_metrics_; ///< the pool of writes and GET /depts
+  db_metrics write_metrics_; ///< the pool of writes
+  db_metrics list_metrics_;  ///< the pool of GET /depts pages
   batch_metrics writer_metrics_;
   listener_metrics change_metrics_;
   std::shared_ptr<lmdb::store> tier_store_; ///< tiered and lmdb modes
@@ -102,9 +105,11 @@ private:
   std::unique_ptr<cache_front> front_;
   std::unique_ptr<http::server> server_;
   std::unique_ptr<caf::actor_system> system_;
+  std::unique_ptr<inspect_socket> inspect_socket_; ///< inspect.socket; asks the actors of system_
 
   db_pool_actor pool_;
   db_pool_actor write_pool_;
+  db_pool_actor list_pool_; ///< GET /depts: unauthenticated reads never wait for the write pool
   std::vector<db_pool_actor> replica_pools_;
   batch_writer_actor writer_;
   std::vector<cache_shard_actor> shards_;

@@ -19,7 +19,28 @@ inline constexpr int64_t http_body_limit = 2 * 1024 * 1024;
 /// When not empty, writes need "Authorization: Bearer <token>".
 inline constexpr const char* http_write_token = "";
 inline constexpr int64_t http_max_connections = 10'000;
+/// How long a connection may sit idle between requests, and how long a
+/// client may take to read an answer.
 inline constexpr int64_t http_read_timeout_ms = 30'000;
+/// A request (header and body) must arrive whole within this long of its
+/// first byte: a client trickling bytes cannot extend it.
+inline constexpr int64_t http_request_timeout_ms = 30'000;
+/// A file holding the write token (a systemd credential, say); empty: none.
+inline constexpr const char* http_write_token_file = "";
+/// The environment variable a write token may come from instead.
+inline constexpr const char* write_token_env = "RESTCACHE_WRITE_TOKEN";
+/// auto: writes need the token when one is given, else are open | open | closed.
+inline constexpr const char* http_writes = "auto";
+/// With writes open, the Host values a write may carry: loopback names, so a
+/// web page in a browser on the same machine cannot write through DNS rebinding.
+inline constexpr const char* http_allowed_hosts = "localhost,127.0.0.1,[::1]";
+/// Open writes on an address other than loopback refuse to start unless set.
+inline constexpr bool http_allow_open_writes_on_network = false;
+/// open | token: /metrics needs the write token.
+inline constexpr const char* http_metrics = "open";
+/// Bytes of request bodies all connections together may hold at once (read,
+/// then parsed until the write is answered); beyond it a write gets 503.
+inline constexpr int64_t http_body_budget_bytes = 64 * 1024 * 1024;
 /// SIGTERM/SIGINT: how long requests in flight may take to finish.
 inline constexpr int64_t http_shutdown_timeout_ms = 5'000;
 
@@ -35,6 +56,9 @@ inline constexpr int64_t db_query_timeout_ms = 5'000;
 /// from the pool that fills the caches, so a burst of writes never starves
 /// the fills.
 inline constexpr int64_t db_write_pool_size = 2;
+/// Connections (each on its own thread) for GET /depts, apart from the write
+/// pool: an unauthenticated flood of pages then never delays a write.
+inline constexpr int64_t db_list_pool_size = 1;
 /// Streaming standbys that fills read from, libpq connection strings
 /// separated by ';'. Empty: fills read the primary (db.dsn).
 inline constexpr const char* db_replicas = "";
@@ -85,6 +109,13 @@ inline constexpr int64_t cache_negative_ttl = 60;
 /// Percent of the memory budget "does not exist" entries may take at most,
 /// so a scan of absent ids cannot evict real documents.
 inline constexpr int64_t cache_negative_share = 5;
+/// A client's Cache-Control: no-cache (or Pragma: no-cache): ignore, as
+/// nginx's proxy cache and Varnish do (every cached document is already
+/// fresh: the change feed drops it on commit), or honour.
+inline constexpr const char* cache_no_cache = "ignore";
+/// With cache.no-cache=honour: at most one refresh per key per this many ms
+/// reaches PostgreSQL; the others in the interval are answered from the tiers.
+inline constexpr int64_t cache_refresh_interval_ms = 1'000;
 
 // changelog.*
 /// Seconds change-log entries are kept; older ones this instance has applied
@@ -141,7 +172,7 @@ inline constexpr const char* log_access_file = "";
 inline constexpr const char* config_file = "/etc/restcache/restcached.conf";
 
 // inspect.*
-/// Loopback port the inspector actor is published on for restcache-inspect; 0: off.
-inline constexpr int64_t inspect_port = 0;
+/// Unix socket (mode 0600) restcache-inspect reaches the inspector on; empty: off.
+inline constexpr const char* inspect_socket = "";
 
 } // namespace restcache::defaults

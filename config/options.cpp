@@ -3,6 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <thread>
 
@@ -215,11 +221,29 @@ restcache_config::restcache_config() {
              "0 = one per core (half the cores with runtime.scheduler=caf)")
     .integer(o.http_body_limit, "body-limit", d::http_body_limit, 1, int_max, "largest request body in bytes")
     .text(o.http_write_token, "write-token", d::http_write_token,
-          "when set, writes need 'Authorization: Bearer <token>' (empty: writes are open)", {}, true)
+          "when set, writes need 'Authorization: Bearer <token>'; prefer write-token-file or the "
+          "RESTCACHE_WRITE_TOKEN environment variable (the command line shows in ps)", {}, true)
+    .text(o.http_write_token_file, "write-token-file", d::http_write_token_file,
+          "file holding the write token (a systemd credential, say); surrounding whitespace ignored")
+    .text(o.http_writes, "writes", d::http_writes,
+          "auto: writes need the token when one is given, else are open; open: no credentials "
+          "(refused with a token given); closed: every write answers 403",
+          {"auto", "open", "closed"})
+    .text(o.http_allowed_hosts, "allowed-hosts", d::http_allowed_hosts,
+          "with writes open: the Host names (port left out) a write may carry, comma separated, * = any")
+    .flag(o.http_allow_open_writes_on_network, "allow-open-writes-on-network",
+          d::http_allow_open_writes_on_network,
+          "start even though http.address is not loopback and writes need no token")
+    .text(o.http_metrics, "metrics", d::http_metrics, "open: /metrics answers anyone; token: it needs the write token",
+          {"open", "token"})
+    .integer(o.http_body_budget_bytes, "body-budget-bytes", d::http_body_budget_bytes, 1, int_max,
+             "request body bytes all connections together may hold; beyond it a write gets 503")
     .integer(o.http_max_connections, "max-connections", d::http_max_connections, 1, 1'000'000,
              "open connections beyond which new ones get 503")
     .integer(o.http_read_timeout_ms, "read-timeout-ms", d::http_read_timeout_ms, 1, int_max,
-             "idle keep-alive and slow-request limit in ms")
+             "ms a connection may stay idle between requests, and a client may take to read an answer")
+    .integer(o.http_request_timeout_ms, "request-timeout-ms", d::http_request_timeout_ms, 1, int_max,
+             "ms from a request's first byte by which its header and body must have arrived")
     .integer(o.http_shutdown_timeout_ms, "shutdown-timeout-ms", d::http_shutdown_timeout_ms, 0, 600'000,
              "on SIGTERM/SIGINT, ms requests in flight may take to finish");
   spec_builder{specs_, custom_options_, "db"}
@@ -231,7 +255,9 @@ restcache_config::restcache_config() {
     .integer(o.db_query_timeout_ms, "query-timeout-ms", d::db_query_timeout_ms, 1, int_max,
              "statement timeout in ms")
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
-             "connections for writes and GET /depts, apart from the fill pool")
+             "connections for writes, apart from the fill pool")
+    .integer(o.db_list_pool_size, "list-pool-size", d::db_list_pool_size, 1, 1000,
+             "connections for GET /depts pages, apart from the write and fill pools")
     .text(o.db_driver, "driver", d::db_driver,
           "threads: a thread per connection; async: one thread drives all", names_of(db_drivers))
     .integer(o.db_pipeline_depth, "pipeline-depth", d::db_pipeline_depth, 1, 1000,
@@ -266,7 +292,13 @@ restcache_config::restcache_config() {
     .integer(o.cache_negative_ttl, "negative-ttl", d::cache_negative_ttl, 0, 86'400 * 365,
              "seconds an id found missing is remembered (its INSERT drops it sooner); 0 = never")
     .integer(o.cache_negative_share, "negative-share", d::cache_negative_share, 0, 100,
-             "percent of cache.memory-bytes that ids remembered missing may take");
+             "percent of cache.memory-bytes that ids remembered missing may take")
+    .text(o.cache_no_cache, "no-cache", d::cache_no_cache,
+          "a client's Cache-Control: no-cache: ignore (every document is kept fresh by the change feed), "
+          "or honour (a refresh per key per cache.refresh-interval-ms reaches PostgreSQL)",
+          {"ignore", "honour"})
+    .integer(o.cache_refresh_interval_ms, "refresh-interval-ms", d::cache_refresh_interval_ms, 0, int_max,
+             "with cache.no-cache=honour, ms during which further refreshes of a key are answered from the tiers");
   spec_builder{specs_, custom_options_, "changelog"}
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
@@ -297,8 +329,9 @@ restcache_config::restcache_config() {
     .text(o.log_access_file, "access-file", d::log_access_file,
           "access log file, reopened on SIGHUP (empty: where the log goes)");
   spec_builder{specs_, custom_options_, "inspect"}
-    .integer(o.inspect_port, "port", d::inspect_port, 0, 65535,
-             "loopback port the inspector actor is published on for restcache-inspect, 0 = off");
+    .text(o.inspect_socket, "socket", d::inspect_socket,
+          "Unix socket restcache-inspect reaches the inspector on, mode 0600 (the daemon's user and root); "
+          "empty = off");
   spec_builder{specs_, custom_options_, "runtime"}
     .text(o.runtime_scheduler, "scheduler", d::runtime_scheduler,
           "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own",
@@ -314,6 +347,10 @@ std::optional<std::string> removed_option_note(const std::string& key) {
   if (key == "cache.on-listener-loss")
     return "cache.on-listener-loss was removed: GETs always bypass the tiers while the change listener is "
            "not caught up, and cache.stale-if-error bounds and marks what the serve policy answered";
+  if (key == "inspect.port")
+    return "inspect.port was removed: use inspect.socket (a Unix socket only the daemon's user and root can "
+           "reach); the TCP port was served by CAF's middleman, which cannot bound what an unauthenticated "
+           "peer makes it allocate";
   return std::nullopt;
 }
 
@@ -339,6 +376,12 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
   if (o.lmdb_max_queue < o.lmdb_batch_size)
     return "invalid value " + std::to_string(o.lmdb_max_queue) + " for lmdb.max-queue: expected at least lmdb.batch-size ("
            + std::to_string(o.lmdb_batch_size) + ")";
+  if (auto problem = resolve_write_access())
+    return problem;
+  if (o.http_body_budget_bytes < o.http_body_limit)
+    return "invalid value " + std::to_string(o.http_body_budget_bytes)
+           + " for http.body-budget-bytes: expected at least http.body-limit (" + std::to_string(o.http_body_limit)
+           + "), or no write of the largest size could be read";
   auto half = std::max<int64_t>(1, cores() / 2);
   if (o.http_threads == 0)
     o.http_threads = uses_io_scheduler() ? std::max<int64_t>(1, cores()) : half;
@@ -352,6 +395,69 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     o.cache_memory_bytes = ram > 0 ? ram / 4 : int64_t{1} << 30;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> restcache_config::resolve_write_access() {
+  auto& o = opts;
+  int sources = !o.http_write_token.empty() + !o.http_write_token_file.empty();
+  const char* env = std::getenv(defaults::write_token_env);
+  if (sources > 1)
+    return "http.write-token and http.write-token-file are both given: keep one";
+  if (!o.http_write_token_file.empty()) {
+    std::ifstream in{o.http_write_token_file};
+    if (!in)
+      return "cannot read http.write-token-file '" + o.http_write_token_file + "': " + std::strerror(errno);
+    std::string text{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    o.http_write_token = std::string{trim(text, " \t\r\n")};
+    if (o.http_write_token.empty())
+      return "http.write-token-file '" + o.http_write_token_file + "' holds no token";
+  } else if (o.http_write_token.empty() && env != nullptr) {
+    o.http_write_token = std::string{trim(env, " \t\r\n")};
+  }
+  for (char c : o.http_write_token)
+    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) == 0x7f)
+      return "the write token holds a space or a control character: it could never be sent in a header";
+  const bool has_token = !o.http_write_token.empty();
+  if (o.http_writes == "closed")
+    o.writes = write_access::closed;
+  else if (o.http_writes == "open" && has_token)
+    return "http.writes=open, but a write token is given: drop one of them (auto: the token decides)";
+  else
+    o.writes = has_token ? write_access::token : write_access::open;
+  if (o.http_metrics == "token" && !has_token)
+    return "http.metrics=token needs a write token (http.write-token-file, RESTCACHE_WRITE_TOKEN or "
+           "http.write-token)";
+  if (o.writes == write_access::open && !is_loopback_address(o.http_address)
+      && !o.http_allow_open_writes_on_network)
+    return "refusing to start: http.address " + o.http_address
+           + " is not loopback and writes need no token, so anyone who reaches it could change the database; "
+             "give a token (http.write-token-file or RESTCACHE_WRITE_TOKEN), set http.writes=closed, or pass "
+             "--http.allow-open-writes-on-network to accept it";
+  return std::nullopt;
+}
+
+bool is_loopback_address(const std::string& address) {
+  if (address == "localhost" || address == "::1" || address == "[::1]")
+    return true;
+  std::string_view a = address;
+  if (a.starts_with("::ffff:"))
+    a.remove_prefix(7);
+  // 127.0.0.0/8 in dotted decimal: four numbers, the first 127.
+  if (!a.starts_with("127."))
+    return false;
+  int parts = 0;
+  for (size_t i = 0; i <= a.size();) {
+    size_t end = a.find('.', i);
+    if (end == std::string_view::npos)
+      end = a.size();
+    auto part = a.substr(i, end - i);
+    if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos
+        || std::stoi(std::string{part}) > 255)
+      return false;
+    ++parts;
+    i = end + 1;
+  }
+  return parts == 4;
 }
 
 cache_mode restcache_config::resolved_cache_mode() const {
@@ -370,6 +476,23 @@ std::vector<std::string> restcache_config::replica_dsns() const {
     auto one = trim(rest.substr(0, end));
     if (!one.empty())
       out.emplace_back(one);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+  }
+  return out;
+}
+
+std::vector<std::string> restcache_config::allowed_hosts() const {
+  std::vector<std::string> out;
+  std::string_view rest = opts.http_allowed_hosts;
+  while (!rest.empty()) {
+    auto end = rest.find(',');
+    auto one = trim(rest.substr(0, end));
+    if (!one.empty()) {
+      std::string name{one};
+      for (auto& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out.push_back(std::move(name));
+    }
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
   }
   return out;

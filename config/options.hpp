@@ -21,6 +21,12 @@ namespace restcache {
 enum class db_driver_kind : uint8_t { threads, async };
 enum class lmdb_sync_kind : uint8_t { durable, no_meta_sync, no_sync };
 enum class scheduler_kind : uint8_t { io, caf };
+/// Who may write, once http.writes and the token are resolved.
+enum class write_access : uint8_t { token, open, closed };
+
+/// True for an address that only this machine reaches: 127.0.0.0/8, ::1,
+/// "localhost" (an IPv4-mapped ::ffff:127.x too).
+bool is_loopback_address(const std::string& address);
 
 struct daemon_options {
   std::string http_address;
@@ -29,13 +35,21 @@ struct daemon_options {
   int64_t http_body_limit;
   int64_t http_max_connections;
   int64_t http_read_timeout_ms;
+  int64_t http_request_timeout_ms;
   int64_t http_shutdown_timeout_ms;
-  std::string http_write_token;
+  std::string http_write_token;      ///< after validate_and_resolve: from the option, its file or the environment
+  std::string http_write_token_file;
+  std::string http_writes;           ///< auto | open | closed
+  std::string http_allowed_hosts;
+  bool http_allow_open_writes_on_network;
+  std::string http_metrics;          ///< open | token
+  int64_t http_body_budget_bytes;
   std::string db_dsn;
   int64_t db_pool_size;
   int64_t db_queue_size;
   int64_t db_query_timeout_ms;
   int64_t db_write_pool_size;
+  int64_t db_list_pool_size;
   std::string db_driver;
   int64_t db_pipeline_depth;
   std::string db_replicas;         ///< standby DSNs separated by ';' (replica_dsns() splits them)
@@ -52,6 +66,8 @@ struct daemon_options {
   int64_t cache_stale_if_error;  ///< seconds, 0 = off
   int64_t cache_negative_ttl;    ///< seconds, 0 = off
   int64_t cache_negative_share;  ///< percent of cache.memory-bytes
+  std::string cache_no_cache;    ///< ignore | honour
+  int64_t cache_refresh_interval_ms;
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_mark_interval_ms;
@@ -67,7 +83,7 @@ struct daemon_options {
   std::string log_file;
   bool log_access;
   std::string log_access_file;
-  int64_t inspect_port; ///< 0: the inspector is not published
+  std::string inspect_socket; ///< empty: no inspector
   std::string runtime_scheduler; ///< io | caf
 
   // The text options above that name a choice, parsed by
@@ -76,6 +92,8 @@ struct daemon_options {
   db_driver_kind driver = db_driver_kind::async;
   lmdb_sync_kind sync = lmdb_sync_kind::durable;
   scheduler_kind scheduler = scheduler_kind::io;
+  /// http.writes resolved: writes need the token / are open / are refused.
+  write_access writes = write_access::open;
 };
 
 /// One option: where its value lives, its default, and what is allowed.
@@ -133,6 +151,8 @@ public:
   bool uses_io_scheduler() const;
   /// db.replicas split at ';', each trimmed, empty ones left out.
   std::vector<std::string> replica_dsns() const;
+  /// http.allowed-hosts split at ',', each trimmed and in lower case.
+  std::vector<std::string> allowed_hosts() const;
 
   /// --help: every option with its default and what is allowed.
   std::string help_text() const;
@@ -141,6 +161,9 @@ public:
 
 private:
   const option_spec* find_spec(const std::string& key) const;
+  /// The write token from the option, its file or the environment; who may
+  /// write (http.writes); the refusal of open writes beyond loopback.
+  std::optional<std::string> resolve_write_access();
 
   std::vector<option_spec> specs_;
 };

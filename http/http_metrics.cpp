@@ -173,6 +173,16 @@ void http_metrics::append_prometheus(std::string& out) const {
   auto open = rd(connections_open);
   append_metric(out, "restcache_http_connections_open", "Connections currently open.", "gauge",
                 open < 0 ? 0 : open);
+  auto held = rd(body_bytes_held);
+  append_metric(out, "restcache_http_body_bytes_held",
+                "Request body bytes the connections hold now (read, or parsed until the write is answered).",
+                "gauge", held < 0 ? 0 : held);
+  append_metric(out, "restcache_http_body_budget_refusals_total",
+                "Writes answered 503 because http.body-budget-bytes was taken.", "counter",
+                rd(body_budget_refusals));
+  append_metric(out, "restcache_http_request_timeouts_total",
+                "Connections closed because a request did not arrive whole within http.request-timeout-ms.",
+                "counter", rd(request_timeouts));
 }
 
 } // namespace restcache::http

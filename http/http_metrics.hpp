@@ -22,8 +22,8 @@ inline constexpr size_t metric_route_count = static_cast<size_t>(route_kind::not
 inline constexpr size_t unrouted_metric_route = metric_route_count - 1;
 
 /// The statuses restcache answers, each its own label value; anything else is "other".
-inline constexpr unsigned metric_statuses[] = {200, 201, 204, 304, 400, 401, 404, 405, 409, 411,
-                                               412, 413, 415, 422, 431, 500, 502, 503, 504};
+inline constexpr unsigned metric_statuses[] = {200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 411,
+                                               412, 413, 415, 417, 422, 431, 500, 501, 502, 503, 504};
 inline constexpr size_t metric_status_count = std::size(metric_statuses) + 1;
 
 /// Request durations: finer than the database histograms, as a memory hit
@@ -67,6 +67,12 @@ struct http_metrics {
   std::atomic<uint64_t> connections_rejected{0};
   /// Currently open (accepted, not rejected) connections.
   std::atomic<int64_t> connections_open{0};
+  /// Request body bytes held by all connections (the body budget's use).
+  std::atomic<int64_t> body_bytes_held{0};
+  /// Writes refused with 503 because the body budget was taken.
+  std::atomic<uint64_t> body_budget_refusals{0};
+  /// Connections closed at the request deadline (a request arriving too slowly).
+  std::atomic<uint64_t> request_timeouts{0};
 
   /// Answered requests with a status in the class (1 = 1xx ... 5 = 5xx), summed over threads.
   uint64_t responses(unsigned status_class) const;

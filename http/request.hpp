@@ -22,11 +22,15 @@ struct request_head {
   std::string content_type;    ///< the first one
   std::string cache_control;   ///< every Cache-Control, joined with ", "
   std::string pragma;          ///< every Pragma, joined with ", "
+  std::string host;            ///< the first Host (kept only for methods that may write)
+  unsigned host_fields = 0;    ///< how many Host fields came (HTTP/1.1 needs exactly one)
+  std::string expect;          ///< every Expect, joined with ", "
   /// The header announced a body (Content-Length or chunked); set by the
   /// session once the request is complete.
   bool body_framed = false;
   bool has_request_id = false, has_accept_encoding = false, has_if_none_match = false, has_if_match = false,
-       has_authorization = false, has_content_type = false, has_cache_control = false, has_pragma = false;
+       has_authorization = false, has_content_type = false, has_cache_control = false, has_pragma = false,
+       has_expect = false;
   std::string body;
 
   void clear() noexcept {
@@ -41,8 +45,11 @@ struct request_head {
     content_type.clear();
     cache_control.clear();
     pragma.clear();
+    host.clear();
+    host_fields = 0;
+    expect.clear();
     has_request_id = has_accept_encoding = has_if_none_match = has_if_match = has_authorization =
-      has_content_type = has_cache_control = has_pragma = false;
+      has_content_type = has_cache_control = has_pragma = has_expect = false;
     body_framed = false;
     body.clear();
   }

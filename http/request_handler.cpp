@@ -15,6 +15,7 @@
 #include "http/server.hpp"
 #include "messages/body_parser.hpp"
 #include "messages/document_gzip.hpp"
+#include "messages/text.hpp"
 
 namespace restcache::http {
 
@@ -53,6 +54,43 @@ bool same_secret(std::string_view given, std::string_view secret) noexcept {
   for (size_t i = 0; i < n; ++i)
     diff |= static_cast<unsigned char>(given[i] ^ secret[i]);
   return diff == 0;
+}
+
+/// `Authorization: Bearer <token>` carrying `secret` (the scheme in any
+/// case, RFC 9110 11.1; spaces around the token ignored).
+bool bearer_matches(const request_head& req, std::string_view secret) noexcept {
+  if (!req.has_authorization)
+    return false;
+  auto given = trim(req.authorization);
+  auto space = given.find(' ');
+  if (space == std::string_view::npos || !iequals(given.substr(0, space), "Bearer"))
+    return false;
+  return same_secret(trim(given.substr(space + 1)), secret);
+}
+
+/// The Host field's name without its port, as sent ("[::1]" keeps brackets).
+std::string_view host_name(std::string_view host) noexcept {
+  host = trim(host);
+  if (host.starts_with('[')) {
+    auto close = host.find(']');
+    return close == std::string_view::npos ? host : host.substr(0, close + 1);
+  }
+  return host.substr(0, host.find(':'));
+}
+
+bool host_allowed(const request_head& req, const std::vector<std::string>& allowed) noexcept {
+  if (req.host_fields != 1)
+    return false;
+  auto name = host_name(req.host);
+  for (auto& a : allowed)
+    if (a == "*" || iequals(a, name))
+      return true;
+  return false;
+}
+
+/// Whether the route is one of those routing itself refuses (400, 404, 405).
+bool is_routing_error(route_kind k) noexcept {
+  return k == route_kind::bad_request || k == route_kind::not_found || k == route_kind::method_not_allowed;
 }
 
 write_op write_op_of(route_kind k) noexcept {
@@ -114,14 +152,75 @@ void request_handler::take_request_id(const request_head& req, std::string& id) 
     fresh_request_id(id);
 }
 
-next_step request_handler::start(const request_head& req, bool keep_alive, request_state& st, reply& out) const {
+void request_handler::begin(const request_head& req, bool keep_alive, request_state& st) const {
   st.request = &req;
   st.random_tries = 0;
   st.version = req.version == 10 ? 10 : 11;
   st.keep_alive = keep_alive;
   take_request_id(req, st.request_id);
+}
+
+bool request_handler::admit_body(const request_head& req, bool announces_body, request_state& st,
+                                 reply& out) const {
+  // keep_alive is left as it is while admitted: it may still be read for an
+  // answer held back before this request. A refused body is never read, so
+  // the connection closes after the refusal.
+  begin(req, st.keep_alive, st);
+  auto refused = [&] {
+    st.keep_alive = false;
+    return false;
+  };
+  if (req.has_expect && !iequals(trim(req.expect), "100-continue")) {
+    st.metric_route = unrouted_metric_route;
+    problem_reply(make_problem(417, "the only expectation understood is Expect: 100-continue"), st, out);
+    return refused();
+  }
+  if (!announces_body)
+    return true;
+  const route r = parse_route(req.method, req.target);
+  st.metric_route = static_cast<uint8_t>(r.kind);
+  st.head = r.head;
+  if (is_routing_error(r.kind)) {
+    start(req, false, st, out); // the same 400, 404 or 405 as without a body
+    return refused();
+  }
+  if (!has_body(r.kind)) {
+    problem_reply(make_problem(413, "this request takes no body"), st, out);
+    return refused();
+  }
+  if (refuse_write(req, st, out))
+    return refused();
+  if (!req.has_content_type || !is_json_media_type(req.content_type)) {
+    problem_reply(make_problem(415, "the body must be application/json"), st, out);
+    return refused();
+  }
+  return true;
+}
+
+bool request_handler::refuse_write(const request_head& req, request_state& st, reply& out) const {
+  if (opts_.writes_closed) {
+    problem_reply(make_problem(403, "writes are closed on this instance (http.writes=closed)"), st, out);
+    return true;
+  }
+  if (!opts_.write_token.empty()) {
+    if (bearer_matches(req, opts_.write_token))
+      return false;
+    problem_reply(make_problem(401, "writes need Authorization: Bearer <the write token>"), st, out);
+    out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+    return true;
+  }
+  if (host_allowed(req, opts_.allowed_hosts))
+    return false;
+  problem_reply(make_problem(403, "writes without a token are taken only with a Host named in "
+                                  "http.allowed-hosts (by default loopback names)"),
+                st, out);
+  return true;
+}
+
+next_step request_handler::start(const request_head& req, bool keep_alive, request_state& st, reply& out) const {
+  begin(req, keep_alive, st);
   st.gzip = req.has_accept_encoding && accepts_gzip(req.accept_encoding);
-  st.refill = (req.has_cache_control || req.has_pragma)
+  st.refill = opts_.honour_no_cache && (req.has_cache_control || req.has_pragma)
               && forbids_stored_answer(req.has_cache_control, req.cache_control, req.has_pragma, req.pragma);
   const route r = parse_route(req.method, req.target);
   st.metric_route = static_cast<uint8_t>(r.kind);
@@ -167,6 +266,11 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
       readiness_reply(st, out);
       return next_step::reply;
     case route_kind::metrics:
+      if (opts_.metrics_need_token && !bearer_matches(req, opts_.write_token)) {
+        problem_reply(make_problem(401, "/metrics needs Authorization: Bearer <the write token>"), st, out);
+        out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+        return next_step::reply;
+      }
       out.owned_body = gateway_.metrics_text();
       owned_reply(200, content_type_metrics, st, out);
       return next_step::reply;
@@ -187,15 +291,8 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
 next_step request_handler::start_write(const request_head& req, const route& r, request_state& st,
                                        reply& out) const {
   st.op = write_op_of(r.kind);
-  if (!opts_.write_token.empty()) {
-    constexpr std::string_view bearer = "Bearer ";
-    std::string_view given = req.has_authorization ? std::string_view{req.authorization} : std::string_view{};
-    if (!given.starts_with(bearer) || !same_secret(given.substr(bearer.size()), opts_.write_token)) {
-      problem_reply(make_problem(401, "writes need Authorization: Bearer <the http.write-token>"), st, out);
-      out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
-      return next_step::reply;
-    }
-  }
+  if (refuse_write(req, st, out))
+    return next_step::reply;
   write_request w;
   w.op = st.op;
   w.id = r.id;

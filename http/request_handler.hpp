@@ -53,6 +53,12 @@ class request_handler {
 public:
   request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics);
 
+  /// A request whose header is complete and that announces a body (or an
+  /// Expect): whether the body may be read. It may only for a write that
+  /// takes one and passes the credentials, the Host check and the media type:
+  /// otherwise `out` is the refusal and the connection closes after it
+  /// (the body is never read). An Expect other than 100-continue is 417.
+  bool admit_body(const request_head& req, bool announces_body, request_state& st, reply& out) const;
   /// A request whose header and body are complete. `keep_alive`: what its
   /// framing allows (and the server not stopping).
   next_step start(const request_head& req, bool keep_alive, request_state& st, reply& out) const;
@@ -78,6 +84,12 @@ public:
   static void fresh_request_id(std::string& id);
 
 private:
+  /// What every answer needs of the request: its id, version and framing.
+  void begin(const request_head& req, bool keep_alive, request_state& st) const;
+  /// True, with the refusal in `out`, when a write may not go on: writes
+  /// closed (403), the token missing or wrong (401), or, with writes open,
+  /// a Host outside http.allowed-hosts (403).
+  bool refuse_write(const request_head& req, request_state& st, reply& out) const;
   next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
   /// `how` and `age_s`: the lookup's Cache-Status and, when stale, its Age.
   void document_reply(doc_ptr doc, cache_status how, uint32_t age_s, const request_state& st, reply& out) const;

@@ -117,6 +117,8 @@ id_parse_result parse_positive_id(std::string_view s) noexcept {
   for (char c : s)
     if (c < '0' || c > '9')
       return {0, id_error::non_digit};
+  if (s.size() > 1 && s.front() == '0')
+    return {0, id_error::leading_zero};
   constexpr int64_t max = std::numeric_limits<int32_t>::max();
   int64_t v = 0;
   for (char c : s) {
@@ -138,6 +140,7 @@ std::string_view to_detail(id_error e) noexcept {
     case id_error::non_digit: return "id must contain only the decimal digits 0-9";
     case id_error::overflow: return "id is out of range: the largest id is 2147483647";
     case id_error::zero: return "id must be positive";
+    case id_error::leading_zero: return "id must be written without leading zeros";
   }
   return "id is invalid";
 }

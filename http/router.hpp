@@ -67,6 +67,7 @@ enum class id_error : uint8_t {
   non_digit,  ///< anything else that is not 0-9 (including percent-encodings)
   overflow,   ///< more than 2147483647
   zero,       ///< 0 (ids are positive)
+  leading_zero, ///< "077": one id, one spelling, so every cache and balancer keys it alike
 };
 
 struct id_parse_result {
@@ -74,8 +75,10 @@ struct id_parse_result {
   id_error error = id_error::none;
 };
 
-/// Parses a path segment as a positive int32 written in decimal digits only.
-/// Leading zeros are accepted ("007" is 7), signs and spaces are not.
+/// Parses a path segment as a positive int32 written in decimal digits only,
+/// in its one canonical spelling: no leading zeros ("077" is refused, so a
+/// balancer hashing the path and the daemon agree on what one document is),
+/// no signs, no spaces.
 id_parse_result parse_positive_id(std::string_view s) noexcept;
 
 /// A problem detail naming what is wrong with an id (static text).

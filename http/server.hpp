@@ -34,7 +34,23 @@ struct server_options {
   size_t body_limit = defaults::http_body_limit; ///< request body limit in bytes
   /// When set, writes need "Authorization: Bearer <write_token>" (else 401).
   std::string write_token;
-  std::chrono::milliseconds read_timeout{defaults::http_read_timeout_ms}; ///< idle keep-alive / slow client limit
+  /// Every write answers 403 (http.writes=closed), token or not.
+  bool writes_closed = false;
+  /// Writes without a token accept only these Host names (lower case, port
+  /// left out; "*" any): a page in a browser on this machine cannot write
+  /// through DNS rebinding.
+  std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
+  /// /metrics needs the write token.
+  bool metrics_need_token = false;
+  /// Cache-Control: no-cache makes a lookup a refill (else it is ignored).
+  bool honour_no_cache = false;
+  /// Idle keep-alive between requests, and a client slow to read its answer.
+  std::chrono::milliseconds read_timeout{defaults::http_read_timeout_ms};
+  /// From a request's first byte until its header and body are in: trickled
+  /// bytes never extend it.
+  std::chrono::milliseconds request_timeout{defaults::http_request_timeout_ms};
+  /// Request body bytes all connections together may hold (503 beyond).
+  size_t body_budget = defaults::http_body_budget_bytes;
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
   size_t max_connections = defaults::http_max_connections; ///< beyond this, new connections get 503 and are closed
   /// Connections over max_connections answered by a session that lingers

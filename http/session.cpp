@@ -23,6 +23,10 @@ constexpr std::size_t max_drain_bytes = 1 << 20;
 /// detail names it).
 constexpr std::uint32_t header_limit = 8 * 1024;
 
+/// A body buffer larger than this is freed once parsed, not kept for the
+/// connection's next request.
+constexpr std::size_t kept_body_capacity = 64 * 1024;
+
 bool is_http_error(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::end_of_stream).category();
 }
@@ -34,6 +38,7 @@ bool is_http_error(const beast::error_code& ec) {
 session::session(socket_type&& socket, server_core& core, bool reject)
   : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
     reject_(reject) {
+  body_.attach(core_.metrics.body_bytes_held, static_cast<int64_t>(core_.opts.body_budget));
   // A served connection's place in connections_open was taken by the
   // listener; this gives it back.
   if (reject_)
@@ -67,6 +72,9 @@ void session::check_deadline(coarse_clock::time_point now) {
     return;
   switch (state_) {
     case state::reading: // idle keep-alive, or a request arriving too slowly
+      if (request_started_)
+        core_.metrics.request_timeouts.fetch_add(1, std::memory_order_relaxed);
+      return finish();    // the pending read ends with operation_aborted
     case state::writing: // a client that does not read its answer
     case state::closing: // lingering after our last response
       return finish();   // the pending operation ends with operation_aborted
@@ -122,12 +130,43 @@ void session::on_shutdown(bool force) {
 void session::do_read() {
   state_ = state::reading;
   st_.request_id.clear();
-  parser_.emplace(request_);
-  parser_->body_limit(core_.opts.body_limit);
+  body_.release();
+  // A large body's buffer is not kept for the next request: what an idle
+  // connection holds stays small.
+  if (request_.body.capacity() > kept_body_capacity)
+    std::string{}.swap(request_.body);
+  parser_.emplace(request_, body_);
+  parser_->set_body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
-  parser_->eager(true); // the body too, as far as it has arrived
-  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  // The header alone first: a body is read only once admit_body() has seen
+  // where it goes and who sends it.
+  parser_->eager(false);
+  header_checked_ = false;
+  request_started_ = false;
+  // Idle keep-alive: set once here, never moved by what arrives.
+  idle_deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  deadline_ = idle_deadline_;
   parse_buffered();
+}
+
+bool session::skip_empty_lines() {
+  // RFC 9112 2.2: empty lines before a request line are ignored (some
+  // clients send a CRLF after a POST body).
+  while (buffer_.size() > 0) {
+    auto data = static_cast<const char*>(buffer_.data().data());
+    if (data[0] == '\n') {
+      buffer_.consume(1);
+    } else if (data[0] == '\r') {
+      if (buffer_.size() < 2)
+        return false; // a lone CR: wait for what follows
+      if (data[1] != '\n')
+        return true; // the parser refuses it
+      buffer_.consume(2);
+    } else {
+      return true;
+    }
+  }
+  return true;
 }
 
 void session::parse_buffered() {
@@ -135,6 +174,15 @@ void session::parse_buffered() {
   // generic read operation): a pipelined request that arrived with the one
   // before is parsed without a read.
   while (buffer_.size() > 0) {
+    if (!request_started_) {
+      auto first = *static_cast<const char*>(buffer_.data().data());
+      if ((first == '\r' || first == '\n') && (!skip_empty_lines() || buffer_.size() == 0))
+        break;
+      // The request's own deadline runs from its first byte; it is set by
+      // read_more(), only when the request did not arrive whole at once.
+      request_started_ = true;
+      request_deadline_ = {};
+    }
     beast::error_code ec;
     auto used = parser_->put(buffer_.data(), ec);
     buffer_.consume(used);
@@ -142,6 +190,11 @@ void session::parse_buffered() {
       break;
     if (ec)
       return on_read_error(ec);
+    if (!header_checked_ && parser_->is_header_done()) {
+      header_checked_ = true;
+      if (!admit_body())
+        return; // refused, or the client is told to go on (100 Continue)
+    }
     if (parser_->is_done())
       return handle_request();
     if (used == 0)
@@ -154,9 +207,55 @@ void session::parse_buffered() {
   read_more();
 }
 
+bool session::admit_body() {
+  if (parser_->is_done() && !request_.has_expect)
+    return true; // nearly every request: no body, nothing more to look at
+  const auto length = parser_->content_length();
+  const bool announces_body = parser_->chunked() || (length && *length > 0);
+  started_ = steady::now();
+  reply_.clear();
+  if (!core_.handler.admit_body(request_, announces_body, st_, reply_)) {
+    send_reply(); // keep_alive is off: the body is never read
+    return false;
+  }
+  if (length && !body_.grow(static_cast<int64_t>(*length))) {
+    core_.metrics.body_budget_refusals.fetch_add(1, std::memory_order_relaxed);
+    send_problem(make_problem(503, "the server holds as many request bodies as it may; retry later"));
+    return false;
+  }
+  parser_->eager(true); // the body, as far as it has arrived
+  // 100 Continue only now that the route and the credentials have passed,
+  // and only to a client still waiting for it.
+  if (announces_body && request_.has_expect && request_.version == 11 && buffer_.size() == 0) {
+    static constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+    state_ = state::writing;
+    deadline_ = request_deadline();
+    net::async_write(stream_, net::buffer(continue_line.data(), continue_line.size()),
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                       if (self->state_ != state::writing)
+                         return; // closed meanwhile
+                       if (ec)
+                         return self->finish();
+                       self->state_ = state::reading;
+                       self->parse_buffered();
+                     });
+    return false;
+  }
+  return true;
+}
+
+coarse_clock::time_point session::request_deadline() {
+  // Set the first time the request is not whole: from now (the turn its
+  // first bytes arrived in), header and body must be in by then however
+  // slowly they trickle. A request that arrives whole never reads the clock.
+  if (request_deadline_ == coarse_clock::time_point{})
+    request_deadline_ = coarse_clock::now() + core_.opts.request_timeout;
+  return request_deadline_;
+}
+
 void session::read_more() {
   state_ = state::reading;
-  deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  deadline_ = request_started_ ? request_deadline() : idle_deadline_;
   // At least 4 KB of room: a whole keep-alive request in one read.
   auto room = std::clamp<std::size_t>(buffer_.capacity() - buffer_.size(), 4096, 65536);
   stream_.async_read_some(buffer_.prepare(room),
@@ -179,6 +278,11 @@ void session::on_read(beast::error_code ec, std::size_t bytes) {
 void session::on_read_error(beast::error_code ec) {
   if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message)
     return do_close(); // the client closed (mid-request or between requests)
+  if (auto& refused = parser_->refused(); refused.status != 0) {
+    if (refused.status == 503)
+      core_.metrics.body_budget_refusals.fetch_add(1, std::memory_order_relaxed);
+    return reject_request(refused.status, refused.detail);
+  }
   if (ec == bhttp::error::body_limit)
     return reject_request(413, core_.body_limit_detail);
   if (ec == bhttp::error::header_limit)
@@ -214,7 +318,12 @@ void session::handle_request() {
   started_ = steady::now();
   reply_.clear();
   request_.body_framed = parser_->content_length().has_value() || parser_->chunked();
-  proceed(core_.handler.start(request_, parser_->keep_alive() && !core_.registry.stopping(), st_, reply_));
+  auto next = core_.handler.start(request_, parser_->keep_alive() && !core_.registry.stopping(), st_, reply_);
+  // The body has been parsed into the write: its text is not kept while the
+  // database works (the reservation still counts the write until answered).
+  if (request_.body.capacity() > kept_body_capacity)
+    std::string{}.swap(request_.body);
+  proceed(next);
 }
 
 void session::proceed(next_step next) {
@@ -329,6 +438,7 @@ void session::send_problem(problem p) {
 }
 
 void session::send_reply() {
+  body_.release(); // the request is answered: its body and its parsed write are gone
   if (st_.request_id.empty())
     request_handler::fresh_request_id(st_.request_id); // a request rejected before it was parsed
   serialize_head(header_text_, reply_, st_.version, st_.request_id, st_.keep_alive);
@@ -375,10 +485,10 @@ void session::account_response(unsigned status, size_t body_bytes) {
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started_).count();
   core_.account(st_.metric_route, status, us, [&](logging::access_entry& e) {
     e.remote = remote_;
-    if (parser_ && parser_->is_header_done()) {
-      e.method = request_.method;
-      e.target = request_.target;
-    }
+    // Also for a request refused before its header was complete: what of
+    // its request line was read.
+    e.method = request_.method.empty() ? std::string_view{"-"} : std::string_view{request_.method};
+    e.target = request_.target.empty() ? std::string_view{"-"} : std::string_view{request_.target};
     e.version = st_.version;
     e.bytes = body_bytes;
     e.request_id = st_.request_id;

@@ -28,6 +28,33 @@ void append_text_escaped(std::string& out, std::string_view s) {
   }
 }
 
+/// A request target: bytes outside ASCII percent-encoded ("%C3"), as a URI
+/// would carry them (RFC 3986 targets are ASCII), so the line is valid
+/// UTF-8 and shows exactly the bytes that were sent; then escaped for the
+/// line's format.
+void append_target(std::string& out, std::string_view target, bool json) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  size_t plain = 0; // start of the ASCII run not yet appended
+  auto flush = [&](size_t end) {
+    auto run = target.substr(plain, end - plain);
+    if (json)
+      append_json_escaped(out, run);
+    else
+      append_text_escaped(out, run);
+  };
+  for (size_t i = 0; i < target.size(); ++i) {
+    auto u = static_cast<unsigned char>(target[i]);
+    if (u < 0x80)
+      continue;
+    flush(i);
+    out += '%';
+    out += hex[u >> 4];
+    out += hex[u & 15];
+    plain = i + 1;
+  }
+  flush(target.size());
+}
+
 void append_number(std::string& out, uint64_t v) {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
@@ -80,9 +107,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
     out += "\",\"remote\":\"";
     append_json_escaped(out, e.remote);
     out += "\",\"method\":\"";
-    append_json_escaped(out, e.method);
+    append_target(out, e.method, true);
     out += "\",\"target\":\"";
-    append_json_escaped(out, e.target);
+    append_target(out, e.target, true);
     out += "\",\"status\":";
     append_number(out, e.status);
     out += ",\"bytes\":";
@@ -98,9 +125,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
   out += " - - [";
   append_utc_time(out, now_ms);
   out += "] \"";
-  append_text_escaped(out, e.method);
+  append_target(out, e.method, false);
   out += ' ';
-  append_text_escaped(out, e.target);
+  append_target(out, e.target, false);
   out += e.version == 10 ? " HTTP/1.0\" " : " HTTP/1.1\" ";
   append_number(out, e.status);
   out += ' ';

@@ -8,8 +8,50 @@
 
 namespace restcache::logging {
 
+size_t utf8_sequence_length(std::string_view s, size_t i) noexcept {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  auto cont = [&](size_t k) { return k < s.size() && (byte(k) & 0xC0) == 0x80; };
+  unsigned char b = byte(i);
+  if (b < 0x80)
+    return 1;
+  if (b >= 0xC2 && b <= 0xDF)
+    return cont(i + 1) ? 2 : 0;
+  if (b >= 0xE0 && b <= 0xEF) {
+    if (!cont(i + 1) || !cont(i + 2))
+      return 0;
+    unsigned char b1 = byte(i + 1);
+    if ((b == 0xE0 && b1 < 0xA0) || (b == 0xED && b1 > 0x9F)) // overlong, or a UTF-16 surrogate
+      return 0;
+    return 3;
+  }
+  if (b >= 0xF0 && b <= 0xF4) {
+    if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3))
+      return 0;
+    unsigned char b1 = byte(i + 1);
+    if ((b == 0xF0 && b1 < 0x90) || (b == 0xF4 && b1 > 0x8F)) // overlong, or past U+10FFFF
+      return 0;
+    return 4;
+  }
+  return 0;
+}
+
 void append_json_escaped(std::string& out, std::string_view s) {
-  for (char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    char c = s[i];
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      // JSON text is UTF-8: a byte that starts no valid sequence would make
+      // the whole line unreadable to a JSON parser.
+      if (auto n = utf8_sequence_length(s, i); n > 0) {
+        out.append(s.data() + i, n);
+        i += n;
+      } else {
+        out += "\\ufffd";
+        ++i;
+      }
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -17,9 +59,9 @@ void append_json_escaped(std::string& out, std::string_view s) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (u < 0x20 || u == 0x7f) {
           char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(u));
           out += buf;
         } else {
           out += c;

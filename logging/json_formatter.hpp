@@ -17,8 +17,14 @@ public:
   std::unique_ptr<spdlog::formatter> clone() const override;
 };
 
-/// Appends `s` as the inside of a JSON string (quotes, backslashes and
-/// control characters escaped; other bytes as they are).
+/// The length of the valid UTF-8 sequence that starts at s[i] (1 for
+/// ASCII), or 0 when the bytes there are not one (a stray continuation
+/// byte, a truncated, overlong or surrogate sequence, past U+10FFFF).
+size_t utf8_sequence_length(std::string_view s, size_t i) noexcept;
+
+/// Appends `s` as the inside of a JSON string: quotes, backslashes and
+/// control characters escaped, valid UTF-8 as it is, and each byte that is
+/// not valid UTF-8 as U+FFFD, so the line always parses.
 void append_json_escaped(std::string& out, std::string_view s);
 
 /// "2026-11-30T09:28:12.123Z" for a time since the epoch in milliseconds;

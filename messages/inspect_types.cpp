@@ -1,19 +1,10 @@
 #include "messages/inspect_types.hpp"
 
-#include <caf/actor_system_config.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <limits>
 
 namespace restcache {
-
-void add_inspect_message_types(caf::actor_system_config& cfg) {
-  // add_message_type<T> registers std::vector<T> ("std::vector<name>") too.
-  cfg.add_message_type<report_field>("restcache::report_field");
-  cfg.add_message_type<actor_report>("restcache::actor_report");
-  cfg.add_message_type<key_report>("restcache::key_report");
-}
 
 bool parse_dept_key(const std::string& text, int32_t& id, std::string& why) {
   static constexpr std::string_view prefix = "dept:";

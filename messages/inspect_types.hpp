@@ -1,10 +1,8 @@
 #pragma once
 
 // What the inspector actor answers restcache-inspect (another process): plain,
-// serializable reports. Every type here has an inspect() overload, and
-// add_inspect_message_types registers each type that crosses the process
-// boundary under a portable name; call it on both sides (daemon and tool),
-// before the actor_system is constructed.
+// serializable reports. Every type here has an inspect() overload; they cross
+// the process boundary through messages/inspect_wire.hpp.
 
 #include <caf/fwd.hpp>
 #include <caf/meta/type_name.hpp>
@@ -97,10 +95,6 @@ typename Inspector::result_type inspect(Inspector& f, key_report& x) {
            x.memory_bytes, x.etag, x.tier_enabled, x.in_lmdb, x.lmdb_bytes, x.fill_in_flight,
            x.shielded, x.doc_seq, x.shard_applied_seq);
 }
-
-/// Registers every inspection type that crosses processes (the reports and
-/// the vectors of them the inspector answers). Call on both sides.
-void add_inspect_message_types(caf::actor_system_config& cfg);
 
 /// "dept:<id>" to the department id; nullopt-like: returns false and sets
 /// `why` for anything else (a positive 32-bit id is required).

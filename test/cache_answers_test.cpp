@@ -64,6 +64,14 @@ struct fixture : fake_pool_fixture {
     conn().complete_oldest();
     sched.run();
   }
+  /// Completes every query, also those waiting for the pool's connection.
+  void complete_pending() {
+    sched.run();
+    while (!conn().pending.empty()) {
+      conn().complete_oldest();
+      sched.run();
+    }
+  }
   void missing(int32_t id) {
     get(id);
     sched.run();
@@ -132,6 +140,39 @@ CAF_TEST(no-cache runs a fill for a cached key and keeps its answer) {
   CAF_REQUIRE_EQUAL(results.size(), 3u);
   CAF_CHECK(results[2].status == cache_status::memory);
   CAF_CHECK_EQUAL(results[2].doc, results[1].doc); // the refreshed document replaced the old one
+}
+
+CAF_TEST(no-cache reaches the database once per key per refresh interval) {
+  // The default cache.refresh-interval-ms (1 s): a storm of refreshes of one
+  // key, and of many keys, costs one query per key per interval.
+  fill(5);
+  for (int i = 0; i < 50; ++i) {
+    refill(5);
+    complete_pending();
+  }
+  CAF_CHECK_EQUAL(conn().queries, 2u); // the fill, then one refresh; the rest from memory
+  CAF_CHECK_EQUAL(answered(cache_status::refresh), 1u);
+  CAF_CHECK_EQUAL(cm.hits.load(), 49u); // memory answers are the hits counter
+  sched.clock().advance_time(1001ms);
+  refill(5);
+  complete_pending();
+  CAF_CHECK_EQUAL(conn().queries, 3u); // a new interval: one more
+  for (int32_t id = 100; id < 110; ++id)
+    for (int i = 0; i < 5; ++i)
+      refill(id);
+  complete_pending();
+  CAF_CHECK_EQUAL(conn().queries, 13u); // one per new key; the others joined its fill
+  // A bound on the keys remembered in one interval bounds a storm of random ids.
+  auto cfg = config();
+  cfg.max_refreshed_keys = 3;
+  respawn(cfg);
+  auto before = conn().queries;
+  for (int32_t id = 200; id < 210; ++id)
+    fill(id);
+  for (int32_t id = 200; id < 210; ++id)
+    refill(id);
+  complete_pending();
+  CAF_CHECK_EQUAL(conn().queries - before, 13u); // ten fills, then three refreshes
 }
 
 CAF_TEST(no-cache joins a fill in flight instead of starting another) {

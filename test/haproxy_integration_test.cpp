@@ -165,6 +165,11 @@ CAF_TEST(each key lands on one instance and a write is read back through the bal
   CAF_CHECK_EQUAL(a + b, 100);
   CAF_CHECK_GREATER(a, 10);
   CAF_CHECK_GREATER(b, 10);
+  // The key hashed is the path's id as written; the daemon takes only its
+  // one spelling, so "077" is no second copy of 77 on another instance.
+  for (auto other : {"/deptemps/077", "/deptemps/0077", "/depts/emps/0761"})
+    CAF_CHECK_EQUAL(lb.get(other).status, 400);
+  CAF_CHECK_EQUAL(fills(*first) + fills(*second), 100);
 
   // Read-your-writes through the balancer: the write and the read of one
   // department go to the same instance, which answers the write only once

@@ -10,11 +10,19 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -22,9 +30,12 @@
 
 #include "actors/batch_writer.hpp"
 #include "app/cache_front.hpp"
+#include "app/inspect_socket.hpp"
 #include "actors/cache_shard.hpp"
 #include "actors/notify_listener.hpp"
+#include "config/options.hpp"
 #include "messages/document_encoder.hpp"
+#include "messages/inspect_wire.hpp"
 #include "persistence/pg/connection.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/daemon_process.hpp"
@@ -435,6 +446,83 @@ CAF_TEST(the inspector refuses a bad key with a clear message) {
 
 CAF_TEST_FIXTURE_SCOPE_END()
 
+// ---- the socket protocol ----------------------------------------------------
+
+CAF_TEST(the socket protocol takes two requests and refuses anything else) {
+  std::string why;
+  auto list = inspect_wire::parse_request("list", why);
+  CAF_REQUIRE(list);
+  CAF_CHECK(list->what == inspect_wire::request::kind::list);
+  CAF_CHECK_EQUAL(list->line(), "list\n");
+  auto key = inspect_wire::parse_request("key dept:77\r", why); // a '\r' before the '\n' is dropped
+  CAF_REQUIRE(key);
+  CAF_CHECK(key->what == inspect_wire::request::kind::key);
+  CAF_CHECK_EQUAL(key->key, "dept:77");
+  CAF_CHECK_EQUAL(key->line(), "key dept:77\n");
+  CAF_CHECK(!inspect_wire::parse_request("lists", why));
+  CAF_CHECK(why.find("unknown request 'lists'") != std::string::npos);
+  CAF_CHECK(!inspect_wire::parse_request(std::string{"key \x01"}, why));
+  CAF_CHECK(why.find("not a line of text") != std::string::npos);
+  CAF_CHECK(!inspect_wire::parse_request("", why));
+}
+
+CAF_TEST(answers carry a status and a bounded length and reports survive the trip) {
+  std::vector<actor_report> reports(2);
+  reports[0].name = "shard-0";
+  reports[0].answered = true;
+  reports[0].add("entries", 3);
+  auto bytes = inspect_wire::answer(inspect_wire::status::ok, inspect_wire::encode(reports));
+  std::string why;
+  auto h = inspect_wire::parse_header(bytes, why);
+  CAF_REQUIRE(h);
+  CAF_CHECK(h->st == inspect_wire::status::ok);
+  CAF_REQUIRE_EQUAL(h->length, bytes.size() - inspect_wire::header_bytes);
+  std::vector<actor_report> back;
+  CAF_REQUIRE(inspect_wire::decode(std::string_view{bytes}.substr(inspect_wire::header_bytes), back));
+  CAF_REQUIRE_EQUAL(back.size(), 2u);
+  CAF_CHECK_EQUAL(back[0].name, "shard-0");
+  CAF_CHECK_EQUAL(back[0].get("entries"), "3");
+  // Cut short, or followed by more: not one vector.
+  CAF_CHECK(!inspect_wire::decode(std::string_view{bytes}.substr(inspect_wire::header_bytes, h->length - 1), back));
+  CAF_CHECK(!inspect_wire::decode(bytes.substr(inspect_wire::header_bytes) + "x", back));
+  std::vector<key_report> keys(1);
+  keys[0].key = "deptemps:7";
+  keys[0].in_lmdb = true;
+  std::vector<key_report> keys_back;
+  CAF_REQUIRE(inspect_wire::decode(inspect_wire::encode(keys), keys_back));
+  CAF_CHECK_EQUAL(keys_back[0].key, "deptemps:7");
+  CAF_CHECK(keys_back[0].in_lmdb);
+  // Another program's answer, or a length beyond the bound.
+  CAF_CHECK(!inspect_wire::parse_header("HTTP/1.1 400 Bad", why));
+  CAF_CHECK(why.find("not restcached's inspector protocol") != std::string::npos);
+  CAF_CHECK(!inspect_wire::parse_header(std::string{"RCI1\x00\x7f\xff\xff\xff", 9}, why));
+  CAF_CHECK(why.find("more than the") != std::string::npos);
+  auto refusal = inspect_wire::answer(inspect_wire::status::bad_request, "bad key");
+  h = inspect_wire::parse_header(refusal, why);
+  CAF_REQUIRE(h);
+  CAF_CHECK(h->st == inspect_wire::status::bad_request);
+  CAF_CHECK_EQUAL(refusal.substr(inspect_wire::header_bytes), "bad key");
+}
+
+CAF_TEST(inspect port is refused with what replaced it) {
+  auto note = removed_option_note("inspect.port");
+  CAF_REQUIRE(note);
+  CAF_CHECK(note->find("inspect.socket") != std::string::npos);
+  CAF_CHECK(note->find("middleman") != std::string::npos);
+  auto cli = run_program({RESTCACHED_BIN, "--config-file=/dev/null", "--inspect.port=7070"});
+  CAF_CHECK_EQUAL(cli.status, 2);
+  CAF_CHECK(cli.err.find("inspect.port was removed: use inspect.socket") != std::string::npos);
+  temp_dir dir{"inspect-conf"};
+  auto file = dir.path + "/restcached.conf";
+  std::ofstream{file} << "[inspect]\nport = 7070\n";
+  auto conf = run_program({RESTCACHED_BIN, "--config-file=" + file});
+  CAF_CHECK_EQUAL(conf.status, 2);
+  CAF_CHECK(conf.err.find("inspect.port was removed") != std::string::npos);
+  auto help = run_program({RESTCACHED_BIN, "--help"});
+  CAF_CHECK(help.out.find("--inspect.socket=TEXT") != std::string::npos);
+  CAF_CHECK(help.out.find("--inspect.port") == std::string::npos);
+}
+
 // ---- the real daemon and restcache-inspect ----------------------------------
 
 namespace {
@@ -446,14 +534,213 @@ const std::string& demo_dsn() {
   return dsn;
 }
 
+sockaddr_un unix_address(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  CAF_REQUIRE(path.size() < sizeof addr.sun_path);
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
+
+/// A Unix socket bound at `path` (listening unless told otherwise).
+int bound_unix_socket(const std::string& path, bool listening = true) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  auto addr = unix_address(path);
+  CAF_REQUIRE(fd >= 0 && bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
+  if (listening)
+    CAF_REQUIRE(listen(fd, 4) == 0);
+  return fd;
+}
+
+/// What a raw client of the inspect socket saw.
+struct raw_exchange {
+  int connect_error = 0; ///< errno of connect, 0 when connected
+  std::string received;
+  bool closed = false; ///< the daemon closed (EOF or reset) before the limit
+};
+
+/// Sends `bytes` to the socket at `path` and reads until the daemon closes
+/// or `limit` passes.
+raw_exchange talk(const std::string& path, std::string_view bytes,
+                  std::chrono::milliseconds limit = std::chrono::seconds{10}) {
+  raw_exchange x;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  auto addr = unix_address(path);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    x.connect_error = errno;
+    close(fd);
+    return x;
+  }
+  if (!bytes.empty())
+    CAF_CHECK_EQUAL(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 50) <= 0)
+      continue;
+    char buf[4096];
+    auto n = recv(fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      x.received.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n == 0 || errno == ECONNRESET) {
+      x.closed = true;
+      break;
+    }
+  }
+  close(fd);
+  return x;
+}
+
+/// The status and text of an answer that is one refusal (bad_request).
+std::string refusal_text(const raw_exchange& x) {
+  std::string why;
+  auto h = inspect_wire::parse_header(x.received, why);
+  if (!h || h->st != inspect_wire::status::bad_request
+      || x.received.size() != inspect_wire::header_bytes + h->length)
+    return "(not one refusal: " + std::to_string(x.received.size()) + " bytes; " + why + ")";
+  return x.received.substr(inspect_wire::header_bytes);
+}
+
+/// connect() to `path` as user and group 65534 (nobody) in a child process:
+/// its errno, 0 when it connected.
+int connect_as_nobody(const std::string& path) {
+  auto addr = unix_address(path);
+  pid_t pid = fork();
+  if (pid == 0) { // raw system calls only: the parent has threads
+    if (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setgid, 65534) != 0
+        || syscall(SYS_setuid, 65534) != 0)
+      _exit(200);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      _exit(201);
+    _exit(connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ? 0 : (errno & 0x7f));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The daemon's resident memory (VmRSS) in KiB, -1 when unreadable.
+int64_t rss_kib(pid_t pid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stoll(line.substr(6));
+  return -1;
+}
+
+/// One socket a process listens on, and how to reach it.
+struct listening_socket {
+  std::string what; ///< "tcp 127.0.0.1:8080", "unix /tmp/x.sock"
+  sockaddr_storage addr{};
+  socklen_t addr_len = 0;
+  uint16_t port = 0;     ///< TCP
+  std::string path;      ///< Unix
+};
+
+/// Every listening socket among `pid`'s file descriptors: each descriptor's
+/// socket inode matched in /proc/net/tcp, tcp6 (state 0A, LISTEN) and unix
+/// (flags 00010000, state 01).
+std::vector<listening_socket> listening_sockets(pid_t pid) {
+  std::set<std::string> inodes;
+  for (auto& entry : std::filesystem::directory_iterator{"/proc/" + std::to_string(pid) + "/fd"}) {
+    std::error_code ec;
+    auto target = std::filesystem::read_symlink(entry.path(), ec).string();
+    if (!ec && target.rfind("socket:[", 0) == 0)
+      inodes.insert(target.substr(8, target.size() - 9));
+  }
+  std::vector<listening_socket> out;
+  for (bool v6 : {false, true}) {
+    std::ifstream in{v6 ? "/proc/net/tcp6" : "/proc/net/tcp"};
+    std::string line;
+    std::getline(in, line); // the column names
+    while (std::getline(in, line)) {
+      std::istringstream fields{line};
+      std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+      fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >> inode;
+      if (state != "0A" || !inodes.count(inode))
+        continue;
+      listening_socket s;
+      auto colon = local.find(':');
+      s.port = static_cast<uint16_t>(std::stoul(local.substr(colon + 1), nullptr, 16));
+      auto hex = local.substr(0, colon);
+      if (!v6) { // the address as the kernel holds it, printed as a host-order word
+        auto* a = reinterpret_cast<sockaddr_in*>(&s.addr);
+        a->sin_family = AF_INET;
+        a->sin_port = htons(s.port);
+        a->sin_addr.s_addr = static_cast<uint32_t>(std::stoul(hex, nullptr, 16));
+        if (a->sin_addr.s_addr == INADDR_ANY)
+          a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        s.addr_len = sizeof(sockaddr_in);
+        char text[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
+        s.what = std::string{"tcp "} + text + ":" + std::to_string(s.port);
+      } else {
+        auto* a = reinterpret_cast<sockaddr_in6*>(&s.addr);
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons(s.port);
+        for (int w = 0; w < 4; ++w)
+          a->sin6_addr.s6_addr32[w] = static_cast<uint32_t>(std::stoul(hex.substr(8 * w, 8), nullptr, 16));
+        if (IN6_IS_ADDR_UNSPECIFIED(&a->sin6_addr))
+          a->sin6_addr = in6addr_loopback;
+        s.addr_len = sizeof(sockaddr_in6);
+        char text[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
+        s.what = std::string{"tcp6 ["} + text + "]:" + std::to_string(s.port);
+      }
+      out.push_back(s);
+    }
+  }
+  std::ifstream in{"/proc/net/unix"};
+  std::string line;
+  std::getline(in, line); // the column names
+  while (std::getline(in, line)) {
+    std::istringstream fields{line};
+    std::string slot, refs, protocol, flags, type, state, inode, path;
+    fields >> slot >> refs >> protocol >> flags >> type >> state >> inode >> path;
+    if (flags != "00010000" || state != "01" || !inodes.count(inode) || path.empty())
+      continue;
+    listening_socket s;
+    s.path = path;
+    s.what = "unix " + path;
+    auto* a = reinterpret_cast<sockaddr_un*>(&s.addr);
+    a->sun_family = AF_UNIX;
+    auto name = path;
+    if (!name.empty() && name[0] == '@') // abstract: a leading NUL
+      name[0] = '\0';
+    CAF_REQUIRE(name.size() < sizeof a->sun_path);
+    std::memcpy(a->sun_path, name.data(), name.size());
+    s.addr_len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + name.size() + (name[0] == '\0' ? 0 : 1));
+    out.push_back(s);
+  }
+  return out;
+}
+
+/// CAF 0.17's BASP header (caf/io/basp/header.hpp, 32 bytes): operation 2
+/// (direct_message), three bytes, the payload length (u32), operation data
+/// (u64), source and destination actor ids (u64 each), big-endian as
+/// struct.pack('>BBBBIQQQ', 2, 0, 0, 0, payload_len, 0, 0, 14) packs it. The
+/// middleman allocated and zeroed the announced payload at once, before any
+/// handshake (bench/hostile: 2.5 GB for six such headers of 1 GiB).
+std::string basp_header(uint32_t payload_len) {
+  std::string out{char{2}, char{0}, char{0}, char{0}};
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out += static_cast<char>((payload_len >> shift) & 0xff);
+  out.append(8 + 8 + 7, '\0');
+  out += char{14};
+  return out;
+}
+
 struct daemon_fixture {
-  uint16_t inspect_port = free_loopback_port();
+  temp_dir dir{"inspect"};
+  std::string socket_path = dir.path + "/inspect.sock";
   std::unique_ptr<daemon_process> daemon;
 
   daemon_fixture() {
-    daemon = std::make_unique<daemon_process>(std::vector<std::string>{
-      "--db.dsn=" + demo_dsn(), "--db.pool-size=2", "--cache.shards=3", "--cache.mode=tiered",
-      "--lmdb.flush-interval=50", "--log.level=info", "--inspect.port=" + std::to_string(inspect_port)});
+    daemon = start_daemon(socket_path);
     http_client c{daemon->port()};
     bool ready = wait_until(
       [&] {
@@ -466,8 +753,25 @@ struct daemon_fixture {
       CAF_FAIL("daemon not ready within 20 s; log:\n" << daemon->log());
   }
 
+  static std::unique_ptr<daemon_process> start_daemon(const std::string& socket) {
+    return std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + demo_dsn(), "--db.pool-size=2", "--cache.shards=3", "--cache.mode=tiered",
+      "--lmdb.flush-interval=50", "--log.level=info", "--inspect.socket=" + socket});
+  }
+
+  /// Why a second daemon on `socket` did not start, or nullopt when it did.
+  static std::optional<std::string> second_daemon_failure(const std::string& socket) {
+    try {
+      daemon_process second{{"--db.dsn=" + demo_dsn(), "--db.pool-size=1", "--cache.shards=1",
+                             "--log.level=warn", "--inspect.socket=" + socket}};
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return std::nullopt;
+  }
+
   program_run inspect(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"--port", std::to_string(inspect_port)};
+    std::vector<std::string> args{"--socket", socket_path};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_tool(args);
   }
@@ -479,7 +783,18 @@ struct daemon_fixture {
       return {};
     return r.out.substr(at + 2, r.out.find('\n', at) - at - 2);
   }
+
+  /// The tool still lists the actors: the daemon keeps serving.
+  bool still_lists() {
+    auto r = inspect();
+    return r.status == 0 && !table_line(r.out, "inspector").empty();
+  }
 };
+
+bool exists(const std::string& path) {
+  struct stat st{};
+  return lstat(path.c_str(), &st) == 0;
+}
 
 } // namespace
 
@@ -503,9 +818,20 @@ CAF_TEST(restcache inspect lists every long lived actor of a live daemon) {
   }
   CAF_CHECK(table_line(r.out, "notify-listener").find("caught up yes") != std::string::npos);
   CAF_CHECK(table_line(r.out, "dept-id-loader").find("ids " + std::to_string(demo_depts)) != std::string::npos);
-  CAF_CHECK(daemon->log().find("inspector published on 127.0.0.1:" + std::to_string(inspect_port))
-            != std::string::npos);
+  CAF_CHECK(table_line(r.out, "inspector").find("lists answered 1") != std::string::npos);
+  CAF_CHECK(daemon->log().find("inspector served on the Unix socket " + socket_path) != std::string::npos);
+  // A client that connected and says nothing does not hold up the stop, and
+  // the socket file goes with the daemon.
+  int idle = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  auto addr = unix_address(socket_path);
+  CAF_REQUIRE(connect(idle, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  auto before = std::chrono::steady_clock::now();
   CAF_CHECK_EQUAL(daemon->terminate(), 0);
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - before);
+  CAF_CHECK_LESS(took.count(), std::chrono::milliseconds{inspect_socket::io_deadline}.count());
+  close(idle);
+  CAF_CHECK(!exists(socket_path));
 }
 
 CAF_TEST(a key is not cached before a get then in memory and lmdb then dropped by an update) {
@@ -543,7 +869,7 @@ CAF_TEST(a key is not cached before a get then in memory and lmdb then dropped b
 }
 
 CAF_TEST(watch refreshes like top until interrupted) {
-  auto r = run_tool({"--port", std::to_string(inspect_port), "--watch=0.2"}, std::chrono::seconds{20},
+  auto r = run_tool({"--socket", socket_path, "--watch=0.2"}, std::chrono::seconds{20},
                     std::chrono::milliseconds{1500});
   CAF_CHECK_EQUAL(r.status, 0);
   size_t screens = 0;
@@ -551,9 +877,10 @@ CAF_TEST(watch refreshes like top until interrupted) {
     ++screens;
   CAF_CHECK_GREATER_OR_EQUAL(screens, 2u);
   CAF_CHECK(r.out.find("shard-2") != std::string::npos);
+  CAF_CHECK(r.out.find("restcache-inspect " + socket_path) != std::string::npos);
 }
 
-CAF_TEST(bad keys and arguments and an unreachable port give a clear line and a non zero exit) {
+CAF_TEST(bad keys and arguments and an unreachable socket give a clear line and a non zero exit) {
   auto bad = inspect({"--key", "emp:7"});
   CAF_CHECK_EQUAL(bad.status, 2);
   CAF_CHECK(bad.out.empty());
@@ -561,49 +888,196 @@ CAF_TEST(bad keys and arguments and an unreachable port give a clear line and a 
   auto zero = inspect({"--key", "dept:0"});
   CAF_CHECK_EQUAL(zero.status, 2);
   CAF_CHECK(zero.err.find("bad key 'dept:0'") != std::string::npos);
-  auto nowhere = run_tool({"--port", std::to_string(free_loopback_port())});
+  auto nowhere = run_tool({"--socket", dir.path + "/none.sock"});
   CAF_CHECK_EQUAL(nowhere.status, 1);
-  CAF_CHECK(nowhere.err.find("restcache-inspect: cannot reach the daemon's inspector at 127.0.0.1:")
+  CAF_CHECK(nowhere.err.find("restcache-inspect: cannot reach the daemon's inspector at " + dir.path + "/none.sock")
             != std::string::npos);
-  auto http_port = run_tool({"--port", std::to_string(daemon->port())}); // answers, but not CAF
-  CAF_CHECK_EQUAL(http_port.status, 1);
-  CAF_CHECK(http_port.err.find("cannot reach the daemon's inspector") != std::string::npos);
-  { // A port that accepts and never says anything: the handshake deadline.
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    CAF_REQUIRE(fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && listen(fd, 4) == 0
-                && getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-    auto silent = run_tool({"--port", std::to_string(ntohs(addr.sin_port))});
+  { // A socket that accepts and never says anything: the answer's deadline.
+    auto path = dir.path + "/silent.sock";
+    int fd = bound_unix_socket(path);
+    auto silent = run_tool({"--socket", path});
     close(fd);
     CAF_CHECK_EQUAL(silent.status, 1);
-    CAF_CHECK(silent.err.find("no CAF handshake") != std::string::npos);
+    CAF_CHECK(silent.err.find("no answer within 5 s") != std::string::npos);
   }
-  auto no_port = run_tool({});
-  CAF_CHECK_EQUAL(no_port.status, 2);
-  CAF_CHECK(no_port.err.find("--port is required") != std::string::npos);
-  auto junk = run_tool({"--port", "70000"});
-  CAF_CHECK_EQUAL(junk.status, 2);
-  auto unknown = run_tool({"--port", "1", "--frobnicate"});
+  { // Another program's socket.
+    auto path = dir.path + "/other.sock";
+    int fd = bound_unix_socket(path);
+    std::thread other{[fd] {
+      int c = accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c < 0)
+        return;
+      char request[64]; // answered after the request, as a server would
+      [[maybe_unused]] auto got = recv(c, request, sizeof request, 0);
+      std::string_view reply = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+      [[maybe_unused]] auto n = send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+      close(c);
+    }};
+    auto foreign = run_tool({"--socket", path});
+    other.join();
+    close(fd);
+    CAF_CHECK_EQUAL(foreign.status, 1);
+    CAF_CHECK(foreign.err.find("is not restcached's inspector socket") != std::string::npos);
+  }
+  auto no_socket = run_tool({});
+  CAF_CHECK_EQUAL(no_socket.status, 2);
+  CAF_CHECK(no_socket.err.find("--socket is required") != std::string::npos);
+  auto port = run_tool({"--port", "7070"});
+  CAF_CHECK_EQUAL(port.status, 2);
+  CAF_CHECK(port.err.find("--port was removed") != std::string::npos);
+  CAF_CHECK(port.err.find("use --socket PATH") != std::string::npos);
+  auto host = run_tool({"--socket", socket_path, "--host=127.0.0.1"});
+  CAF_CHECK_EQUAL(host.status, 2);
+  CAF_CHECK(host.err.find("use --socket PATH") != std::string::npos);
+  auto too_long = run_tool({"--socket", "/tmp/" + std::string(200, 'x')});
+  CAF_CHECK_EQUAL(too_long.status, 2);
+  auto junk_watch = run_tool({"--socket", socket_path, "--watch=0"});
+  CAF_CHECK_EQUAL(junk_watch.status, 2);
+  auto unknown = run_tool({"--socket", socket_path, "--frobnicate"});
   CAF_CHECK_EQUAL(unknown.status, 2);
   CAF_CHECK(unknown.err.find("unknown argument '--frobnicate'") != std::string::npos);
+  auto version = run_tool({"--version"});
+  auto daemon_version = run_program({RESTCACHED_BIN, "--version"});
+  CAF_CHECK_EQUAL(version.status, 0);
+  CAF_CHECK_EQUAL(daemon_version.status, 0);
+  CAF_CHECK(version.out.rfind("restcached ", 0) == 0);
+  CAF_CHECK_EQUAL(version.out, daemon_version.out);
 }
 
-CAF_TEST(a port already taken stops start up with a clear message) {
-  daemon_process* first = daemon.get();
-  (void) first;
-  std::optional<std::string> failure;
-  try {
-    daemon_process second{{"--db.dsn=" + demo_dsn(), "--db.pool-size=1", "--cache.shards=1",
-                           "--log.level=warn", "--inspect.port=" + std::to_string(inspect_port)}};
-  } catch (const std::exception& e) {
-    failure = e.what();
+CAF_TEST(only the daemon user and root can reach the socket) {
+  struct stat st{};
+  CAF_REQUIRE(lstat(socket_path.c_str(), &st) == 0);
+  CAF_CHECK(S_ISSOCK(st.st_mode));
+  CAF_CHECK_EQUAL(st.st_mode & 07777, 0600u);
+  CAF_CHECK_EQUAL(st.st_uid, geteuid()); // the daemon runs as the test's user
+  if (geteuid() != 0) {
+    CAF_MESSAGE("not root: another user's connect is not tried");
+    return;
   }
+  // Only the socket's mode keeps another user out: its directory lets one through.
+  CAF_REQUIRE(chmod(dir.path.c_str(), 0711) == 0);
+  CAF_CHECK_EQUAL(connect_as_nobody(socket_path), EACCES);
+  CAF_REQUIRE(chmod(socket_path.c_str(), 0666) == 0); // the control: wider, and nobody gets in
+  CAF_CHECK_EQUAL(connect_as_nobody(socket_path), 0);
+  CAF_REQUIRE(chmod(socket_path.c_str(), 0600) == 0);
+  CAF_CHECK(still_lists());
+}
+
+CAF_TEST(a long line or garbage gets a refusal and a close and the daemon keeps serving) {
+  auto too_long = talk(socket_path, std::string(300, 'a'));
+  CAF_CHECK(too_long.closed);
+  CAF_CHECK(refusal_text(too_long).find("the request line is longer than 256 bytes") != std::string::npos);
+  // At most 256 bytes, the '\n' included: 255 and a newline is a line (an unknown request).
+  auto longest = talk(socket_path, std::string(255, 'a') + "\n");
+  CAF_CHECK(longest.closed);
+  CAF_CHECK(refusal_text(longest).find("unknown request 'aaaa") != std::string::npos);
+  auto unknown = talk(socket_path, "hello\n");
+  CAF_CHECK(unknown.closed);
+  CAF_CHECK(refusal_text(unknown).find("unknown request 'hello'") != std::string::npos);
+  auto binary = talk(socket_path, basp_header(1u << 30) + "x");
+  CAF_CHECK(binary.closed);
+  CAF_CHECK(refusal_text(binary).find("not a line of text") != std::string::npos);
+  auto bad_key = talk(socket_path, "key emp:3\n");
+  CAF_CHECK(bad_key.closed);
+  CAF_CHECK(refusal_text(bad_key).find("bad key 'emp:3'") != std::string::npos);
+  auto unended = talk(socket_path, "lis", std::chrono::seconds{10});
+  CAF_CHECK(unended.closed); // after the request deadline
+  CAF_CHECK(refusal_text(unended).find("no request line within 3 s") != std::string::npos);
+  CAF_CHECK(still_lists());
+  // Plain text works as well as the tool does (socat, nc -U).
+  auto list = talk(socket_path, "list\r\n");
+  std::string why;
+  auto h = inspect_wire::parse_header(list.received, why);
+  CAF_REQUIRE(h);
+  CAF_CHECK(h->st == inspect_wire::status::ok);
+  std::vector<actor_report> reports;
+  CAF_CHECK(inspect_wire::decode(std::string_view{list.received}.substr(inspect_wire::header_bytes), reports));
+  CAF_CHECK_GREATER_OR_EQUAL(reports.size(), 9u);
+}
+
+CAF_TEST(a socket path a live daemon serves stops start up with a clear message) {
+  auto failure = second_daemon_failure(socket_path);
   CAF_REQUIRE(failure.has_value());
-  CAF_CHECK(failure->find("cannot publish the inspector on 127.0.0.1:" + std::to_string(inspect_port))
+  CAF_CHECK(failure->find("cannot serve the inspector on " + socket_path + " (inspect.socket): a live process answers on it")
             != std::string::npos);
+  CAF_CHECK(exists(socket_path)); // the first daemon's, left as it is
+  CAF_CHECK(still_lists());
+  // Something else at the path is left alone too.
+  auto file = dir.path + "/not-a-socket";
+  std::ofstream{file} << "keep me\n";
+  failure = second_daemon_failure(file);
+  CAF_REQUIRE(failure.has_value());
+  CAF_CHECK(failure->find("cannot serve the inspector on " + file + " (inspect.socket): it exists and is not a socket")
+            != std::string::npos);
+  std::ifstream in{file};
+  std::string kept;
+  std::getline(in, kept);
+  CAF_CHECK_EQUAL(kept, "keep me");
+}
+
+CAF_TEST(a stale socket file left by a crash is replaced) {
+  auto stale = dir.path + "/stale.sock";
+  close(bound_unix_socket(stale, false)); // the file stays; nobody answers on it
+  CAF_REQUIRE(chmod(stale.c_str(), 0666) == 0);
+  auto second = start_daemon(stale);
+  CAF_CHECK(second->log().find("removed a stale socket file nobody answered on") != std::string::npos);
+  struct stat after{};
+  CAF_REQUIRE(lstat(stale.c_str(), &after) == 0);
+  CAF_CHECK(S_ISSOCK(after.st_mode));
+  CAF_CHECK_EQUAL(after.st_mode & 0777, 0600u); // made anew, not the 0666 one
+  auto r = run_tool({"--socket", stale});
+  CAF_CHECK_EQUAL(r.status, 0);
+  CAF_CHECK(!table_line(r.out, "shard-0").empty());
+  CAF_CHECK_EQUAL(second->terminate(), 0);
+  CAF_CHECK(!exists(stale));
+  CAF_CHECK(exists(socket_path)); // the other daemon's is not touched
+}
+
+// CAF 0.17's middleman, which served the inspector on a TCP port, allocated
+// and zeroed a BASP header's payload length (up to 4 GiB) per connection
+// before any handshake. Every socket the daemon listens on, found from its
+// descriptors so a new one cannot be missed, gets that header.
+CAF_TEST(no listening socket of the daemon allocates what a basp header announces) {
+  auto pid = daemon->pid();
+  auto listeners = listening_sockets(pid);
+  std::string names;
+  for (auto& l : listeners)
+    names += " " + l.what;
+  CAF_MESSAGE("the daemon listens on:" << names);
+  bool http = false, inspector = false;
+  for (auto& l : listeners) {
+    http = http || (l.path.empty() && l.port == daemon->port());
+    inspector = inspector || l.path == socket_path;
+  }
+  CAF_CHECK(http);
+  CAF_CHECK(inspector);
+  CAF_REQUIRE_GREATER_OR_EQUAL(listeners.size(), 2u);
+  auto before = rss_kib(pid);
+  CAF_REQUIRE_GREATER(before, 0);
+  auto header = basp_header(1u << 30) + "x";
+  std::vector<int> open;
+  for (auto& l : listeners) {
+    int fd = socket(l.addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    CAF_REQUIRE(fd >= 0);
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&l.addr), l.addr_len) != 0) {
+      CAF_FAIL("cannot connect to " << l.what << ": " << std::strerror(errno));
+    }
+    CAF_CHECK_EQUAL(send(fd, header.data(), header.size(), MSG_NOSIGNAL), static_cast<ssize_t>(header.size()));
+    open.push_back(fd);
+  }
+  // Held open a moment: the most the daemon's memory grew meanwhile.
+  int64_t most = before;
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    most = std::max(most, rss_kib(pid));
+  }
+  for (int fd : open)
+    close(fd);
+  CAF_MESSAGE("RSS " << before << " KiB before, at most " << most << " KiB with the connections open");
+  CAF_CHECK_LESS(most - before, 16 * 1024);
+  http_client c{daemon->port()};
+  CAF_CHECK_EQUAL(c.get("/health").status, 200);
+  CAF_CHECK(still_lists());
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -18,7 +18,7 @@ declare -A may=(
   [actors]="messages persistence db"
   [http]="messages logging"
   [app]="messages logging persistence db runtime config actors http"
-  [tools]="messages persistence db actors test tools"
+  [tools]="messages persistence db actors config test tools"
 )
 
 wrong=0

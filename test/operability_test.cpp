@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <simdjson.h>
+
 #include "config/options.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "test/fixtures/child_program.hpp"
@@ -172,6 +174,71 @@ CAF_TEST(the shipped production config file is accepted) {
   CAF_CHECK(r.out.find("file = \"/var/log/restcache/restcached.log\"") != std::string::npos);
 }
 
+CAF_TEST(open writes beyond loopback refuse to start unless the operator says so) {
+  const std::string shipped = std::string{"--config-file="} + RESTCACHE_SOURCE_DIR + "/deploy/restcached.conf";
+  auto dump = restcached({shipped, "--dump-config"});
+  CAF_REQUIRE_EQUAL(dump.status, 0);
+  CAF_CHECK(dump.out.find("address = \"127.0.0.1\"\n") != std::string::npos); // safe as installed
+  CAF_CHECK(dump.out.find("writes = \"closed\"\n") != std::string::npos);
+  // The shipped file with an address other hosts reach and writes that need no token.
+  for (auto address : {"0.0.0.0", "::", "10.1.2.3", "cache.example"})
+    check_refused({shipped, std::string{"--http.address="} + address, "--http.writes=auto"},
+                  std::string{"refusing to start: http.address "} + address + " is not loopback");
+  check_refused({"--http.address=0.0.0.0"}, "writes need no token");
+  // Closed writes, a token, or the operator's explicit word: it starts.
+  CAF_CHECK_EQUAL(restcached({shipped, "--http.address=0.0.0.0", "--dump-config"}).status, 0);
+  CAF_CHECK_EQUAL(restcached({"--http.address=0.0.0.0", "--http.write-token=t0k3n", "--dump-config"}).status, 0);
+  CAF_CHECK_EQUAL(
+    restcached({"--http.address=0.0.0.0", "--http.allow-open-writes-on-network", "--dump-config"}).status, 0);
+  for (auto loopback : {"127.0.0.1", "127.1.2.3", "::1", "localhost"})
+    CAF_CHECK_EQUAL(restcached({std::string{"--http.address="} + loopback, "--dump-config"}).status, 0);
+  // Contradictions are refused too.
+  check_refused({"--http.writes=open", "--http.write-token=t0k3n"}, "http.writes=open, but a write token is given");
+  check_refused({"--http.metrics=token"}, "http.metrics=token needs a write token");
+}
+
+CAF_TEST(the shipped config started on loopback serves reads and closes writes) {
+  auto d = start({std::string{"--config-file="} + RESTCACHE_SOURCE_DIR + "/deploy/restcached.conf", "--http.port=0",
+                  "--lmdb.path=" + path("lmdb"), "--log.file=\"\"", "--log.level=warn"});
+  http_client c{d->port()};
+  CAF_CHECK_EQUAL(c.get("/deptemps/5").status, 200);
+  auto r = c.request("DELETE", "/depts/5");
+  CAF_CHECK_EQUAL(r.status, 403);
+  CAF_CHECK(r.body.find("writes are closed") != std::string::npos);
+  r = c.request("DELETE", "/depts/5", {{"Authorization", "Bearer anything"}});
+  CAF_CHECK_EQUAL(r.status, 403);
+  CAF_CHECK_EQUAL(c.get("/deptemps/5").status, 200);
+}
+
+CAF_TEST(the write token comes from a file or the environment) {
+  auto token_file = path("write-token");
+  write_file(token_file, "f1le-t0ken\n");
+  {
+    auto d = start({"--http.write-token-file=" + token_file});
+    http_client c{d->port()};
+    CAF_CHECK_EQUAL(c.request("DELETE", "/depts/emps/999999").status, 401);
+    CAF_CHECK_EQUAL(c.request("DELETE", "/depts/emps/999999", {{"Authorization", "Bearer f1le-t0ken"}}).status, 404);
+  }
+  setenv("RESTCACHE_WRITE_TOKEN", "env-t0ken", 1);
+  {
+    auto d = start({"--http.metrics=token"});
+    http_client c{d->port()};
+    CAF_CHECK_EQUAL(c.request("DELETE", "/depts/emps/999999", {{"Authorization", "Bearer f1le-t0ken"}}).status, 401);
+    CAF_CHECK_EQUAL(c.request("DELETE", "/depts/emps/999999", {{"Authorization", "bearer env-t0ken"}}).status, 404); // past the token: no such employee
+    CAF_CHECK_EQUAL(c.get("/metrics").status, 401);
+    CAF_CHECK_EQUAL(c.get("/metrics", {{"Authorization", "Bearer env-t0ken"}}).status, 200);
+    CAF_CHECK_EQUAL(c.get("/ready").status, 200); // load balancers need no token
+    // Given, it does not appear in --dump-config.
+    auto dump = restcached({"--dump-config"});
+    CAF_CHECK(dump.out.find("env-t0ken") == std::string::npos);
+  }
+  unsetenv("RESTCACHE_WRITE_TOKEN");
+  check_refused({"--http.write-token-file=" + path("missing")}, "cannot read http.write-token-file");
+  check_refused({"--http.write-token-file=" + token_file, "--http.write-token=x"}, "both given");
+  write_file(path("empty-token"), "\n");
+  check_refused({"--http.write-token-file=" + path("empty-token")}, "holds no token");
+}
+
 CAF_TEST(a config file sets options the command line overrides and PG variables reach the database) {
   // The DSN's parts as PG* variables, no db.dsn anywhere.
   std::map<std::string, std::string> parts;
@@ -298,6 +365,39 @@ CAF_TEST(the text access log has one line per request in its own file) {
   CHECK_SAYING(std::regex_search(text, line), "access log: " << text);
   CAF_CHECK(text.find(R"("GET /deptemps/x\x22y HTTP/1.1" 400)") != std::string::npos); // quotes escaped
   CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_access_log_dropped_total"), 0);
+}
+
+CAF_TEST(every json access log line parses with non UTF-8 targets and refused requests named) {
+  auto access = path("access.json");
+  auto d = start({"--log.access", "--log.format=json", "--log.access-file=" + access});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/\xff\xfe\xc3(").status, 400);
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/caf\xc3\xa9").status, 400);
+  http_client raw{d->port()};
+  CAF_REQUIRE(raw.send_raw("GET /refused-header HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"));
+  CAF_REQUIRE_EQUAL(raw.read_response().status, 400);
+  CAF_REQUIRE(wait_until([&] { return read_file(access).find("/refused-header") != std::string::npos; }, 5s));
+  auto text = read_file(access);
+  simdjson::dom::parser parser;
+  std::istringstream lines{text};
+  std::vector<std::string> targets, methods;
+  for (std::string line; std::getline(lines, line);) {
+    simdjson::dom::element e;
+    auto err = parser.parse(line).get(e);
+    CHECK_SAYING(!err, "not JSON: " << line);
+    if (err)
+      continue;
+    std::string_view target = e["target"];
+    if (target == "/ready")
+      continue; // the fixture's polls
+    targets.emplace_back(target);
+    methods.emplace_back(std::string_view(e["method"]));
+  }
+  CAF_REQUIRE_EQUAL(targets.size(), 3u);
+  CAF_CHECK_EQUAL(targets[0], "/deptemps/%FF%FE%C3(");  // the bytes, percent-encoded
+  CAF_CHECK_EQUAL(targets[1], "/deptemps/caf%C3%A9");
+  CAF_CHECK_EQUAL(methods[2], "GET"); // refused while parsing its header, still named
+  CAF_CHECK_EQUAL(targets[2], "/refused-header");
 }
 
 CAF_TEST(SIGTERM under load answers every request in flight and writes every queued record) {

@@ -212,6 +212,105 @@ CAF_TEST(a write needs the token) {
   CAF_CHECK_EQUAL(out.field("WWW-Authenticate"), "Bearer realm=\"restcache\"");
 }
 
+CAF_TEST(the bearer scheme is case insensitive and spaces around the token do not count) {
+  auto h = write("DELETE", "/depts/6", "");
+  for (std::string given : {"bearer secret", "BEARER secret", "Bearer   secret ", "Bearer secret"}) {
+    CAF_MESSAGE("Authorization: " << given);
+    h.authorization = given;
+    CAF_CHECK(start(h) == next_step::write);
+  }
+  for (std::string given : {"Basic secret", "Bearersecret", "Bearer secrets", "Bearer", "secret"}) {
+    CAF_MESSAGE("Authorization: " << given);
+    h.authorization = given;
+    CAF_REQUIRE(start(h) == next_step::reply);
+    CAF_CHECK_EQUAL(out.status, 401u);
+  }
+}
+
+CAF_TEST(closed writes are refused with or without the token) {
+  opts.writes_closed = true;
+  CAF_REQUIRE(start(write("DELETE", "/depts/6", "")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 403u);
+  opts.write_token.clear();
+  CAF_REQUIRE(start(write("DELETE", "/depts/6", "")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 403u);
+}
+
+CAF_TEST(open writes take only the Host names of the allow list) {
+  opts.write_token.clear();
+  auto with_host = [&](std::string host, unsigned fields = 1) {
+    auto h = write("DELETE", "/depts/6", "");
+    h.host = std::move(host);
+    h.host_fields = fields;
+    auto next = start(h);
+    return next == next_step::write ? 0u : out.status;
+  };
+  CAF_CHECK_EQUAL(with_host("localhost"), 0u);
+  CAF_CHECK_EQUAL(with_host("LocalHost:8080"), 0u);
+  CAF_CHECK_EQUAL(with_host("127.0.0.1:8080"), 0u);
+  CAF_CHECK_EQUAL(with_host("[::1]:8080"), 0u);
+  CAF_CHECK_EQUAL(with_host("evil.example"), 403u); // DNS rebinding: the page's own name
+  CAF_CHECK_EQUAL(with_host("evil.example:8080"), 403u);
+  CAF_CHECK_EQUAL(with_host("localhost.evil.example"), 403u);
+  CAF_CHECK_EQUAL(with_host("", 0), 403u); // HTTP/1.0 without Host
+  opts.allowed_hosts = {"cache.internal"};
+  CAF_CHECK_EQUAL(with_host("cache.internal:80"), 0u);
+  CAF_CHECK_EQUAL(with_host("localhost"), 403u);
+  opts.allowed_hosts = {"*"};
+  CAF_CHECK_EQUAL(with_host("evil.example"), 0u);
+  // With a token the token decides, whatever the Host.
+  opts.write_token = "secret";
+  opts.allowed_hosts = {"localhost"};
+  CAF_CHECK_EQUAL(with_host("evil.example"), 0u);
+}
+
+CAF_TEST(metrics behind the token) {
+  opts.metrics_need_token = true;
+  CAF_REQUIRE(start(get("/metrics")) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 401u);
+  auto h = get("/metrics");
+  h.authorization = "Bearer secret";
+  h.has_authorization = true;
+  CAF_REQUIRE(start(h) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 200u);
+}
+
+CAF_TEST(a body is admitted only for a write that takes one and passes its checks) {
+  auto admit = [&](request_head h, bool announces = true) {
+    req = std::move(h);
+    out.clear();
+    bool ok = handler.admit_body(req, announces, st, out);
+    if (!ok)
+      CAF_CHECK(!st.keep_alive); // the body is never read: the connection must close
+    return ok ? 0u : out.status;
+  };
+  const std::string dept = R"({"deptNumber":6,"deptName":"X","deptLocation":"Y"})";
+  CAF_CHECK_EQUAL(admit(write("PUT", "/depts/6", dept)), 0u);
+  CAF_CHECK_EQUAL(admit(write("POST", "/depts/emps", "{}")), 0u);
+  CAF_CHECK_EQUAL(admit(get("/deptemps/77")), 413u); // a GET with a body: never read, never kept
+  CAF_CHECK_EQUAL(admit(get("/health")), 413u);
+  CAF_CHECK_EQUAL(admit(write("DELETE", "/depts/6", "x")), 413u);
+  CAF_CHECK_EQUAL(admit(get("/nothing-here", "POST")), 404u);
+  CAF_CHECK_EQUAL(admit(get("/deptemps/1", "POST")), 405u);
+  CAF_CHECK_EQUAL(admit(get("/deptemps/x", "GET")), 400u);
+  auto h = write("PUT", "/depts/6", dept);
+  h.authorization = "Bearer wrong";
+  CAF_CHECK_EQUAL(admit(h), 401u); // before a byte of the body is read
+  h = write("PUT", "/depts/6", dept);
+  h.content_type = "text/plain";
+  CAF_CHECK_EQUAL(admit(h), 415u);
+  h = write("PUT", "/depts/6", dept);
+  h.expect = "100-continue";
+  h.has_expect = true;
+  CAF_CHECK_EQUAL(admit(h), 0u);
+  h.expect = "something-else";
+  CAF_CHECK_EQUAL(admit(h), 417u);
+  auto g = get("/deptemps/7");
+  g.expect = "100-continue";
+  g.has_expect = true;
+  CAF_CHECK_EQUAL(admit(g, false), 0u); // no body: the request is simply answered
+}
+
 CAF_TEST(a write body needs framing and JSON and must parse) {
   auto h = write("PUT", "/depts/6", "");
   h.body_framed = false;
@@ -360,7 +459,23 @@ CAF_TEST(a remembered missing id is a 404 that says so and a 503 has no Cache-St
   CAF_CHECK(out.field("Cache-Status").empty());
 }
 
-CAF_TEST(no-cache in Cache-Control or Pragma asks for a refill) {
+CAF_TEST(no-cache is ignored by default) {
+  for (std::string cc : {"no-cache", "max-age=0"}) {
+    auto h = get("/deptemps/9");
+    h.cache_control = cc;
+    h.has_cache_control = true;
+    CAF_REQUIRE(start(h) == next_step::lookup);
+    CAF_CHECK(!st.refill);
+  }
+  auto h = get("/deptemps/9");
+  h.pragma = "no-cache";
+  h.has_pragma = true;
+  CAF_REQUIRE(start(h) == next_step::lookup);
+  CAF_CHECK(!st.refill);
+}
+
+CAF_TEST(no-cache in Cache-Control or Pragma asks for a refill when honoured) {
+  opts.honour_no_cache = true;
   auto with = [&](std::string cc, std::string pragma) {
     auto h = get("/deptemps/9");
     if (!cc.empty()) {

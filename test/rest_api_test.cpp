@@ -558,7 +558,7 @@ CAF_TEST(a write body without Content-Length answers 411) {
   }
   // The same, written by hand: no Content-Length, no Transfer-Encoding.
   http_client raw{main_daemon().port()};
-  CAF_REQUIRE(raw.send_raw("PUT /depts/44 HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\r\n"));
+  CAF_REQUIRE(raw.send_raw("PUT /depts/44 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\r\n"));
   auto r = raw.read_response();
   check_common(r, false, "raw PUT without Content-Length");
   CAF_CHECK_EQUAL(r.status, 411);
@@ -1101,6 +1101,59 @@ CAF_TEST(http body-limit sets the largest body) {
   CAF_CHECK_EQUAL(r.status, 413);
   CAF_CHECK(r.body.find("2048") != std::string::npos);
   CAF_CHECK_EQUAL(call(c, "GET", "/deptemps/71").body, doc.body);
+}
+
+CAF_TEST(a no-cache storm reaches the database only as the refresh bound allows) {
+  auto fills = [](http_client& c) { return metric_sum(c.get("/metrics").body, "restcache_cache_fills_total"); };
+  header_list no_cache{{"Cache-Control", "no-cache"}};
+  {
+    // By default no-cache is ignored: documents are kept fresh by the feed.
+    auto d = start_daemon();
+    http_client c{d->port()};
+    for (int32_t id = 1; id <= 40; ++id)
+      CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+    auto before = fills(c);
+    for (int round = 0; round < 5; ++round)
+      for (int32_t id = 1; id <= 40; ++id) {
+        auto r = c.get("/deptemps/" + std::to_string(id), no_cache);
+        CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+      }
+    CAF_CHECK_EQUAL(fills(c) - before, 0);
+  }
+  // Honoured: at most one refresh per key per interval reaches PostgreSQL.
+  auto d = start_daemon({"--cache.no-cache=honour", "--cache.refresh-interval-ms=60000"});
+  http_client c{d->port()};
+  for (int32_t id = 1; id <= 40; ++id)
+    CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+  auto before = fills(c);
+  for (int round = 0; round < 5; ++round)
+    for (int32_t id = 1; id <= 40; ++id)
+      CAF_CHECK_EQUAL(c.get("/deptemps/" + std::to_string(id), no_cache).status, 200);
+  CAF_CHECK_EQUAL(fills(c) - before, 40); // one each, not five
+}
+
+CAF_TEST(pages of departments never take the write pool) {
+  auto& d = main_daemon();
+  http_client c{d.port()};
+  auto m = c.get("/metrics").body;
+  auto writes_before = metric(m, "restcache_db_queries_total{pool=\"write\"}");
+  auto lists_before = metric(m, "restcache_db_queries_total{pool=\"list\"}");
+  for (int i = 0; i < 20; ++i)
+    CAF_REQUIRE_EQUAL(c.get("/depts?limit=1000&after=" + std::to_string(i * 10)).status, 200);
+  m = c.get("/metrics").body;
+  CAF_CHECK_EQUAL(metric(m, "restcache_db_queries_total{pool=\"write\"}"), writes_before);
+  CAF_CHECK_EQUAL(metric(m, "restcache_db_queries_total{pool=\"list\"}") - lists_before, 20);
+}
+
+CAF_TEST(an id has one spelling) {
+  auto& d = main_daemon();
+  http_client c{d.port()};
+  for (auto target : {"/deptemps/077", "/depts/077", "/depts/emps/0761", "/deptemps/00"}) {
+    auto r = c.get(target);
+    CAF_CHECK_EQUAL(r.status, 400);
+    CAF_CHECK(r.body.find("leading zeros") != std::string::npos);
+  }
+  CAF_CHECK_EQUAL(c.get("/deptemps/77").status, 200);
 }
 
 // ---- openapi.json -----------------------------------------------------------------------

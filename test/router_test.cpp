@@ -4,6 +4,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <random>
 #include <string>
 
 using namespace restcache::http;
@@ -32,12 +33,25 @@ CAF_TEST(deptemps routes carry the id) {
   r = get("/deptemps/2147483647");
   CAF_CHECK(r.kind == route_kind::deptemps);
   CAF_CHECK_EQUAL(r.id, 2147483647);
-  r = get("/deptemps/007");
-  CAF_CHECK(r.kind == route_kind::deptemps);
-  CAF_CHECK_EQUAL(r.id, 7);
-  r = get("/deptemps/00000000000000000000000000000009");
-  CAF_CHECK(r.kind == route_kind::deptemps);
-  CAF_CHECK_EQUAL(r.id, 9);
+}
+
+CAF_TEST(an id has one spelling: what is accepted is the decimal form of the id) {
+  // A balancer hashing the path (deploy/haproxy.cfg) and the daemon must
+  // agree on which document a path names: "077" and "77" cannot both be 77.
+  CAF_CHECK(get("/deptemps/077").kind == route_kind::bad_request);
+  CAF_CHECK(get("/deptemps/077").detail == to_detail(id_error::leading_zero));
+  CAF_CHECK(get("/depts/emps/0761").kind == route_kind::bad_request);
+  CAF_CHECK(get("/depts/01").kind == route_kind::bad_request);
+  std::mt19937 rng{7};
+  const std::string alphabet = "0123456789+- a";
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (size_t n = 1 + rng() % 12; n > 0; --n)
+      text += alphabet[rng() % (i % 2 == 0 ? 10 : alphabet.size())];
+    auto [value, err] = parse_positive_id(text);
+    if (err == id_error::none)
+      CAF_CHECK_EQUAL(std::to_string(value), text);
+  }
 }
 
 CAF_TEST(the fixed routes) {
@@ -187,7 +201,9 @@ CAF_TEST(bad ids are 400 with a detail naming the problem) {
          bad_case{"/deptemps/4294967297", id_error::overflow},
          bad_case{"/deptemps/99999999999999999999999999", id_error::overflow},
          bad_case{"/deptemps/0", id_error::zero},
-         bad_case{"/deptemps/0000", id_error::zero},
+         bad_case{"/deptemps/0000", id_error::leading_zero},
+         bad_case{"/deptemps/007", id_error::leading_zero},
+         bad_case{"/deptemps/00000000000000000000000000000009", id_error::leading_zero},
        }) {
     CAF_MESSAGE("target " << target);
     auto r = get(target);
@@ -200,7 +216,7 @@ CAF_TEST(bad ids are 400 with a detail naming the problem) {
 
 CAF_TEST(each id problem has its own detail) {
   auto all = {id_error::empty, id_error::sign, id_error::space, id_error::non_digit,
-              id_error::overflow, id_error::zero};
+              id_error::overflow, id_error::zero, id_error::leading_zero};
   for (auto a : all)
     for (auto b : all)
       if (a != b)

@@ -7,6 +7,7 @@
 // keep_alive(): about a quarter of the instructions of a memory hit.
 // Included only by http/session.cpp.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,14 +16,29 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "http/body_budget.hpp"
 #include "http/request.hpp"
+#include "messages/text.hpp"
 
 namespace restcache::http::detail {
 
 /// Parses one request into a request_head (which must outlive it).
 class request_parser final : public boost::beast::http::basic_parser<true> {
 public:
-  explicit request_parser(request_head& head) : head_(head) { head_.clear(); }
+  /// `reservation`: the connection's share of the body budget, which a
+  /// chunked body's buffer grows against (a Content-Length body's share is
+  /// taken by the session before the body is read).
+  request_parser(request_head& head, body_reservation& reservation) : head_(head), reservation_(reservation) {
+    head_.clear();
+  }
+
+  /// Why the header was refused by the checks Beast does not make (RFC 9112
+  /// framing and Host), when put() failed for that: the status and a detail.
+  struct refusal {
+    unsigned status = 0;
+    std::string_view detail;
+  };
+  const refusal& refused() const noexcept { return refused_; }
 
 private:
   using error_code = boost::beast::error_code;
@@ -45,6 +61,8 @@ private:
     head_.method.assign(method.data(), method.size());
     head_.target.assign(target.data(), target.size());
     head_.version = static_cast<unsigned>(version);
+    // Host is read only by writes (the allow list): a read only counts it.
+    keep_host_ = method != "GET" && method != "HEAD";
   }
   void on_response_impl(int, std::string_view, int, error_code&) override {}
 
@@ -54,9 +72,15 @@ private:
       case field::if_none_match: return join(head_.if_none_match, head_.has_if_none_match, value);
       case field::if_match: return join(head_.if_match, head_.has_if_match, value);
       case field::authorization: return first(head_.authorization, head_.has_authorization, value);
+      case field::host:
+        if (head_.host_fields++ == 0 && keep_host_)
+          head_.host.assign(value.data(), value.size());
+        return;
       case field::content_type: return first(head_.content_type, head_.has_content_type, value);
       case field::cache_control:
       case field::pragma:
+      case field::expect:
+      case field::transfer_encoding:
       case field::unknown:
         return on_rarer_field(name, name_string, value);
       default:
@@ -70,6 +94,17 @@ private:
     switch (name) {
       case field::cache_control: return join(head_.cache_control, head_.has_cache_control, value);
       case field::pragma: return join(head_.pragma, head_.has_pragma, value);
+      case field::expect: return join(head_.expect, head_.has_expect, value);
+      case field::transfer_encoding: {
+        // Beast takes a body as chunked only when chunked is the last coding
+        // and else reads none, so what follows would be parsed as the next
+        // request: remembered here and refused in on_header_impl.
+        ++transfer_encodings_;
+        auto last = value.rfind(',');
+        last_coding_chunked_ = iequals(trim(last == std::string_view::npos ? value : value.substr(last + 1)), "chunked");
+        only_chunked_ = transfer_encodings_ == 1 && iequals(trim(value), "chunked");
+        return;
+      }
       default:
         // Beast knows no X-Request-Id: compare the name.
         if (boost::beast::iequals(name_string, "X-Request-Id"))
@@ -78,24 +113,68 @@ private:
     }
   }
 
-  void on_header_impl(error_code&) override {}
+  void on_header_impl(error_code& ec) override {
+    // RFC 9112 6.1: a request whose last transfer coding is not chunked
+    // cannot be framed (400, and the connection closed); codings before
+    // chunked are ones restcache does not implement (501).
+    if (transfer_encodings_ > 0 && !only_chunked_) {
+      refused_ = last_coding_chunked_
+                   ? refusal{501, "only the chunked transfer coding is implemented"}
+                   : refusal{400, "Transfer-Encoding must end with chunked: the body cannot be framed"};
+      ec = boost::beast::http::error::bad_transfer_encoding;
+      return;
+    }
+    // RFC 9112 3.2: an HTTP/1.1 request needs exactly one Host field.
+    if (head_.version == 11 && head_.host_fields != 1) {
+      refused_ = refusal{400, head_.host_fields == 0 ? "an HTTP/1.1 request needs a Host field"
+                                                       : "a request may carry only one Host field"};
+      ec = boost::beast::http::error::bad_field;
+    }
+  }
 
   void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
     if (length)
-      head_.body.reserve(static_cast<size_t>(*length)); // within body_limit: basic_parser checked it
+      head_.body.reserve(static_cast<size_t>(*length)); // within body_limit and the reservation
   }
   std::size_t on_body_impl(std::string_view body, error_code&) override {
     head_.body.append(body.data(), body.size());
     return body.size();
   }
   void on_chunk_header_impl(std::uint64_t, std::string_view, error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, std::string_view body, error_code&) override {
+  std::size_t on_chunk_body_impl(std::uint64_t, std::string_view body, error_code& ec) override {
+    // A chunked body's buffer grows against the body budget: its capacity,
+    // not only its length, is what is held.
+    auto need = head_.body.size() + body.size();
+    if (need > head_.body.capacity()) {
+      auto cap = std::max(need, std::min<size_t>(2 * head_.body.capacity(), body_limit_));
+      if (!reservation_.grow(static_cast<int64_t>(cap - head_.body.capacity()))) {
+        refused_ = refusal{503, "the server holds as many request bodies as it may; retry later"};
+        ec = boost::beast::http::error::body_limit;
+        return 0;
+      }
+      head_.body.reserve(cap);
+    }
     head_.body.append(body.data(), body.size());
     return body.size();
   }
   void on_finish_impl(error_code&) override {}
 
   request_head& head_;
+  body_reservation& reservation_;
+  refusal refused_;
+  bool keep_host_ = false;          ///< the method may write: Host is kept
+  unsigned transfer_encodings_ = 0; ///< Transfer-Encoding fields seen
+  bool last_coding_chunked_ = false;
+  bool only_chunked_ = false;       ///< one field, exactly "chunked"
+public:
+  /// The body limit also caps how far a chunked body's buffer grows.
+  void set_body_limit(std::uint64_t n) {
+    body_limit_ = static_cast<size_t>(n);
+    body_limit(n);
+  }
+
+private:
+  size_t body_limit_ = 0;
 };
 
 } // namespace restcache::http::detail

@@ -10,6 +10,7 @@
 
 #include <boost/beast/core/flat_buffer.hpp>
 
+#include "http/body_budget.hpp"
 #include "http/detail/connections.hpp"
 #include "http/detail/request_parser.hpp"
 #include "http/reply.hpp"
@@ -52,6 +53,15 @@ private:
   void parse_buffered();
   /// Reads more bytes of the request being parsed (out_ is empty).
   void read_more();
+  /// Drops the empty lines before a request line; false while a CR waits
+  /// for its LF.
+  bool skip_empty_lines();
+  /// The header is in: refuses the request, or lets its body be read
+  /// (taking its share of the body budget, and answering 100 Continue to a
+  /// client that waits for it). False when it answered or is writing.
+  bool admit_body();
+  /// The deadline of the request being read, set on first use.
+  coarse_clock::time_point request_deadline();
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_read_error(beast::error_code ec);
   void handle_request();
@@ -97,6 +107,9 @@ private:
   /// When the read, write or linger in progress must be done (no limit
   /// while awaiting a lookup: the lookup timer has its own).
   coarse_clock::time_point deadline_ = coarse_clock::time_point::max();
+  coarse_clock::time_point idle_deadline_{};    ///< from the end of the last answer (keep-alive)
+  coarse_clock::time_point request_deadline_{}; ///< from the request's first byte (unset: not needed yet)
+  body_reservation body_;                       ///< this request's share of the body budget
   beast::flat_buffer buffer_;
   request_head request_;                 ///< the request being answered (reused)
   std::optional<request_parser> parser_; ///< reads into request_
@@ -117,6 +130,8 @@ private:
   bool reject_;
   bool lookup_pending_ = false;
   bool timer_armed_ = false;
+  bool request_started_ = false; ///< a byte of the request being read has arrived
+  bool header_checked_ = false;  ///< admit_body() has seen this request's header
 };
 
 } // namespace restcache::http::detail

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Hostile clients against a running restcached on 127.0.0.1, for bench/hostile.
+
+Each attack prints one line of key=value figures. The daemon's RSS is read from
+/proc/PID/status, so only the memory the process holds counts (the kernel's
+socket buffers do not).
+
+  hostile_clients.py slowloris PID PORT SOCKETS SECONDS
+      SOCKETS connections each send a request header one byte per 10 s
+      (`GET /deptemps/77 HTTP/1.1\\r\\nHost: x\\r\\nX-S: a` first); a real
+      client asks GET /health once a second meanwhile. Reports how many of the
+      trickling connections the daemon had closed after SECONDS, when the first
+      and last were closed, the real client's answers (200, 503, none) and RSS.
+  hostile_clients.py bodies PID PORT SOCKETS
+      SOCKETS connections each send `GET /deptemps/77` announcing a
+      Content-Length of 2 MiB and then all but 10 bytes of it; RSS before and
+      after, held 5 s.
+  hostile_clients.py basp PID BYTES
+      To every socket the daemon listens on (found from /proc/PID/fd and
+      /proc/net/{tcp,tcp6,unix}), three connections each read what the server
+      sends first (CAF's handshake), then send a BASP header (32 bytes)
+      announcing BYTES bytes of payload and one byte of it; RSS before and
+      after, held 3 s.
+"""
+import os
+import socket
+import struct
+import sys
+import time
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def get_status(port, target="/health", timeout=2.0):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(f"GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+            data = s.recv(64)
+            if not data.startswith(b"HTTP/1."):
+                return 0
+            return int(data.split()[1])
+    except OSError:
+        return 0
+
+
+def closed_by_peer(s):
+    """True when the peer has closed (EOF or reset), without blocking."""
+    try:
+        s.setblocking(False)
+        data = s.recv(4096)
+        return data == b"" or len(data) > 0 and data.startswith(b"HTTP/1.1 503")
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def slowloris(pid, port, n, seconds):
+    rss0 = rss_kib(pid)
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a")
+        socks.append(s)
+    start = time.monotonic()
+    closed_at = {}
+    answers = {}
+    last_byte = start
+    while time.monotonic() - start < seconds:
+        time.sleep(1.0)
+        status = get_status(port)
+        answers[status] = answers.get(status, 0) + 1
+        now = time.monotonic()
+        trickle = now - last_byte >= 10
+        if trickle:
+            last_byte = now
+        for i, s in enumerate(socks):
+            if i in closed_at:
+                continue
+            if closed_by_peer(s):
+                closed_at[i] = now - start
+                continue
+            if trickle:
+                try:
+                    s.setblocking(True)
+                    s.sendall(b"a")
+                except OSError:
+                    closed_at[i] = now - start
+    rss1 = rss_kib(pid)
+    times = sorted(closed_at.values())
+    for s in socks:
+        s.close()
+    print(f"attack=slowloris sockets={n} seconds={seconds} closed={len(closed_at)}"
+          f" first_closed_s={times[0] if times else -1:.1f} last_closed_s={times[-1] if times else -1:.1f}"
+          f" real_client_200={answers.get(200, 0)} real_client_503={answers.get(503, 0)}"
+          f" real_client_none={answers.get(0, 0)} rss_before_kib={rss0} rss_after_kib={rss1}")
+
+
+def bodies(pid, port, n):
+    rss0 = rss_kib(pid)
+    length = 2 * 1024 * 1024
+    socks = []
+    refused = 0
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(f"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+        socks.append(s)
+    chunk = b"b" * 65536
+    for s in socks:
+        sent = 0
+        try:
+            s.settimeout(2)
+            while sent < length - 10:
+                k = min(len(chunk), length - 10 - sent)
+                sent += s.send(chunk[:k])
+        except OSError:
+            refused += 1 # the daemon answered from the header and closed
+    time.sleep(5)
+    rss1 = rss_kib(pid)
+    answered_413 = 0
+    for s in socks:
+        try:
+            s.settimeout(1)
+            if b" 413 " in s.recv(64):
+                answered_413 += 1
+        except OSError:
+            pass
+        s.close()
+    print(f"attack=get_bodies sockets={n} announced_bytes={length} stopped_sending={refused}"
+          f" answered_413={answered_413} rss_before_kib={rss0} rss_after_kib={rss1}"
+          f" rss_growth_kib={rss1 - rss0}")
+
+
+def listening_sockets(pid):
+    inodes = set()
+    fd_dir = f"/proc/{pid}/fd"
+    for fd in os.listdir(fd_dir):
+        try:
+            target = os.readlink(os.path.join(fd_dir, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    found = []
+    for table, family in (("/proc/net/tcp", socket.AF_INET), ("/proc/net/tcp6", socket.AF_INET6)):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "0A" and f[9] in inodes:  # LISTEN
+                port = int(f[1].split(":")[1], 16)
+                found.append(("tcp", family, port))
+    for line in open("/proc/net/unix").read().splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 8 and f[6] in inodes and f[5] == "01" and int(f[3], 16) & 0x10000:
+            found.append(("unix", socket.AF_UNIX, f[7]))
+    return found
+
+
+def basp(pid, nbytes):
+    targets = listening_sockets(pid)
+    rss0 = rss_kib(pid)
+    # CAF 0.17's BASP header: operation, 3 bytes, payload length (u32),
+    # operation data (u64), source and destination actor ids (u64 each).
+    header = struct.pack(">BBBBIQQQ", 2, 0, 0, 0, nbytes, 0, 0, 14)
+    socks = []
+    for kind, family, where in targets:
+        for _ in range(3):
+            s = socket.socket(family, socket.SOCK_STREAM)
+            s.settimeout(2)
+            try:
+                s.connect(("127.0.0.1", where) if kind == "tcp" else where)
+                try:
+                    s.recv(4096)  # a server's own handshake, when it sends one first
+                except OSError:
+                    pass
+                s.sendall(header + b"x")
+            except OSError:
+                pass
+            socks.append(s)
+    time.sleep(3)
+    rss1 = rss_kib(pid)
+    for s in socks:
+        s.close()
+    names = ",".join(f"{k}:{w}" for k, _, w in targets)
+    print(f"attack=basp_frame announced_bytes={nbytes} listening={names} connections={len(socks)}"
+          f" rss_before_kib={rss0} rss_after_kib={rss1} rss_growth_kib={rss1 - rss0}"
+          f" health_after={get_status_any(targets)}")
+
+
+def get_status_any(targets):
+    for kind, _, where in targets:
+        if kind == "tcp":
+            status = get_status(where)
+            if status:
+                return status
+    return 0
+
+
+def main():
+    attack = sys.argv[1]
+    if attack == "slowloris":
+        slowloris(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif attack == "bodies":
+        bodies(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    elif attack == "basp":
+        basp(int(sys.argv[2]), int(sys.argv[3]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
