@@ -83,27 +83,19 @@ void daemon::spawn_pools() {
   // A pipelining connection serves as many fills at once as it pipelines.
   size_t fills_per_connection = o_.driver == db_driver_kind::async ? static_cast<size_t>(o_.db_pipeline_depth) : 1;
   auto factory = make_factory(worker_cfg_, pool_metrics_, async_driver_);
-  // Writes and GET /depts: connection threads of their own, whatever the driver.
-  connection_factory write_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
-                                            std::function<void(uint64_t)> on_down) -> db_lease {
-    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, write_metrics_, std::move(on_up),
-                                                  std::move(on_down));
+  // Writes and GET /depts: connection threads of their own, whatever the
+  // driver, and a pool each: GET /depts is open to anyone, so a flood of
+  // pages waits for connections of its own, never for the write pool's.
+  auto threads_pool = [this](int64_t size, db_metrics& metrics) {
+    connection_factory factory = [this, &metrics](uint64_t slot, std::function<void(uint64_t)> on_up,
+                                                  std::function<void(uint64_t)> on_down) -> db_lease {
+      return std::make_shared<pg_connection_worker>(slot, worker_cfg_, metrics, std::move(on_up), std::move(on_down));
+    };
+    return system_->spawn(db_pool, db_pool_config{static_cast<size_t>(size), static_cast<size_t>(o_.db_queue_size)},
+                          factory, &metrics);
   };
-  write_pool_ = system_->spawn(db_pool,
-                               db_pool_config{static_cast<size_t>(o_.db_write_pool_size),
-                                              static_cast<size_t>(o_.db_queue_size)},
-                               write_factory, &write_metrics_);
-  // GET /depts is open to anyone: a flood of pages waits for connections of
-  // its own, never for the write pool's.
-  connection_factory list_factory = [this](uint64_t slot, std::function<void(uint64_t)> on_up,
-                                           std::function<void(uint64_t)> on_down) -> db_lease {
-    return std::make_shared<pg_connection_worker>(slot, worker_cfg_, list_metrics_, std::move(on_up),
-                                                  std::move(on_down));
-  };
-  list_pool_ = system_->spawn(db_pool,
-                              db_pool_config{static_cast<size_t>(o_.db_list_pool_size),
-                                             static_cast<size_t>(o_.db_queue_size)},
-                              list_factory, &list_metrics_);
+  write_pool_ = threads_pool(o_.db_write_pool_size, write_metrics_);
+  list_pool_ = threads_pool(o_.db_list_pool_size, list_metrics_);
   pool_ = system_->spawn(db_pool,
                          db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
                                         fills_per_connection},

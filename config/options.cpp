@@ -468,34 +468,33 @@ bool restcache_config::uses_io_scheduler() const {
   return opts.scheduler == scheduler_kind::io;
 }
 
-std::vector<std::string> restcache_config::replica_dsns() const {
+namespace {
+
+/// `text` split at `separator`, each part trimmed, empty ones left out.
+std::vector<std::string> split_list(std::string_view text, char separator) {
   std::vector<std::string> out;
-  std::string_view rest = opts.db_replicas;
-  while (!rest.empty()) {
-    auto end = rest.find(';');
-    auto one = trim(rest.substr(0, end));
+  while (!text.empty()) {
+    auto end = text.find(separator);
+    auto one = trim(text.substr(0, end));
     if (!one.empty())
       out.emplace_back(one);
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
   }
   return out;
 }
 
+} // namespace
+
+std::vector<std::string> restcache_config::replica_dsns() const {
+  return split_list(opts.db_replicas, ';');
+}
+
 std::vector<std::string> restcache_config::allowed_hosts() const {
-  std::vector<std::string> out;
-  std::string_view rest = opts.http_allowed_hosts;
-  while (!rest.empty()) {
-    auto end = rest.find(',');
-    auto one = trim(rest.substr(0, end));
-    if (!one.empty()) {
-      std::string name{one};
-      for (auto& c : name)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      out.push_back(std::move(name));
-    }
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
-  }
-  return out;
+  auto names = split_list(opts.http_allowed_hosts, ',');
+  for (auto& name : names)
+    for (auto& c : name)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return names;
 }
 
 bool restcache_config::uses_lmdb() const {
