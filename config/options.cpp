@@ -1,5 +1,7 @@
 #include "config/options.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -437,27 +439,18 @@ std::optional<std::string> restcache_config::resolve_write_access() {
 }
 
 bool is_loopback_address(const std::string& address) {
-  if (address == "localhost" || address == "::1" || address == "[::1]")
+  if (address == "localhost")
     return true;
-  std::string_view a = address;
-  if (a.starts_with("::ffff:"))
-    a.remove_prefix(7);
-  // 127.0.0.0/8 in dotted decimal: four numbers, the first 127.
-  if (!a.starts_with("127."))
-    return false;
-  int parts = 0;
-  for (size_t i = 0; i <= a.size();) {
-    size_t end = a.find('.', i);
-    if (end == std::string_view::npos)
-      end = a.size();
-    auto part = a.substr(i, end - i);
-    if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos
-        || std::stoi(std::string{part}) > 255)
-      return false;
-    ++parts;
-    i = end + 1;
-  }
-  return parts == 4;
+  in_addr v4{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1)
+    return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  std::string bare = address.size() > 2 && address.front() == '[' && address.back() == ']'
+                       ? address.substr(1, address.size() - 2)
+                       : address;
+  if (inet_pton(AF_INET6, bare.c_str(), &v6) != 1)
+    return false; // a host name: it may resolve to anything
+  return IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
 }
 
 cache_mode restcache_config::resolved_cache_mode() const {

@@ -7,8 +7,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string_view>
 
 namespace restcache::http {
+
+/// The detail of the 503 a write gets when the budget has no room for its body.
+inline constexpr std::string_view body_budget_refusal =
+  "the server holds as many request bodies as it may; retry later";
 
 /// One connection's share of the budget: taken as its body is announced or
 /// grows, given back when the request is answered (or the connection goes).

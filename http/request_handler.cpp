@@ -197,6 +197,11 @@ bool request_handler::admit_body(const request_head& req, bool announces_body, r
   return true;
 }
 
+void request_handler::unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const {
+  problem_reply(make_problem(401, detail), st, out);
+  out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+}
+
 bool request_handler::refuse_write(const request_head& req, request_state& st, reply& out) const {
   if (opts_.writes_closed) {
     problem_reply(make_problem(403, "writes are closed on this instance (http.writes=closed)"), st, out);
@@ -205,8 +210,7 @@ bool request_handler::refuse_write(const request_head& req, request_state& st, r
   if (!opts_.write_token.empty()) {
     if (bearer_matches(req, opts_.write_token))
       return false;
-    problem_reply(make_problem(401, "writes need Authorization: Bearer <the write token>"), st, out);
-    out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+    unauthorized_reply("writes need Authorization: Bearer <the write token>", st, out);
     return true;
   }
   if (host_allowed(req, opts_.allowed_hosts))
@@ -267,8 +271,7 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
       return next_step::reply;
     case route_kind::metrics:
       if (opts_.metrics_need_token && !bearer_matches(req, opts_.write_token)) {
-        problem_reply(make_problem(401, "/metrics needs Authorization: Bearer <the write token>"), st, out);
-        out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+        unauthorized_reply("/metrics needs Authorization: Bearer <the write token>", st, out);
         return next_step::reply;
       }
       out.owned_body = gateway_.metrics_text();

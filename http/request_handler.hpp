@@ -90,6 +90,8 @@ private:
   /// closed (403), the token missing or wrong (401), or, with writes open,
   /// a Host outside http.allowed-hosts (403).
   bool refuse_write(const request_head& req, request_state& st, reply& out) const;
+  /// 401 with the WWW-Authenticate challenge (a write or /metrics without the token).
+  void unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const;
   next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
   /// `how` and `age_s`: the lookup's Cache-Status and, when stale, its Age.
   void document_reply(doc_ptr doc, cache_status how, uint32_t age_s, const request_state& st, reply& out) const;

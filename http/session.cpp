@@ -130,11 +130,8 @@ void session::on_shutdown(bool force) {
 void session::do_read() {
   state_ = state::reading;
   st_.request_id.clear();
-  body_.release();
-  // A large body's buffer is not kept for the next request: what an idle
-  // connection holds stays small.
-  if (request_.body.capacity() > kept_body_capacity)
-    std::string{}.swap(request_.body);
+  // The last request's share of the body budget went back with its answer
+  // (send_reply), and a large body's buffer once it was parsed.
   parser_.emplace(request_, body_);
   parser_->set_body_limit(core_.opts.body_limit);
   parser_->header_limit(header_limit);
@@ -220,7 +217,7 @@ bool session::admit_body() {
   }
   if (length && !body_.grow(static_cast<int64_t>(*length))) {
     core_.metrics.body_budget_refusals.fetch_add(1, std::memory_order_relaxed);
-    send_problem(make_problem(503, "the server holds as many request bodies as it may; retry later"));
+    send_problem(make_problem(503, body_budget_refusal));
     return false;
   }
   parser_->eager(true); // the body, as far as it has arrived
@@ -320,7 +317,8 @@ void session::handle_request() {
   request_.body_framed = parser_->content_length().has_value() || parser_->chunked();
   auto next = core_.handler.start(request_, parser_->keep_alive() && !core_.registry.stopping(), st_, reply_);
   // The body has been parsed into the write: its text is not kept while the
-  // database works (the reservation still counts the write until answered).
+  // database works, nor for the connection's next request (the reservation
+  // still counts the write until answered).
   if (request_.body.capacity() > kept_body_capacity)
     std::string{}.swap(request_.body);
   proceed(next);

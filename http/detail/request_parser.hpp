@@ -40,6 +40,13 @@ public:
   };
   const refusal& refused() const noexcept { return refused_; }
 
+  /// Beast's body limit, kept here too: it also caps how far a chunked
+  /// body's buffer grows.
+  void set_body_limit(std::uint64_t n) {
+    body_limit_ = static_cast<size_t>(n);
+    body_limit(n);
+  }
+
 private:
   using error_code = boost::beast::error_code;
   using field = boost::beast::http::field;
@@ -148,7 +155,7 @@ private:
     if (need > head_.body.capacity()) {
       auto cap = std::max(need, std::min<size_t>(2 * head_.body.capacity(), body_limit_));
       if (!reservation_.grow(static_cast<int64_t>(cap - head_.body.capacity()))) {
-        refused_ = refusal{503, "the server holds as many request bodies as it may; retry later"};
+        refused_ = refusal{503, body_budget_refusal};
         ec = boost::beast::http::error::body_limit;
         return 0;
       }
@@ -166,14 +173,6 @@ private:
   unsigned transfer_encodings_ = 0; ///< Transfer-Encoding fields seen
   bool last_coding_chunked_ = false;
   bool only_chunked_ = false;       ///< one field, exactly "chunked"
-public:
-  /// The body limit also caps how far a chunked body's buffer grows.
-  void set_body_limit(std::uint64_t n) {
-    body_limit_ = static_cast<size_t>(n);
-    body_limit(n);
-  }
-
-private:
   size_t body_limit_ = 0;
 };
 
