@@ -5,18 +5,19 @@
 # GETs of one document with ab -c16, and divides the process's instruction
 # count (every thread) by N.
 #   bench/callgrind.sh [BIN_DIR] [OUT_FILE]     N=20000 C=16 (ab -c)
+# OUT_FILE (callgrind_annotate reads it) defaults to callgrind.out in
+# var/bench/callgrind-<yyyymmdd-hhmmss>/, beside the daemon's log and ab's output.
 #   MODEARGS="--cache.mode=memory --cache.populate --log.access --log.access-file=/tmp/a.log" bench/callgrind.sh
 # BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BENCH_BIN="${1:-$BENCH_BIN}"
-out="${2:-$(mktemp /tmp/restcache-callgrind-XXXXXX.out)}"
 n="${N:-20000}"
 conc="${C:-16}"
 export BENCH_NO_BUILD=1
 ensure_packages valgrind
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir callgrind)"
+out="${2:-$BENCH_LOG_DIR/callgrind.out}"
 trap 'bench_stop_cluster || true' EXIT
 bench_setup 10000 >/dev/null
 port=18777

@@ -10,6 +10,7 @@
 #   TIER=none bench/ctxsw.sh      every GET a fill (cache.mode=none, no populate)
 #   bench/ctxsw.sh /tmp/before-bin -- --runtime.scheduler=caf
 # BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
+# The daemon's log stays in var/bench/ctxsw-<yyyymmdd-hhmmss>/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then
@@ -21,8 +22,7 @@ conns="${CONNS:-64}"
 duration="${DURATION:-5s}"
 depts="${DEPTS:-10000}"
 export BENCH_NO_BUILD=1
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir ctxsw)"
 trap 'bench_stop_daemon || true; bench_stop_cluster || true' EXIT
 bench_setup "$depts" >/dev/null
 port=18778

@@ -18,6 +18,8 @@
 #     FRESH_BIN=build/release  FRESH_SKIP_BUILD=1 (use the binaries as they are)
 #     FRESH_PG_PORT=54349 FRESH_HTTP_PORT=18349 SEED=N
 #     FRESH_CHECKER_ARGS="--latency-every 5"   (more restcache-freshness options)
+# Logs (the daemon's, each run's checker output) stay in
+# var/bench/freshness-<yyyymmdd-hhmmss>/; the LMDB tier there is deleted at exit.
 # Example, the pass-through mode (always fresh): bench/freshness.sh --cache.mode=none
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -58,9 +60,7 @@ mkdir -p "$RESTCACHE_ROOT/var"
 if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$RESTCACHE_ROOT/var" 2>/dev/null; then
   pg_dir="/var/tmp/restcache-bench-fresh-$(printf '%s' "$RESTCACHE_ROOT" | md5sum | cut -c1-12)"
 fi
-run_dir="$RESTCACHE_ROOT/var/bench-fresh-run" # logs and the LMDB tier
-rm -rf "$run_dir"
-mkdir -p "$run_dir"
+run_dir="$(bench_out_dir freshness)" # logs and the LMDB tier
 lmdb_dir="$run_dir/lmdb"
 
 daemon_pid=""
@@ -75,6 +75,7 @@ cleanup() {
     wait "$daemon_pid" 2>/dev/null || true
   fi
   pg_cluster_stop "$pg_dir" || true
+  rm -rf "$lmdb_dir"
 }
 trap cleanup EXIT
 

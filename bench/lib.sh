@@ -8,6 +8,18 @@ source "$RESTCACHE_ROOT/scripts/lib/pg-cluster.sh"
 BENCH_PG_PORT="${BENCH_PG_PORT:-54339}"
 BENCH_BIN="${BENCH_BIN:-$RESTCACHE_ROOT/build/release}"
 
+# bench_out_dir NAME [STAMP]: the default output folder of one bench run,
+# var/bench/NAME-STAMP in the checkout (STAMP: yyyymmdd-hhmmss, default now;
+# var/ is ignored by git, so run output never lands in a commit). Creates it
+# (readable by everyone: nginx's workers read their document there) and prints
+# its path. A script's --out DIR replaces it.
+bench_out_dir() {
+  local dir="$RESTCACHE_ROOT/var/bench/$1-${2:-$(date +%Y%m%d-%H%M%S)}"
+  mkdir -p "$dir"
+  chmod 755 "$dir"
+  printf '%s\n' "$dir"
+}
+
 # bench_setup DEPTS: packages, Release build, cluster with DEPTS x 10 loaded.
 # Sets BENCH_DSN. BENCH_NO_BUILD=1 uses the binaries already in BENCH_BIN.
 bench_setup() {

@@ -4,8 +4,8 @@
 # Three servers run side by side, the same wrk settings against each (keep-alive,
 # wrk -t1 -cCONNS, ids uniform over 1..DEPTS with bench/random_deptemps.lua,
 # wrk --latency for the p99), interleaved in every round:
-#   nginx      one worker serving the bytes of /deptemps/1 as a static file for
-#              every /deptemps/ id: the reference
+#   nginx      worker_processes auto (NGINX_WORKERS) serving the bytes of
+#              /deptemps/1 as a static file for every /deptemps/ id: the reference
 #   memory     restcached --cache.mode=memory --cache.populate: every department
 #              in the memory tier (same as bench/throughput.sh)
 #   lmdb       restcached --cache.mode=lmdb --cache.populate: nothing in memory,
@@ -27,8 +27,8 @@
 #                      [--warmup=3s] [--keep] [-- restcached options for both daemons]
 #   bench/lmdb_tier.sh --duration=5s --depts=10000 --rounds=1    # a quick check
 # The options may also come from the environment: DURATION, DEPTS, CONNS, ROUNDS,
-# WARMUP. --keep leaves the log directory (with the LMDB files) in /tmp; by
-# default the LMDB directory is deleted at exit and the logs are kept.
+# WARMUP. The logs stay in var/bench/lmdb-tier-<yyyymmdd-hhmmss>/; the LMDB
+# directory in it is deleted at exit unless --keep.
 # Like the other bench/ scripts: installs wrk and nginx if missing, builds
 # build/release, starts the private cluster under var/bench-pg (port 54339) and
 # loads DEPTS x 10 employees if it holds fewer (BENCH_NO_BUILD=1 skips the build
@@ -67,8 +67,7 @@ nginx_port=18182
 # room): 8 KiB per department, at least 1 GiB, so the tier never evicts here.
 lmdb_bytes=$(( depts * 8192 > (1 << 30) ? depts * 8192 : (1 << 30) ))
 
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-lmdb-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir lmdb-tier)"
 log_root="$BENCH_LOG_DIR"
 lmdb_dir="$log_root/lmdb"
 MEM_PID=""

@@ -8,6 +8,7 @@
 #     20s) forcing fills and evictions; the tier's bytes must stay within the
 #     budget and RSS near baseline + budget.
 #   bench/memory.sh     DEPTS=1000000 BUDGET_MIB=256 DURATION=20s
+# The daemon's log stays in var/bench/memory-<yyyymmdd-hhmmss>/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -16,8 +17,9 @@ budget_mib="${BUDGET_MIB:-256}"
 duration="${DURATION:-20s}"
 port=18090
 
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
-trap 'bench_stop_daemon; bench_stop_cluster || true' EXIT
+BENCH_LOG_DIR="$(bench_out_dir memory)"
+lmdb_dir="$BENCH_LOG_DIR/lmdb" # the daemon's LMDB tier (default mode tiered), not the checkout's var/lmdb
+trap 'bench_stop_daemon; bench_stop_cluster || true; rm -rf "$lmdb_dir"' EXIT
 bench_setup "$depts"
 
 wait_ids() {
@@ -39,7 +41,7 @@ wait_populated() { # wait until entries stop growing
 }
 
 echo "== baseline: no documents cached"
-bench_start_daemon $port --cache.memory-bytes=$((16 << 30))
+bench_start_daemon $port --lmdb.path="$lmdb_dir" --cache.memory-bytes=$((16 << 30))
 wait_ids
 sleep 1
 base_kib=$(rss_kib "$DAEMON_PID")
@@ -48,7 +50,7 @@ bench_stop_daemon
 
 echo "== populate all $depts departments"
 start=$(date +%s)
-bench_start_daemon $port --cache.memory-bytes=$((16 << 30)) --cache.populate
+bench_start_daemon $port --lmdb.path="$lmdb_dir" --cache.memory-bytes=$((16 << 30)) --cache.populate
 wait_ids
 wait_populated
 secs=$(( $(date +%s) - start ))
@@ -63,7 +65,7 @@ echo "document /deptemps/1: $doc_bytes bytes"
 bench_stop_daemon
 
 echo "== budget ${budget_mib} MiB, data larger than the budget"
-bench_start_daemon $port --cache.memory-bytes=$((budget_mib << 20)) --cache.populate
+bench_start_daemon $port --lmdb.path="$lmdb_dir" --cache.memory-bytes=$((budget_mib << 20)) --cache.populate
 wait_ids
 wait_populated
 DEPTS="$depts" wrk -t1 -c64 -d"$duration" -s "$RESTCACHE_ROOT/bench/random_deptemps.lua" "http://127.0.0.1:$port/" | grep -E "Requests/sec"

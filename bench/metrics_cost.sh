@@ -6,6 +6,7 @@
 #   off     a build with -DRESTCACHE_METRICS=OFF (request-path counting compiled out)
 #   access  the normal build with --log.access to a file
 #   bench/metrics_cost.sh          DEPTS=100000 DURATION=15s CONNS=64 ROUNDS=3
+# The daemons' logs and the access log stay in var/bench/metrics-cost-<yyyymmdd-hhmmss>/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -15,8 +16,7 @@ conns="${CONNS:-64}"
 rounds="${ROUNDS:-3}"
 off_bin="${BENCH_OFF_BIN:-$RESTCACHE_ROOT/build/release-nometrics}"
 
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir metrics-cost)"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done

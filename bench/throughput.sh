@@ -6,7 +6,8 @@
 #   bench/throughput.sh            DEPTS=100000 DURATION=20s CONNS=64 ROUNDS=2
 # nginx runs bench/nginx.conf.in with NGINX_WORKERS worker processes (default
 # auto: a worker a core, as nginx is run).
-# Prints req/s of each run and the ratio restcache / nginx.
+# Prints req/s of each run and the ratio restcache / nginx; the daemon's and
+# nginx's logs stay in var/bench/throughput-<yyyymmdd-hhmmss>/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -17,8 +18,7 @@ rounds="${ROUNDS:-2}"
 daemon_port=18080
 nginx_port=18081
 
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir throughput)"
 cleanup() {
   bench_stop_daemon
   bench_stop_nginx

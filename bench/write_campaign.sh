@@ -65,7 +65,7 @@
 # (BENCH_NO_BUILD=1 uses the binaries there as they are; BENCH_BIN elsewhere),
 # starts the private cluster and loads DEPTS x 10 if it holds fewer. Ports
 # 18380 (the daemon) and 18381 (the pass-through daemon). Logs and wrk outputs
-# stay in the /tmp directory printed at the end.
+# stay in var/bench/writes-<yyyymmdd-hhmmss>/ (printed at the end).
 set -euo pipefail
 case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -105,8 +105,7 @@ for s in $series_list; do
   case $s in random|put|emps) ;; *) echo "write_campaign: unknown series '$s' (random put emps)" >&2; exit 2 ;; esac
 done
 
-BENCH_LOG_DIR="$(mktemp -d /tmp/restcache-bench-writes-XXXXXX)"
-chmod 755 "$BENCH_LOG_DIR"
+BENCH_LOG_DIR="$(bench_out_dir writes)"
 lmdb_dir="$BENCH_LOG_DIR/lmdb"
 REF_PID=""
 READ_PID=""
