@@ -15,6 +15,8 @@
 // each variant; every query is the real document statement and every result
 // is decoded the same way.
 
+#include "tools/cli_args.hpp"
+
 #include <poll.h>
 #include <sys/resource.h>
 
@@ -27,6 +29,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -211,11 +214,14 @@ run_result async_poll(const std::string& dsn, long queries, int conns, int depts
 } // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view{argv[1]} == "--version")
+    restcache::tools::print_version_and_exit();
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s DSN [QUERIES=20000] [CONNECTIONS=4] [DEPTS=10000] "
-                 "[ONLY=threads|async|pipeline|pool|threads1|pool1]\n",
-                 argv[0]);
+                 "[ONLY=threads|async|pipeline|pool|threads1|pool1]\n"
+                 "       %s --version\n",
+                 argv[0], argv[0]);
     return 2;
   }
   std::string dsn = argv[1];

@@ -1,5 +1,6 @@
 // restcache_config::read_options and what it prints: --help, --version,
-// --dump-config, and the one-line refusal of a bad option.
+// --dump-config, and the one-line refusal of a bad option (the options page:
+// config/options_page.cpp).
 
 #include <caf/config_value.hpp>
 #include <caf/sec.hpp>
@@ -14,7 +15,6 @@
 #include "config/config_file.hpp"
 #include "config/defaults.hpp"
 #include "config/options.hpp"
-#include "restcache_version.hpp"
 
 namespace restcache {
 
@@ -55,21 +55,19 @@ std::string describe_caf_error(const caf::error& err, const std::string& file) {
 
 } // namespace
 
-std::string restcache_version_text() {
-  return std::string{"restcached "} + RESTCACHE_VERSION + " (" + RESTCACHE_GIT_REVISION + ")";
-}
-
 std::optional<int> restcache_config::read_options(int argc, char** argv) {
   caf::actor_system_config::string_list caf_args;
   std::map<const option_spec*, bool> flags; // applied after CAF: it cannot set a flag false
   std::string file = defaults::config_file;
-  bool file_given = false, want_help = false, want_version = false, want_dump = false;
+  bool file_given = false, want_help = false, want_version = false, want_page = false, want_dump = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h" || a == "-?") {
       want_help = true;
     } else if (a == "--version") {
       want_version = true;
+    } else if (a == "--options-page") {
+      want_page = true;
     } else if (a == "--dump-config") {
       want_dump = true;
     } else if (a == "--caf-help") {
@@ -117,6 +115,11 @@ std::optional<int> restcache_config::read_options(int argc, char** argv) {
     std::printf("%s\n", restcache_version_text().c_str());
     return 0;
   }
+  // Before the config file is read: the page shows the declared defaults.
+  if (want_page) {
+    std::fputs(options_page().c_str(), stdout);
+    return 0;
+  }
   config_file_used = file;
   config_file_found = file_exists(file);
   if (file_given && !config_file_found)
@@ -154,6 +157,7 @@ PGDATABASE and the other PG* variables for whatever db.dsn leaves out.
   --help, -h          this text
   --version           the release and the commit it was built from
   --dump-config       print the effective configuration as a config file
+  --options-page      print every option as Markdown (docs/configuration.md)
   --caf-help          CAF's own options: --scheduler.max-threads=N,
                       --scheduler.enable-profiling (per-actor CPU), ...
 )";

@@ -3,7 +3,8 @@
 // The default of every option restcache reads, written once: config/options.cpp
 // registers them with CAF's actor_system_config, and the components' own
 // config structs take theirs from here (this header is constants only, so
-// every layer may include it). README.md documents them.
+// every layer may include it). docs/configuration.md lists them, printed from
+// the option table (restcached --options-page).
 
 #include <cstdint>
 

@@ -116,6 +116,23 @@ public:
     return *this;
   }
 
+  // These describe the option added last, for the options page only.
+  /// A longer note in Markdown, printed after the help.
+  spec_builder& note(std::string markdown) {
+    specs_.back().note = std::move(markdown);
+    return *this;
+  }
+  /// What the default stands for once start-up resolves it ("one per core").
+  spec_builder& default_means(std::string markdown) {
+    specs_.back().default_means = std::move(markdown);
+    return *this;
+  }
+  /// The integer is a byte size.
+  spec_builder& in_bytes() {
+    specs_.back().in_bytes = true;
+    return *this;
+  }
+
 private:
   option_spec& add(const char* name, option_spec::kind k, void* target, std::string def, std::string help) {
     option_spec s;
@@ -215,62 +232,102 @@ restcache_config::restcache_config() {
   auto& o = opts;
   using std::string;
   namespace d = defaults;
+  // Each option's help is the line --help shows; .note() adds what only the
+  // options page (docs/configuration.md, restcached --options-page) prints.
   spec_builder{specs_, custom_options_, "http"}
     .text(o.http_address, "address", d::http_address, "address to listen on")
-    .integer(o.http_port, "port", d::http_port, 0, 65535, "TCP port to listen on, 0 picks a free one")
+    .note("An address that is not loopback with writes that need no token refuses to start (see "
+          "`http.allow-open-writes-on-network`).")
+    .integer(o.http_port, "port", d::http_port, 0, 65535,
+             "TCP port to listen on, 0 picks a free one (printed on stdout)")
     .integer(o.http_threads, "threads", d::http_threads, 0, 256,
              "io threads serving HTTP (and, with runtime.scheduler=io, running the actors), "
              "0 = one per core (half the cores with runtime.scheduler=caf)")
+    .default_means("one per core; half the cores (at least 1) with `runtime.scheduler=caf`")
     .integer(o.http_body_limit, "body-limit", d::http_body_limit, 1, int_max, "largest request body in bytes")
+    .in_bytes()
+    .note("A department of 10,000 employees (the most one body may carry) is about 1.5 MB.")
     .text(o.http_write_token, "write-token", d::http_write_token,
-          "when set, writes need 'Authorization: Bearer <token>'; prefer write-token-file or the "
+          "when set, writes need 'Authorization: Bearer <token>' (401 without it); prefer write-token-file or the "
           "RESTCACHE_WRITE_TOKEN environment variable (the command line shows in ps)", {}, true)
+    .note("`--dump-config` masks it. See \"Security\" in [operating.md](operating.md).")
     .text(o.http_write_token_file, "write-token-file", d::http_write_token_file,
           "file holding the write token (a systemd credential, say); surrounding whitespace ignored")
+    .note("With neither this nor `http.write-token`, the token is the `RESTCACHE_WRITE_TOKEN` environment "
+          "variable when it is set. Both options given are refused at start.")
     .text(o.http_writes, "writes", d::http_writes,
-          "auto: writes need the token when one is given, else are open; open: no credentials "
-          "(refused with a token given); closed: every write answers 403",
+          "auto: writes need the token when one is given, else are open (to http.allowed-hosts); open: no "
+          "credentials (refused at start with a token given); closed: every write answers 403",
           {"auto", "open", "closed"})
+    .note("See \"Security\" in [operating.md](operating.md); the writes themselves are in [api.md](api.md).")
     .text(o.http_allowed_hosts, "allowed-hosts", d::http_allowed_hosts,
-          "with writes open: the Host names (port left out) a write may carry, comma separated, * = any")
+          "with writes open: the Host names (port left out, any case) a write may carry, comma separated, * = any")
+    .note("The loopback names of the default keep a web page in a browser on the same machine from writing "
+          "through DNS rebinding.")
     .flag(o.http_allow_open_writes_on_network, "allow-open-writes-on-network",
           d::http_allow_open_writes_on_network,
-          "start even though http.address is not loopback and writes need no token")
-    .text(o.http_metrics, "metrics", d::http_metrics, "open: /metrics answers anyone; token: it needs the write token",
+          "start even though http.address is not loopback and writes need no token (refused otherwise, with "
+          "one line saying why)")
+    .text(o.http_metrics, "metrics", d::http_metrics,
+          "open: /metrics answers anyone; token: it needs the write token (/health and /ready stay open)",
           {"open", "token"})
+    .note("`token` without a write token is refused at start.")
     .integer(o.http_body_budget_bytes, "body-budget-bytes", d::http_body_budget_bytes, 1, int_max,
              "request body bytes all connections together may hold; beyond it a write gets 503")
+    .in_bytes()
+    .note("A body counts from when it is read until its write is answered. At least `http.body-limit`, or "
+          "start-up is refused.")
     .integer(o.http_max_connections, "max-connections", d::http_max_connections, 1, 1'000'000,
              "open connections beyond which new ones get 503")
+    .note("A client that sends no credentials can make a connection hold about 100 KiB, so the daemon holds at "
+          "most this many times that plus `http.body-budget-bytes` (with the defaults about 1.05 GiB); lower it "
+          "to lower the bound. See \"Security\" in [operating.md](operating.md).")
     .integer(o.http_read_timeout_ms, "read-timeout-ms", d::http_read_timeout_ms, 1, int_max,
              "ms a connection may stay idle between requests, and a client may take to read an answer")
     .integer(o.http_request_timeout_ms, "request-timeout-ms", d::http_request_timeout_ms, 1, int_max,
-             "ms from a request's first byte by which its header and body must have arrived")
+             "ms from a request's first byte by which its header and body must have arrived; trickled bytes "
+             "do not extend it")
     .integer(o.http_shutdown_timeout_ms, "shutdown-timeout-ms", d::http_shutdown_timeout_ms, 0, 600'000,
              "on SIGTERM/SIGINT, ms requests in flight may take to finish");
   spec_builder{specs_, custom_options_, "db"}
     .text(o.db_dsn, "dsn", d::db_dsn,
           "libpq connection string; PG* environment variables fill in what it leaves out", {}, true)
-    .integer(o.db_pool_size, "pool-size", d::db_pool_size, 1, 1000, "pooled PostgreSQL connections for fills")
+    .note("Those are `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE` and the others, and "
+          "`~/.pgpass` supplies a password too; empty uses them alone. `--dump-config` masks a password. "
+          "For failover give every server with `target_session_attrs=read-write` (see \"Fills from streaming "
+          "standbys\" in [operating.md](operating.md)).")
+    .integer(o.db_pool_size, "pool-size", d::db_pool_size, 1, 1000,
+             "pooled PostgreSQL connections that fill the caches")
     .integer(o.db_queue_size, "queue-size", d::db_queue_size, 1, int_max,
              "fills that may wait for a connection before 503")
+    .note("A fill waits when all `db.pool-size` x `db.pipeline-depth` places are taken.")
     .integer(o.db_query_timeout_ms, "query-timeout-ms", d::db_query_timeout_ms, 1, int_max,
-             "statement timeout in ms")
+             "server-side statement timeout in ms (a query past it answers 504)")
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
-             "connections for writes, apart from the fill pool")
+             "connections (each on its own thread) for writes, apart from the fill pool")
     .integer(o.db_list_pool_size, "list-pool-size", d::db_list_pool_size, 1, 1000,
-             "connections for GET /depts pages, apart from the write and fill pools")
+             "connections (each on its own thread) for GET /depts pages, apart from the write and fill pools")
+    .note("A flood of pages waits for these, never for a write's connections.")
     .text(o.db_driver, "driver", d::db_driver,
           "threads: a thread per connection; async: one thread drives all", names_of(db_drivers))
+    .note("The `async` loop drives every fill connection's socket with libpq's asynchronous API on an io "
+          "thread (a thread of its own with `runtime.scheduler=caf`); writes always use threads of their own. With `cache.mode=none` under wrk -c64, async served 10-20% "
+          "more here and cost about 25% less CPU per query (`restcache-bench-dbhop` compares the hops alone).")
     .integer(o.db_pipeline_depth, "pipeline-depth", d::db_pipeline_depth, 1, 1000,
              "driver async: fills one connection runs at once (libpq pipeline mode)")
+    .note("The statements are sent together and answered in order; a fill takes the first connection with "
+          "room, so concurrent fills share round trips. With `cache.mode=none`, depth 8 served 1.4-1.5x depth 1 "
+          "here (wrk -c8 and -c64).")
     .text(o.db_replicas, "replicas", d::db_replicas,
           "streaming standbys that fills read from: libpq connection strings separated by ';' "
           "(the listener, replays, writes and GET /depts stay on db.dsn)", {}, true)
+    .note("See \"Fills from streaming standbys\" in [operating.md](operating.md). `--dump-config` masks it.")
     .integer(o.db_replica_pool_size, "replica-pool-size", d::db_replica_pool_size, 0, 1000,
              "fill connections per standby, 0 = db.pool-size")
+    .default_means("`db.pool-size`")
     .integer(o.db_replica_max_lag_ms, "replica-max-lag-ms", d::db_replica_max_lag_ms, 0, int_max,
              "a standby further behind than this (ms since its last replayed commit) gets no fills")
+    .note("Measured while WAL waits to be replayed. A standby that is down gets no fills either.")
     .integer(o.db_replica_wait_ms, "replica-wait-ms", d::db_replica_wait_ms, 0, int_max,
              "ms a fill waits for a standby to replay the key's last change before reading db.dsn")
     .flag(o.db_replica_lsn_check, "replica-lsn-check", d::db_replica_lsn_check,
@@ -278,65 +335,97 @@ restcache_config::restcache_config() {
           "off only in tests and benches, to count what a naive standby read serves stale");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
+    .default_means("one per core")
     .text(o.cache_mode, "mode", d::cache_mode,
-          "tiered: memory, then LMDB, then PostgreSQL; memory; lmdb; none", names_of(cache_modes))
+          "tiered: memory, then LMDB, then PostgreSQL; memory: memory, then PostgreSQL; lmdb: LMDB, then "
+          "PostgreSQL; none: every GET goes to PostgreSQL",
+          names_of(cache_modes))
     .integer(o.cache_memory_bytes, "memory-bytes", d::cache_memory_bytes, 0, int_max,
-             "byte budget of the memory tier, 0 = a quarter of RAM")
+             "byte budget of the memory tier (evicted with CLOCK), 0 = a quarter of RAM")
+    .in_bytes()
+    .default_means("a quarter of the machine's physical memory")
     .integer(o.cache_fill_timeout_ms, "fill-timeout-ms", d::cache_fill_timeout_ms, 1, int_max,
-             "a fill not done by then answers 504")
+             "a fill not done by then answers 504 to its waiters")
     .flag(o.cache_populate, "populate", d::cache_populate,
           "load departments into the tiers at start-up, up to the budget")
+    .note("Once the change listener has caught up, every department is read (pages of "
+          "`cache.populate-page`) into the tiers, with progress in the log, up to 95% of the memory budget "
+          "(`cache.mode=lmdb`: every department).")
     .integer(o.cache_populate_page, "populate-page", d::cache_populate_page, 1, 100'000,
              "departments per populate query")
     .integer(o.cache_stale_if_error, "stale-if-error", d::cache_stale_if_error, 0, 86'400 * 365,
              "seconds after the change listener last caught up that a cached document answers a fill "
              "PostgreSQL could not serve, marked stale-if-error; 0 = never")
+    .note("The answer carries `Cache-Status: restcache; hit; detail=stale-if-error` and `Age`; a document not "
+          "cached answers 503 with `Retry-After`. Five minutes cover a PostgreSQL restart, a crash recovery of a "
+          "modest database and a managed failover. See \"When PostgreSQL cannot be reached\" in "
+          "[freshness.md](freshness.md).")
     .integer(o.cache_negative_ttl, "negative-ttl", d::cache_negative_ttl, 0, 86'400 * 365,
              "seconds an id found missing is remembered (its INSERT drops it sooner); 0 = never")
+    .note("See \"Missing ids\" in [api.md](api.md).")
     .integer(o.cache_negative_share, "negative-share", d::cache_negative_share, 0, 100,
-             "percent of cache.memory-bytes that ids remembered missing may take")
+             "percent of cache.memory-bytes that ids remembered missing (64 bytes each) may take")
     .text(o.cache_no_cache, "no-cache", d::cache_no_cache,
           "a client's Cache-Control: no-cache: ignore (every document is kept fresh by the change feed), "
           "or honour (a refresh per key per cache.refresh-interval-ms reaches PostgreSQL)",
           {"ignore", "honour"})
+    .note("`ignore` is what nginx's proxy cache and Varnish's built-in rules do: a cache in front of a database "
+          "must not let anonymous clients choose the database's load. See \"No-cache from clients\" in [api.md](api.md).")
     .integer(o.cache_refresh_interval_ms, "refresh-interval-ms", d::cache_refresh_interval_ms, 0, int_max,
-             "with cache.no-cache=honour, ms during which further refreshes of a key are answered from the tiers");
+             "with cache.no-cache=honour, ms during which further refreshes of a key are answered from the tiers; "
+             "0 = no limit");
   spec_builder{specs_, custom_options_, "changelog"}
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
+    .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "
+          "[freshness.md](freshness.md) and \"Running several instances\" in [operating.md](operating.md).")
     .integer(o.changelog_max_pending, "max-pending", d::changelog_max_pending, 1, int_max,
-             "changed keys coalesced while the shards catch up; beyond, both tiers are dropped")
+             "changed keys coalesced (or replayed) at once while the shards catch up; beyond, both tiers are "
+             "dropped")
     .integer(o.changelog_mark_interval_ms, "mark-interval", d::changelog_mark_interval_ms, 10, 60'000,
              "ms between replay watermark marks")
     .integer(o.changelog_warn_bytes, "warn-bytes", d::changelog_warn_bytes, 0, int_max,
-             "bytes of the change log beyond which the listener warns each minute, 0 = never");
+             "bytes of the change log (table and indexes) beyond which the listener warns each minute, 0 = never")
+    .in_bytes();
   spec_builder{specs_, custom_options_, "lmdb"}
     .text(o.lmdb_path, "path", d::lmdb_path, "directory of the LMDB tier, created if missing")
+    .note("Relative to the working directory; `scripts/run` uses the checkout's `var/lmdb`. Needed with "
+          "`cache.mode` `tiered` or `lmdb`.")
     .integer(o.lmdb_max_bytes, "max-bytes", d::lmdb_max_bytes, int64_t{1} << 20, int_max,
-             "byte budget of the LMDB file; about 4 KB per document")
+             "byte budget of the LMDB file, oldest-written records evicted; about 4 KB per document")
+    .in_bytes()
+    .note("See [lmdb.md](lmdb.md).")
     .integer(o.lmdb_batch_size, "batch-size", d::lmdb_batch_size, 1, 1'000'000,
              "records per write transaction")
     .integer(o.lmdb_flush_interval_ms, "flush-interval", d::lmdb_flush_interval_ms, 1, int_max,
              "ms a smaller batch waits before it is written")
     .integer(o.lmdb_max_queue, "max-queue", d::lmdb_max_queue, 1, int_max,
              "records queued for writing beyond which new ones are dropped (at least lmdb.batch-size)")
-    .text(o.lmdb_sync, "sync", d::lmdb_sync, "when LMDB commits reach the disk", names_of(lmdb_syncs));
+    .note("Dropped records are counted (`restcache_batch_records_dropped_total`).")
+    .text(o.lmdb_sync, "sync", d::lmdb_sync, "when LMDB commits reach the disk", names_of(lmdb_syncs))
+    .note("`durable`: every commit is synced to disk, a crash loses nothing committed; `no-meta-sync`: the "
+          "meta page is not, so an OS crash or power loss may undo the last commits; `no-sync`: nothing is, so "
+          "an OS crash or power loss may lose the last commits and may corrupt the file. A crash of the daemon "
+          "alone loses nothing with any. See \"Sync and crashes\" in [lmdb.md](lmdb.md).");
   spec_builder{specs_, custom_options_, "log"}
     .text(o.log_level, "level", d::log_level, "least severe level logged",
           {"trace", "debug", "info", "warn", "error", "critical", "off"})
     .text(o.log_format, "format", d::log_format, "text lines, or one JSON object per line",
           {"text", "json"})
     .text(o.log_file, "file", d::log_file, "log file, reopened on SIGHUP (empty: stderr)")
-    .flag(o.log_access, "access", d::log_access, "log one line per request")
+    .flag(o.log_access, "access", d::log_access, "log one line per answered request")
     .text(o.log_access_file, "access-file", d::log_access_file,
           "access log file, reopened on SIGHUP (empty: where the log goes)");
   spec_builder{specs_, custom_options_, "inspect"}
     .text(o.inspect_socket, "socket", d::inspect_socket,
           "Unix socket restcache-inspect reaches the inspector on, mode 0600 (the daemon's user and root); "
-          "empty = off");
+          "empty = off")
+    .note("No TCP port is opened for it (`inspect.port` was removed). See \"Looking inside\" in "
+          "[operating.md](operating.md).");
   spec_builder{specs_, custom_options_, "runtime"}
     .text(o.runtime_scheduler, "scheduler", d::runtime_scheduler,
-          "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own",
+          "io: the actors run on the HTTP io threads; caf: CAF's own scheduler on threads of its own next to "
+          "the HTTP threads",
           names_of(schedulers));
   // With runtime.scheduler=caf: the work-sharing scheduler wakes workers promptly for request/response
   // hops; work stealing backs off with sleeps (toolchain notes).

@@ -4,7 +4,8 @@
 // they come from the config file (--config-file=F, else
 // defaults::config_file) and the command line (--http.port=8080, which wins),
 // with defaults from config/defaults.hpp. One table (option_spec) drives the
-// registration, --help, --dump-config and the checks of every value.
+// registration, --help, --dump-config, the options page (docs/configuration.md)
+// and the checks of every value.
 
 #include <caf/actor_system_config.hpp>
 
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "config/version_text.hpp"
 #include "messages/cache_types.hpp"
 
 namespace restcache {
@@ -104,7 +106,15 @@ struct option_spec {
   kind type;
   void* target;                      ///< std::string*, int64_t* or bool*
   std::string default_text;          ///< as --help and --dump-config show it
-  std::string help;
+  std::string help;                  ///< one line for --help; the options page prints it too
+  /// Markdown only the options page (docs/configuration.md) prints after the
+  /// help: details, figures and links --help has no room for.
+  std::string note;
+  /// What the default stands for when start-up derives it from the machine
+  /// or another option ("one per core"); the page shows it, as it must be the
+  /// same on every machine.
+  std::string default_means;
+  bool in_bytes = false;             ///< integers: a byte size (the page adds KiB, MiB, GiB)
   int64_t min = 0;                   ///< integers: the allowed range
   int64_t max = 0;
   std::vector<std::string> choices;  ///< text: the allowed values (empty: any)
@@ -132,9 +142,10 @@ public:
   bool config_file_found = false;
 
   /// Reads the command line and the configuration file, checks every value
-  /// and resolves the automatic ones. Handles --help, --version and
-  /// --dump-config (prints, returns 0) and refuses bad input with one line on
-  /// stderr (returns 2). nullopt: go on and run the daemon.
+  /// and resolves the automatic ones. Handles --help, --version,
+  /// --options-page and --dump-config (prints, returns 0) and refuses bad
+  /// input with one line on stderr (returns 2). nullopt: go on and run the
+  /// daemon.
   std::optional<int> read_options(int argc, char** argv);
 
   const std::vector<option_spec>& specs() const noexcept { return specs_; }
@@ -158,6 +169,10 @@ public:
   std::string help_text() const;
   /// --dump-config: the effective configuration as a config file.
   std::string dump_text() const;
+  /// --options-page: docs/configuration.md, every option with its declared
+  /// default, what is allowed and what it means, as Markdown. Depends on
+  /// nothing of the machine or of the options read.
+  std::string options_page() const;
 
 private:
   const option_spec* find_spec(const std::string& key) const;
@@ -172,9 +187,6 @@ private:
 /// sentence for the refusal of a file or command line that names it; nullopt
 /// for any other key.
 std::optional<std::string> removed_option_note(const std::string& key);
-
-/// "restcached 0.1.0 (<git revision>)".
-std::string restcache_version_text();
 
 /// The physical memory of the machine in bytes (0 when unknown).
 int64_t physical_memory_bytes();

@@ -1,14 +1,26 @@
 #pragma once
 
 // Command-line scanning shared by the tools (restcache-load,
-// restcache-freshness): "--name value" and "--name=value", with a usage error
-// for a missing or unexpected value. Header-only; no CAF.
+// restcache-freshness, restcache-inspect): "--name value" and "--name=value",
+// with a usage error for a missing or unexpected value, and their --version.
+// Header-only; no CAF.
 
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "config/version_text.hpp"
+
 namespace restcache::tools {
+
+/// --version: exactly what restcached --version prints, so a tool and a
+/// daemon of one build are seen to belong together.
+[[noreturn]] inline void print_version_and_exit() {
+  std::printf("%s\n", restcache_version_text().c_str());
+  std::exit(0);
+}
 
 class cli_args {
 public:

@@ -2,7 +2,8 @@
 //
 //   restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]
 //                       [--writes-per-second W] [--read-delay-ms MS] [--readers N]
-//                       [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--help]
+//                       [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--version]
+//                       [--help]
 //
 // Changes random departments and employees through SQL, one transaction per
 // write (renames, salary changes, moves, inserts, deletes, renames applied
@@ -64,7 +65,8 @@ namespace {
 constexpr const char* usage_text =
   "usage: restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]\n"
   "                           [--writes-per-second W] [--read-delay-ms MS] [--readers N]\n"
-  "                           [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--help]\n";
+  "                           [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--version]\n"
+  "                           [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -106,6 +108,7 @@ constexpr const char* help_text =
   "  --seed N                  random seed (default: from the clock; printed)\n"
   "  --json                    print the summary as one JSON line on stdout\n"
   "  -q, --quiet               no progress lines on stderr\n"
+  "  --version                 print the version (the same as restcached --version)\n"
   "  -h, --help                show this help\n"
   "\n"
   "Exit status: 0 no stale document and no error, 1 otherwise, 2 bad arguments.\n";
@@ -183,6 +186,9 @@ options parse_args(int argc, char** argv) {
       std::fputs(usage_text, stdout);
       std::fputs(help_text, stdout);
       std::exit(0);
+    } else if (arg == "--version") {
+      flag();
+      restcache::tools::print_version_and_exit();
     } else if (arg == "--dsn") {
       o.dsn = std::string{value()};
     } else if (arg == "--url") {

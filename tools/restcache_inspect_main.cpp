@@ -30,7 +30,6 @@
 #include <thread>
 #include <vector>
 
-#include "config/options.hpp"
 #include "messages/inspect_types.hpp"
 #include "messages/inspect_wire.hpp"
 #include "tools/cli_args.hpp"
@@ -102,8 +101,7 @@ args parse_args(int argc, char** argv) {
       std::exit(0);
     } else if (name == "--version") {
       cli.flag();
-      std::printf("%s\n", restcache_version_text().c_str());
-      std::exit(0);
+      restcache::tools::print_version_and_exit();
     } else if (name == "--port" || name == "--host") {
       usage_error(std::string{name}
                   + " was removed: the daemon no longer serves the inspector on TCP; use --socket PATH "

@@ -1,7 +1,7 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--uninstall] [--help]
+//                  [--batch B] [--if-empty] [--uninstall] [--version] [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
 
@@ -30,7 +30,7 @@ namespace {
 
 constexpr const char* usage_text =
   "usage: restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--uninstall] [--help]\n";
+  "                      [--batch B] [--if-empty] [--uninstall] [--version] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -54,6 +54,7 @@ constexpr const char* help_text =
   "                      change_log_digest, restcache_schema) and nothing else:\n"
   "                      dept and emp keep their rows. Stop the\n"
   "                      daemons first (a running one installs it again at start)\n"
+  "  --version           print the version (the same as restcached --version)\n"
   "  -h, --help          show this help\n"
   "\n"
   "Progress goes to stderr. Exit status: 0 done, 1 database error, 2 bad arguments.\n";
@@ -108,6 +109,9 @@ args parse_args(int argc, char** argv) {
     if (arg == "-h" || arg == "--help") {
       flag();
       a.help = true;
+    } else if (arg == "--version") {
+      flag();
+      restcache::tools::print_version_and_exit();
     } else if (arg == "--dsn") {
       a.dsn = std::string{value()};
     } else if (arg == "--schema-only") {

@@ -1,0 +1,13 @@
+#pragma once
+
+// The one version string every program prints for --version (restcached and
+// its tools alike), apart from options.hpp so a tool needs no CAF for it.
+
+#include <string>
+
+namespace restcache {
+
+/// "restcached 0.1.0 (<git revision>)".
+std::string restcache_version_text();
+
+} // namespace restcache
