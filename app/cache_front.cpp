@@ -151,7 +151,7 @@ std::string cache_front::metrics_text() const {
     append_sample(out, "restcache_cache_hits_total", shard + "\"lmdb\"}", rd(cache_metrics_[i].tier_hits));
   }
   append_metric_header(out, "restcache_cache_answers_total",
-                       "Lookups answered, by the Cache-Status they carried (README: Cache-Status).", "counter");
+                       "Lookups answered, by the Cache-Status they carried (docs/api.md: Cache-Status).", "counter");
   for (size_t s = 1; s < cache_status_count; ++s) {
     int64_t sum = 0;
     for (auto& m : cache_metrics_)
