@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <memory>
@@ -35,6 +36,8 @@ listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, lis
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error("listen_connection: pipe failed");
   thread_ = std::thread([this] { run(); });
+  // Named, so that top -H and bench/writecost can tell its CPU apart.
+  pthread_setname_np(thread_.native_handle(), "rc.listener");
 }
 
 listen_connection::~listen_connection() {
