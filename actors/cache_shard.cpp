@@ -353,6 +353,23 @@ void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc
   self->send(cfg.writer, put_atom::value, key, doc, seq);
 }
 
+void cache_shard_state::delete_from_tier(cache_shard_actor::pointer self, const change_batch& changes) {
+  if (!cfg.uses_tier() || !cfg.writer || changes.empty())
+    return;
+  for (auto& c : changes)
+    ++shielded[c.key];
+  self->request(cfg.writer, caf::infinite, invalidate_atom::value, changes)
+    .then(
+      [this, changes](uint64_t) { // runs in the actor, which owns this state
+        for (auto& c : changes)
+          if (auto i = shielded.find(c.key); i != shielded.end() && --i->second == 0)
+            shielded.erase(i);
+      },
+      [](caf::error&) {
+        // Only at shutdown (the writer gone): the keys stay shielded.
+      });
+}
+
 namespace {
 
 const char* mode_name(cache_mode m) {
@@ -561,23 +578,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       // these changes is not kept.
       ++st.epoch;
       st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
-      if (!st.cfg.uses_tier() || !st.cfg.writer)
-        return seq;
-      // Through this shard, so the writer sees records and invalidations of a
-      // key in the order decided here; shielded until the delete commits.
-      for (auto& c : changes)
-        ++st.shielded[c.key];
-      self->request(st.cfg.writer, caf::infinite, invalidate_atom::value, changes)
-        .then(
-          [self, changes](uint64_t) {
-            auto& shielded = self->state.shielded;
-            for (auto& c : changes)
-              if (auto i = shielded.find(c.key); i != shielded.end() && --i->second == 0)
-                shielded.erase(i);
-          },
-          [](caf::error&) {
-            // Only at shutdown (the writer gone): the keys stay shielded.
-          });
+      st.delete_from_tier(self, changes);
       // Answered now, not when the delete commits: the listener sends its next
       // round once this one is answered, and a commit waiting behind a large
       // batch (or a slow disk) must not hold back the memory drops of the
@@ -660,11 +661,15 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
         kept = st.store_negative(key, self->clock().now());
       } else if (!current && st.cfg.bypassed() && (result.doc || result.error == rc_error::not_found)) {
-        // Read while the listener is not caught up: an older copy in memory
-        // must not answer a later stale-if-error after this newer answer.
+        // Read while the listener is not caught up: an older copy, in memory
+        // or in LMDB, must not answer a later stale-if-error after this newer
+        // answer. The LMDB copy is deleted unread (nothing is read from the
+        // file while bypassed: its history may not be checked yet), and with
+        // it a record still queued in the writer.
         if (auto i = st.entries.find(key);
             i != st.entries.end() && (!result.doc || i->second.doc->etag != result.doc->etag))
           st.drop(key);
+        st.delete_from_tier(self, change_batch{key_change{key}});
       }
       st.answer_fill(*waiters, result, kept);
     },

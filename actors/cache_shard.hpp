@@ -267,6 +267,10 @@ struct cache_shard_state {
   /// Hands a document that is current to the batch writer (tier modes).
   void write_through(cache_shard_actor::pointer self, const doc_key& key, const doc_ptr& doc,
                      uint64_t seq);
+  /// Deletes `changes`' keys from LMDB through the batch writer, which so
+  /// sees a key's records and deletes in the order this shard decides; the
+  /// keys are not read from the tier until the delete commits (tier modes).
+  void delete_from_tier(cache_shard_actor::pointer self, const change_batch& changes);
   /// What the shard holds (the inspect handler).
   actor_report report(cache_shard_actor::pointer self) const;
   /// What the shard holds for `key` (the memory copy, its LMDB record read

@@ -133,4 +133,49 @@ CAF_TEST(with stale-if-error off a cached document answers 503 while PostgreSQL 
   cluster.restart_server();
 }
 
+CAF_TEST(a document read while blind never answers an older copy once PostgreSQL stops in any tier mode) {
+  for (std::string mode : {"tiered", "lmdb"}) {
+    CAF_MESSAGE("cache.mode=" << mode);
+    temp_dir lmdb{"outage-lmdb"};
+    d = std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
+      "--cache.mode=" + mode, "--lmdb.path=" + lmdb.path, "--lmdb.flush-interval=20",
+      "--changelog.mark-interval=50", "--db.query-timeout-ms=2000", "--cache.fill-timeout-ms=3000"});
+    wait_ready();
+    http_client c{d->port()};
+    pg::connection writer{cluster.dsn()};
+    writer.exec("UPDATE dept SET loc = 'BEFORE' WHERE deptno IN (31, 32)");
+    CAF_REQUIRE(wait_until([&] { return c.get("/deptemps/31").body == truth(writer, 31); }));
+    auto before = c.get("/deptemps/31").body;
+    auto other = c.get("/deptemps/32").body;
+    CAF_REQUIRE_EQUAL(other, truth(writer, 32));
+    // Both documents are in the LMDB file, not only queued for it.
+    CAF_REQUIRE(wait_until([&] { return metric_now("restcache_lmdb_records") >= 2; }));
+
+    allow_connections(false);
+    CAF_REQUIRE(wait_until([&] { return metric_now("restcache_listener_connected") == 0; }));
+    writer.exec("UPDATE dept SET loc = 'READ WHILE BLIND' WHERE deptno = 31");
+    auto changed = truth(writer, 31);
+    CAF_REQUIRE_NOT_EQUAL(changed, before);
+    auto blind = c.get("/deptemps/31"); // through the pool, which is still connected
+    CAF_CHECK_EQUAL(blind.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+    CAF_CHECK_EQUAL(blind.body, changed);
+    cluster.stop_server();
+
+    // Never the copy from before the newer answer; a document not read
+    // while blind still answers stale.
+    auto after = c.get("/deptemps/31");
+    CAF_CHECK_NOT_EQUAL(after.body, before);
+    CAF_CHECK(after.status == 503 || after.body == changed);
+    auto stale = c.get("/deptemps/32");
+    CAF_CHECK_EQUAL(stale.status, 200);
+    CAF_CHECK_EQUAL(stale.body, other);
+    CAF_CHECK_EQUAL(stale.header_or_empty("Cache-Status"), "restcache; hit; detail=stale-if-error");
+
+    cluster.restart_server();
+    allow_connections(true);
+    d.reset();
+  }
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()
