@@ -669,7 +669,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         if (auto i = st.entries.find(key);
             i != st.entries.end() && (!result.doc || i->second.doc->etag != result.doc->etag))
           st.drop(key);
-        st.delete_from_tier(self, change_batch{key_change{key}});
+        if (st.cfg.uses_tier()) // not in cache.mode=none, where every GET comes here
+          st.delete_from_tier(self, change_batch{key_change{key}});
       }
       st.answer_fill(*waiters, result, kept);
     },

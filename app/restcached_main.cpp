@@ -12,6 +12,7 @@
 #include "app/daemon.hpp"
 #include "app/startup.hpp"
 #include "config/options.hpp"
+#include "config/version_text.hpp"
 #include "logging/log_setup.hpp"
 
 using namespace restcache;

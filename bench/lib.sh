@@ -20,6 +20,22 @@ bench_out_dir() {
   printf '%s\n' "$dir"
 }
 
+# bench_copy_database NAME: a fresh database NAME of the bench cluster copied
+# from the bench database (its rows, restcache's schema), made while nothing is
+# connected to that one; prints its DSN. After bench_setup.
+bench_copy_database() {
+  local admin="${BENCH_DSN/dbname=restcache/dbname=postgres}"
+  psql "$admin" -qAtX -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" >/dev/null
+  psql "$admin" -qAtX -c "CREATE DATABASE $1 TEMPLATE restcache" >/dev/null
+  printf '%s\n' "${BENCH_DSN/dbname=restcache/dbname=$1}"
+}
+
+# median: the median of the numbers on stdin, one a line ("-" for none).
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+                   if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # bench_setup DEPTS: packages, Release build, cluster with DEPTS x 10 loaded.
 # Sets BENCH_DSN. BENCH_NO_BUILD=1 uses the binaries already in BENCH_BIN.
 bench_setup() {

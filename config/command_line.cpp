@@ -15,6 +15,7 @@
 #include "config/config_file.hpp"
 #include "config/defaults.hpp"
 #include "config/options.hpp"
+#include "config/version_text.hpp"
 
 namespace restcache {
 

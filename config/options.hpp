@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "config/version_text.hpp"
 #include "messages/cache_types.hpp"
 
 namespace restcache {
