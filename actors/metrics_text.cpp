@@ -109,8 +109,9 @@ std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m) 
 std::string listener_metrics_text(const listener_metrics& m) {
   std::string out;
   auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-  append_metric(out, "restcache_listener_notifications_total", "Change notifications received.",
-                "counter", rd(m.notifications));
+  append_metric(out, "restcache_listener_changes_read_total",
+                "Changed keys read from the change log by polling (replays not included).", "counter",
+                rd(m.changes_read));
   append_metric(out, "restcache_listener_connects_total",
                 "LISTEN sessions established (the first and every reconnect).", "counter", rd(m.connects));
   append_metric(out, "restcache_listener_connected", "1 while the LISTEN session is up.", "gauge",

@@ -183,7 +183,7 @@ actor_report notify_listener_state::report(notify_listener_ptr self) const {
     .add("rounds in flight", outstanding.size())
     .add("marks waiting", marks.size())
     .add("inbox keys", inbox ? inbox->pending() : size_t{0})
-    .add("notifications", rd(metrics->notifications))
+    .add("changes read", rd(metrics->changes_read))
     .add("replayed", rd(metrics->replayed))
     .add("tier drops", rd(metrics->tier_drops))
     .add("truncates", rd(metrics->truncates));

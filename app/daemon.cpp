@@ -171,7 +171,7 @@ void daemon::spawn_listener() {
   notify_listener_config listener_cfg;
   listener_cfg.connection.dsn = o_.db_dsn;
   listener_cfg.connection.retention = std::chrono::seconds{o_.changelog_retention};
-  listener_cfg.connection.mark_interval = std::chrono::milliseconds{o_.changelog_mark_interval_ms};
+  listener_cfg.connection.poll_interval = std::chrono::milliseconds{o_.changelog_poll_interval_ms};
   listener_cfg.connection.warn_bytes = o_.changelog_warn_bytes;
   listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
   listener_cfg.connection.stamp_lsn = !replica_pools_.empty();

@@ -11,29 +11,29 @@
 #   same machine: wrk x2, the daemon and PostgreSQL share the 2 cores).
 # Series (SERIES, in this order):
 #   random  PUT /depts/random (bench/write_random_dept.lua): a random department
-#           rewritten with its own values: 1 dept notification per write.
+#           rewritten with its own values: 1 dept key per write.
 #   put     PUT /depts/{id} with a whole department document
 #           (bench/write_put_dept.lua, DOCS documents fetched with GET
 #           /deptemps/{id} before the series), one employee's salary changed
-#           per write: dept row + one emp row, 3 notifications per write.
+#           per write: dept row + one emp row, 3 keys per write.
 #   emps    POST /depts/emps and DELETE /depts/emps/{id} in pairs
 #           (bench/write_emp_pairs.lua; new empNo above 1,000,000,000, each
 #           deleted once its POST was answered; the few left at the end deleted
-#           through SQL between points): 2 notifications per write. A DELETE
+#           through SQL between points): 2 keys per write. A DELETE
 #           of an employee scans emp: emp.mgr REFERENCES emp ON DELETE SET NULL
 #           and emp(mgr) has no index, so these run at the database's pace.
 # Per point: write req/s, p50/p99, non-2xx, the statuses, the read load's req/s
 # and p99, and the invalidation check: change_log rows the writes' triggers
-# inserted (= notifications sent: the triggers notify once per row they log)
-# against restcache_listener_notifications_total's increase (received),
+# inserted (keys logged: their keys, counted one by one)
+# against restcache_listener_changes_read_total's increase (received),
 # restcache_listener_invalidations_total's (keys dropped after coalescing: a
 # dept change drops the deptemps and the dept document, an emp change the emp
-# document too), the time after wrk ended until every notification had arrived
+# document too), the time after wrk ended until every logged key had been read
 # and was applied (restcache_listener_applied_seq >= the last seq), and the
 # invalidation latency p50/p99 of the point, estimated from the deltas of the
 # restcache_invalidation_latency_seconds buckets (linear inside a bucket).
 # wrk counts only the responses it read: writes still in flight when it stops
-# commit too, so notifications per write can exceed the exact figure by C/writes.
+# commit too, so keys per write can exceed the exact figure by C/writes.
 # After the campaign:
 #   - sampled documents: SAMPLE departments written during the campaign, GET
 #     /deptemps/{id} from the daemon byte-compared with a second restcached in
@@ -43,12 +43,12 @@
 #     prepared, DURATION + PGBENCH_WARMUP (3) s of which the last DURATION s
 #     of its transaction log count (no connection set-up and first
 #     transactions), alone and then with the same read load, the daemon listening
-#     (its notifications checked too); the random series is quoted as a ratio
+#     (its logged keys checked too); the random series is quoted as a ratio
 #     to each;
 #   - restcache-freshness for FRESH_DURATION s (SQL writes, each affected
 #     document read back through the daemon FRESH_DELAY_MS after COMMIT and
 #     compared with PostgreSQL).
-# Exits 1 when a point lost a notification, a sampled document differs or the
+# Exits 1 when a point lost a logged key, a sampled document differs or the
 # freshness check failed.
 #
 # Usage:
@@ -56,7 +56,7 @@
 #     DEPTS=100000 DURATION=10 CONCURRENCY="1 2 4 8 16 32 64" SERIES="random put emps"
 #     READ_CONNS=16 (0: no read load at all; the read columns show "-", pgbench runs alone only)
 #     DOCS=2000 SAMPLE=200 PGBENCH=1 FRESH_DURATION=0 FRESH_DELAY_MS=1000
-#     SETTLE_MAX=30 (s to wait for the notifications after a point)
+#     SETTLE_MAX=30 (s to wait for the logged keys to be read after a point)
 #     WRK_TIMEOUT=30s (the write wrk's --timeout: a slower write is a socket error, not in the percentiles)
 #     PGBENCH_WARMUP=3 (s of each pgbench run not counted)
 #   a quick check:  BENCH_NO_BUILD=1 DEPTS=10000 DURATION=3 CONCURRENCY="1 8" bench/write_campaign.sh
@@ -191,7 +191,7 @@ run_point() {
   [ -z "$expect_seq" ] || wait_applied "$expect_seq" >/dev/null
   seq0=$(last_seq)
   wait_stable restcache_listener_invalidations_total
-  n0=$(metric $port restcache_listener_notifications_total)
+  n0=$(metric $port restcache_listener_changes_read_total)
   i0=$(metric $port restcache_listener_invalidations_total)
   s0=$(metric $port restcache_cache_invalidations_total)
   q0=$(metric $port restcache_db_queries_total)
@@ -210,17 +210,17 @@ run_point() {
   READ_PID=""
   t1=$(cpu_ticks "$DAEMON_PID")
 
-  # Every notification in: the writes still in flight when wrk stopped commit
+  # Every logged key read: the writes still in flight when wrk stopped commit
   # within milliseconds; then the daemon has applied up to the last seq.
   sleep 0.5
   seq1=$(last_seq)
   settle="-"
   if [ "$seq1" -gt "$seq0" ]; then settle=$(wait_applied "$seq1"); expect_seq=$seq1; fi
-  wait_stable restcache_listener_notifications_total
+  wait_stable restcache_listener_changes_read_total
   wait_stable restcache_listener_invalidations_total
   local sent recv inv shard_inv queries
-  sent=$(bench_psql "SELECT count(*) FROM change_log WHERE seq > $seq0")
-  recv=$(( $(metric $port restcache_listener_notifications_total) - n0 ))
+  sent=$(bench_psql "SELECT coalesce(sum(cardinality(keys)), 0) FROM change_log WHERE seq > $seq0")
+  recv=$(( $(metric $port restcache_listener_changes_read_total) - n0 ))
   inv=$(( $(metric $port restcache_listener_invalidations_total) - i0 ))
   shard_inv=$(( $(metric $port restcache_cache_invalidations_total) - s0 ))
   queries=$(( $(metric $port restcache_db_queries_total) - q0 ))
@@ -245,7 +245,7 @@ run_point() {
   if [ "$recv" -eq "$sent" ] && [ "$sent" -gt 0 ]; then arrived=yes; else arrived="NO"; failures=$((failures + 1)); fi
   [ "$series" = random ] && random_rps[$c]=$wrps
   rows+=("| $series | $c | $wrps | $wp50 | $wp99 | $non2xx | $sockerr | $ok | $sent | $recv | $per | $inv | $shard_inv | $ip50 | $ip99 | $settle | $arrived | $rrps | $rp99 | $queries | $cpu |")
-  printf '%-6s C=%-3s write %6s req/s p50 %7s ms p99 %7s ms non-2xx %s socket errors %s [%s] | notifications sent %s received %s (%s/write) invalidations %s, latency p50 %s p99 %s ms, settled %s s | reads %s req/s p99 %s ms | daemon cpu %s\n' \
+  printf '%-6s C=%-3s write %6s req/s p50 %7s ms p99 %7s ms non-2xx %s socket errors %s [%s] | keys logged %s read %s (%s/write) invalidations %s, latency p50 %s p99 %s ms, settled %s s | reads %s req/s p99 %s ms | daemon cpu %s\n' \
     "$series" "$c" "$wrps" "$wp50" "$wp99" "$non2xx" "$sockerr" "$statuses" "$sent" "$recv" "$per" "$inv" "$ip50" "$ip99" "$settle" "$rrps" "$rp99" "$cpu"
 
   grep '^non-2xx:' "$w" | sed 's/^/    /' || true
@@ -294,7 +294,7 @@ if [ "$sample" -gt 0 ]; then
     kill -0 "$REF_PID" 2>/dev/null || break
     sleep 0.1
   done
-  bench_psql "SELECT id FROM (SELECT DISTINCT id FROM change_log WHERE entity = 'dept' AND seq > $campaign_seq0) t
+  bench_psql "SELECT id FROM (SELECT DISTINCT substr(k, 6)::int AS id FROM change_log, unnest(keys) AS k WHERE k LIKE 'dept:%' AND seq > $campaign_seq0) t
               ORDER BY random() LIMIT $sample" >"$BENCH_LOG_DIR/sample.ids"
   sed "s|^|http://127.0.0.1:$port/deptemps/|" "$BENCH_LOG_DIR/sample.ids" | xargs curl -s -w '\n' >"$BENCH_LOG_DIR/sample.cached"
   sed "s|^|http://127.0.0.1:$ref_port/deptemps/|" "$BENCH_LOG_DIR/sample.ids" | xargs curl -s -w '\n' >"$BENCH_LOG_DIR/sample.db"
@@ -317,7 +317,7 @@ if [ "$pgbench_on" = 1 ]; then
     for load in $pg_loads; do
       [ -z "$expect_seq" ] || wait_applied "$expect_seq" >/dev/null
       seq0=$(last_seq)
-      n0=$(metric $port restcache_listener_notifications_total)
+      n0=$(metric $port restcache_listener_changes_read_total)
       j=$(( c < 2 ? c : 2 ))
       prefix="$BENCH_LOG_DIR/pgbench-$load-c$c"
       rrps="-"
@@ -346,9 +346,9 @@ if [ "$pgbench_on" = 1 ]; then
       sleep 0.5
       seq1=$(last_seq)
       if [ "$seq1" -gt "$seq0" ]; then wait_applied "$seq1" >/dev/null; expect_seq=$seq1; fi
-      wait_stable restcache_listener_notifications_total
-      sent=$(bench_psql "SELECT count(*) FROM change_log WHERE seq > $seq0")
-      recv=$(( $(metric $port restcache_listener_notifications_total) - n0 ))
+      wait_stable restcache_listener_changes_read_total
+      sent=$(bench_psql "SELECT coalesce(sum(cardinality(keys)), 0) FROM change_log WHERE seq > $seq0")
+      recv=$(( $(metric $port restcache_listener_changes_read_total) - n0 ))
       [ "$recv" -eq "$sent" ] || failures=$((failures + 1))
       rr="${random_rps[$c]:-}"
       set -- $lat
@@ -356,7 +356,7 @@ if [ "$pgbench_on" = 1 ]; then
       shift
       ratio=$(awk -v r="$rr" -v p="$tps" 'BEGIN {if (r != "" && p + 0 > 0) printf "%.2f", r / p; else print "-"}')
       pg_rows+=("| $c | $load | ${tps:--} | $1 | $2 | ${failed:-?} | $rrps | $sent | $recv | ${rr:--} | $ratio |")
-      echo "pgbench C=$c $load: ${tps:-?} tps, p50 $1 ms p99 $2 ms, failed ${failed:-?}, reads $rrps req/s; notifications sent $sent received $recv"
+      echo "pgbench C=$c $load: ${tps:-?} tps, p50 $1 ms p99 $2 ms, failed ${failed:-?}, reads $rrps req/s; keys logged $sent read $recv"
     done
   done
 fi
@@ -386,13 +386,13 @@ echo "restcached ${daemon_args[*]:-(defaults: tiered, db.write-pool-size=2)}, ca
      "${secs}s per point, wrk -t1 -cC --timeout $wrk_timeout --latency; $read_desc."
 echo "At start: $start_load. After: $(machine_load). Everything on one machine (2 cores: 2 wrk, restcached, PostgreSQL)."
 echo
-echo "| series | C | write req/s | p50 ms | p99 ms | non-2xx | socket errors | 2xx writes | notifications sent | received | sent/write | listener invalidations | shard invalidations | inval p50 ms | inval p99 ms | settled s | all arrived | read req/s | read p99 ms | db queries | daemon cpu |"
+echo "| series | C | write req/s | p50 ms | p99 ms | non-2xx | socket errors | 2xx writes | keys logged | read | sent/write | listener invalidations | shard invalidations | inval p50 ms | inval p99 ms | settled s | all arrived | read req/s | read p99 ms | db queries | daemon cpu |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "notifications sent: change_log rows the writes' triggers inserted (one NOTIFY each); received: restcache_listener_notifications_total;"
+echo "keys logged: the keys of the change_log rows the writes' triggers inserted; read: restcache_listener_changes_read_total;"
 echo "expected per write: random 1, put 3 (dept + one emp: emp and dept keys), emps 2 (emp and dept). Shard invalidations count"
-echo "the write's own (read-your-writes) application and the notification's. Settled: after wrk ended (+0.5 s), until applied."
+echo "the write's own (read-your-writes) application and the change log's. Settled: after wrk ended (+0.5 s), until applied."
 echo
 echo "Invalidation latency over the whole campaign (restcache_invalidation_latency_seconds):" \
      "p50 $(histogram_quantile 0.5 "$BENCH_LOG_DIR/buckets-campaign.before" "$BENCH_LOG_DIR/buckets-campaign.after") ms," \
@@ -408,7 +408,7 @@ if [ "${#pg_rows[@]}" -gt 0 ]; then
   echo
   echo "### pgbench reference (the PUT /depts/random transaction without HTTP; alone, and with the campaign's read load unless READ_CONNS=0)"
   echo
-  echo "| C | pgbench | tps | p50 ms | p99 ms | failed | read req/s | notifications sent | received | restcache PUT /depts/random req/s (this run) | restcache / pgbench |"
+  echo "| C | pgbench | tps | p50 ms | p99 ms | failed | read req/s | keys logged | read | restcache PUT /depts/random req/s (this run) | restcache / pgbench |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${pg_rows[@]}"
 fi
@@ -417,7 +417,7 @@ echo "Freshness after the campaign: $fresh_line"
 warns=$(grep -ciE '\b(warn|warning|error|critical)\b' "$BENCH_LOG_DIR/restcached.log" || true)
 echo "Daemon log: $warns warning/error lines$( [ "$warns" -gt 0 ] && printf ', first: %s' "$(grep -iE '\b(warn|warning|error|critical)\b' "$BENCH_LOG_DIR/restcached.log" | head -3 | tr '\n' ' ')")"
 if [ "$failures" -eq 0 ]; then
-  echo "write_campaign: every write's notification arrived; sampled documents and freshness check fine"
+  echo "write_campaign: every write's logged keys were read; sampled documents and freshness check fine"
 else
   echo "write_campaign: $failures check(s) FAILED (see above)"
 fi

@@ -132,8 +132,9 @@ inline constexpr int64_t changelog_replay_digest_from = 10'000;
 /// Bytes of the change log (table and indexes) beyond which the listener
 /// warns each minute: a log that size means instances stopped pruning it.
 inline constexpr int64_t changelog_warn_bytes = int64_t{1} << 30;
-/// How often the listener takes a watermark mark (ms).
-inline constexpr int64_t changelog_mark_interval_ms = 200;
+/// How often the listener reads the change log (ms): each read is a
+/// watermark mark, and bounds how long a committed change waits.
+inline constexpr int64_t changelog_poll_interval_ms = 25;
 
 // lmdb.*
 /// The directory of the LMDB tier (created if missing). Relative paths are

@@ -382,8 +382,11 @@ restcache_config::restcache_config() {
     .integer(o.changelog_max_pending, "max-pending", d::changelog_max_pending, 1, int_max,
              "changed keys coalesced (or replayed) at once while the shards catch up; beyond, both tiers are "
              "dropped")
-    .integer(o.changelog_mark_interval_ms, "mark-interval", d::changelog_mark_interval_ms, 10, 60'000,
-             "ms between replay watermark marks")
+    .integer(o.changelog_poll_interval_ms, "poll-interval", d::changelog_poll_interval_ms, 5, 10'000,
+             "ms between reads of the change log; a committed change is dropped from the tiers within about "
+             "this (plus the shards' work)")
+    .note("Each instance runs one small statement per interval on the primary, whether anything changed or "
+          "not. See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
     .integer(o.changelog_warn_bytes, "warn-bytes", d::changelog_warn_bytes, 0, int_max,
              "bytes of the change log (table and indexes) beyond which the listener warns each minute, 0 = never")
     .in_bytes();
@@ -438,6 +441,9 @@ std::optional<std::string> removed_option_note(const std::string& key) {
   if (key == "cache.on-listener-loss")
     return "cache.on-listener-loss was removed: GETs always bypass the tiers while the change listener is "
            "not caught up, and cache.stale-if-error bounds and marks what the serve policy answered";
+  if (key == "changelog.mark-interval")
+    return "changelog.mark-interval was removed: the listener reads the change log every changelog.poll-interval "
+           "ms, and each read is its own watermark mark";
   if (key == "inspect.port")
     return "inspect.port was removed: use inspect.socket (a Unix socket only the daemon's user and root can "
            "reach); the TCP port was served by CAF's middleman, which cannot bound what an unauthenticated "

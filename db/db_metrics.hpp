@@ -27,8 +27,8 @@ struct db_metrics {
 
 /// The notify listener: its connection thread and its actor write these.
 struct listener_metrics {
-  std::atomic<uint64_t> notifications{0};  ///< change notifications received
-  std::atomic<uint64_t> connects{0};       ///< LISTEN sessions established
+  std::atomic<uint64_t> changes_read{0};   ///< changed keys the polls read (not the replays)
+  std::atomic<uint64_t> connects{0};       ///< sessions established with the change log
   std::atomic<int64_t> connected{0};
   std::atomic<int64_t> caught_up{0};       ///< connected and a mark applied since
   std::atomic<uint64_t> replayed{0};       ///< change-log entries re-applied after a (re)connect

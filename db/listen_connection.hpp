@@ -1,12 +1,13 @@
 #pragma once
 
-// The notify listener's own PostgreSQL connection, on its own thread: LISTEN
-// on the change channel, replay the change log from the applied watermark
-// after every (re)connect, read notifications as they come (never stalling:
-// a stalled LISTEN session fills the server's notify queue and then every
-// writer's COMMIT fails), and take a watermark mark every mark_interval.
-// Everything read goes into the change_inbox; state changes are reported
-// through callbacks that only send messages.
+// The change listener's own PostgreSQL connection, on its own thread: after
+// every (re)connect, replay the change log from the applied watermark, then
+// read it by snapshot every poll_interval (persistence/pg/change_feed.hpp
+// says why nothing is missed). Each poll's keys and its snapshot's xmin (the
+// mark) go into the change_inbox as one round, so the watermark rises only
+// once everything the poll read is applied. Writers are never involved: no
+// NOTIFY, nothing they wait for. State changes are reported through
+// callbacks that only send messages.
 
 #include <atomic>
 #include <chrono>
@@ -15,21 +16,17 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <unordered_map>
 
 #include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
+#include "persistence/pg/change_feed.hpp"
 
 namespace restcache {
 
-namespace pg {
-class connection;
-}
-
 struct listen_config {
   std::string dsn;
-  std::chrono::milliseconds mark_interval{defaults::changelog_mark_interval_ms}; ///< how often the watermark may advance
+  std::chrono::milliseconds poll_interval{defaults::changelog_poll_interval_ms}; ///< how often the log is read
   std::chrono::milliseconds max_backoff{2'000};   ///< cap of the reconnect backoff
   std::chrono::seconds retention{defaults::changelog_retention}; ///< changelog.retention; 0 = never prune
   std::chrono::seconds prune_interval{60};
@@ -49,8 +46,8 @@ struct listen_config {
 
 class listen_connection {
 public:
-  /// `up(generation, lsn_floor)` when LISTEN is in place and the replay is
-  /// in the inbox (lsn_floor: the primary's WAL position read after the
+  /// `up(generation, lsn_floor)` when the replay is in the inbox and polls
+  /// follow (lsn_floor: the primary's WAL position read after the
   /// replay, 0 unless stamp_lsn); `down()` when the connection broke. Both
   /// called on the thread.
   listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
@@ -66,8 +63,8 @@ private:
   /// hold (compare_history); on any difference asks the inbox to drop both
   /// tiers and restart the watermark. True when the tiers may be replayed.
   bool same_history(pg::connection& c, uint64_t watermark);
-  /// Drains libpq's notification list into the inbox.
-  void drain(pg::connection& c);
+  /// Reads what is new in the log into the inbox, with the poll's mark.
+  void poll(pg::connection& c);
   /// Stamps `changes` with the primary's WAL position now (stamp_lsn) and
   /// adds them to the inbox; clears them.
   void add_stamped(pg::connection& c, change_batch& changes);
@@ -81,8 +78,9 @@ private:
   std::function<void()> down_;
   uint64_t generation_ = 0; ///< sessions so far; marks carry theirs
   std::optional<history_identity> history_; ///< what the tiers hold, as of the last connect
-  std::unordered_map<uint64_t, uint64_t> marks_sent_; ///< token -> xmin, this session
-  uint64_t next_token_ = 1;
+  pg::poll_position position_;   ///< where the next poll reads from
+  int64_t last_poll_us_ = 0;     ///< when the last poll (or the position) was read
+  uint64_t last_mark_ = 0;       ///< the last xmin put into the inbox, this session
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

@@ -18,7 +18,6 @@
 
 using namespace std::chrono_literals;
 using namespace restcache;
-using restcache::test::receive_notifications;
 using restcache::test::shared_private_pg;
 
 namespace {
@@ -107,24 +106,18 @@ CAF_TEST(loading N depts gives N depts and N times K emps) {
                   2);
 }
 
-CAF_TEST(the load leaves the change log empty and sends no notifications) {
-  pg::connection listener{dsn};
-  listener.exec("LISTEN restcache_changes");
+CAF_TEST(the load leaves the change log empty) {
   // A change before the load is in the log; the load resets the log.
   c.exec("INSERT INTO dept VALUES (1, 'before', 'load')");
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 1);
-  CAF_CHECK_EQUAL(receive_notifications(listener, 1, 10s).size(), 1u);
   auto seq_before = count("SELECT max(seq) FROM change_log");
   load(1'000, 10, 300);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 0);
-  CAF_CHECK_EQUAL(receive_notifications(listener, 1, 500ms).size(), 0u);
   // The triggers work again afterwards, and seq continued (not restarted).
   c.exec("UPDATE dept SET loc = 'after' WHERE deptno = 500");
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log"), 1);
   CAF_CHECK_GREATER(count("SELECT min(seq) FROM change_log"), seq_before);
-  auto got = receive_notifications(listener, 1, 10s);
-  CAF_REQUIRE_EQUAL(got.size(), 1u);
-  CAF_CHECK_EQUAL(got[0].rfind("dept:500:", 0), 0u);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM change_log WHERE keys = '{dept:500}'"), 1);
 }
 
 CAF_TEST(loads resume from max deptno and are deterministic) {
@@ -358,8 +351,6 @@ CAF_TEST(a non-superuser owner loads by disabling the triggers per batch) {
     // PostgreSQL 15: only the owner may create in the public schema of a
     // new database, which this role is.
     pg::ensure_schema(own);
-    pg::connection listener{"host=127.0.0.1 port=" + port + " user=" + role + " dbname=" + db};
-    listener.exec("LISTEN restcache_changes");
     pg::load_options opts;
     opts.depts = 600;
     opts.batch_depts = 250;
@@ -367,15 +358,13 @@ CAF_TEST(a non-superuser owner loads by disabling the triggers per batch) {
     CAF_CHECK_EQUAL(rep.depts_inserted, 600);
     CAF_CHECK_EQUAL(rep.emps_inserted, 6'000);
     CAF_CHECK_EQUAL(own.exec("SELECT count(*) FROM change_log").int64(0, 0), 0);
-    CAF_CHECK_EQUAL(receive_notifications(listener, 1, 500ms).size(), 0u);
     // The triggers are enabled again, in every replication role.
     CAF_CHECK_EQUAL(own.exec("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"
                              " AND tgenabled = 'A' AND tgrelid IN ('dept'::regclass, 'emp'::regclass)")
                       .int64(0, 0),
                     4);
     own.exec("UPDATE emp SET sal = sal + 1 WHERE empno = 42");
-    CAF_CHECK_EQUAL(own.exec("SELECT count(*) FROM change_log").int64(0, 0), 2);
-    CAF_CHECK_EQUAL(receive_notifications(listener, 2, 10s).size(), 2u);
+    CAF_CHECK_EQUAL(own.exec("SELECT count(*) FROM change_log").int64(0, 0), 1); // a row per changed row
   }
   admin.exec("DROP DATABASE " + db + " WITH (FORCE)");
   admin.exec("DROP ROLE " + role);

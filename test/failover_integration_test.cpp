@@ -59,7 +59,7 @@ struct fixture {
   void start(const std::string& lmdb_path) {
     d = std::make_unique<daemon_process>(std::vector<std::string>{
       "--db.dsn=" + failover_dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
-      "--changelog.mark-interval=50", "--lmdb.path=" + lmdb_path, "--lmdb.flush-interval=20",
+      "--changelog.poll-interval=20", "--lmdb.path=" + lmdb_path, "--lmdb.flush-interval=20",
       "--db.query-timeout-ms=2000", "--cache.fill-timeout-ms=3000"});
     http_client c{d->port()};
     CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 200; }));

@@ -46,7 +46,7 @@ struct fixture {
   std::unique_ptr<daemon_process> start(const std::string& dsn) {
     auto d = std::make_unique<daemon_process>(std::vector<std::string>{
       "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
-      "--lmdb.flush-interval=20", "--changelog.mark-interval=50", "--lmdb.path=" + lmdb.path});
+      "--lmdb.flush-interval=20", "--changelog.poll-interval=20", "--lmdb.path=" + lmdb.path});
     http_client c{d->port()};
     // Ready, not only caught up: a fill before the pool's first connect answers 503.
     CAF_REQUIRE(wait_until([&] {

@@ -117,7 +117,7 @@ struct fixture {
     dsn = db_dsn;
     auto args = [&] {
       return std::vector<std::string>{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2",
-                                      "--log.level=warn", "--changelog.mark-interval=50", "--db.query-timeout-ms=2000",
+                                      "--log.level=warn", "--changelog.poll-interval=20", "--db.query-timeout-ms=2000",
                                       "--cache.fill-timeout-ms=3000"};
     };
     first = std::make_unique<daemon_process>(args());

@@ -51,7 +51,7 @@ struct fixture {
   std::unique_ptr<daemon_process> start(std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2",
                                   "--log.level=warn", "--lmdb.flush-interval=20",
-                                  "--changelog.mark-interval=50"};
+                                  "--changelog.poll-interval=20"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto d = std::make_unique<daemon_process>(args);
     http_client c{d->port()};

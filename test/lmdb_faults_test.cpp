@@ -35,7 +35,7 @@ struct fixture {
   void start(const std::string& lmdb_path, std::vector<std::string> extra) {
     std::vector<std::string> args{"--db.dsn=" + faults_dsn(), "--db.pool-size=2", "--cache.shards=2",
                                   "--log.level=warn", "--lmdb.path=" + lmdb_path, "--lmdb.flush-interval=20",
-                                  "--changelog.mark-interval=50"};
+                                  "--changelog.poll-interval=20"};
     args.insert(args.end(), extra.begin(), extra.end());
     d = std::make_unique<daemon_process>(args);
     http_client c{d->port()};

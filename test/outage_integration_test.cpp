@@ -29,7 +29,7 @@ struct fixture {
     load_demo(cluster.dsn(), 100, 5);
     d = std::make_unique<daemon_process>(std::vector<std::string>{
       "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
-      "--cache.mode=memory", "--changelog.mark-interval=50", "--db.query-timeout-ms=2000",
+      "--cache.mode=memory", "--changelog.poll-interval=20", "--db.query-timeout-ms=2000",
       "--cache.fill-timeout-ms=3000"});
     wait_ready();
   }
@@ -140,7 +140,7 @@ CAF_TEST(a document read while blind never answers an older copy once PostgreSQL
     d = std::make_unique<daemon_process>(std::vector<std::string>{
       "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
       "--cache.mode=" + mode, "--lmdb.path=" + lmdb.path, "--lmdb.flush-interval=20",
-      "--changelog.mark-interval=50", "--db.query-timeout-ms=2000", "--cache.fill-timeout-ms=3000"});
+      "--changelog.poll-interval=20", "--db.query-timeout-ms=2000", "--cache.fill-timeout-ms=3000"});
     wait_ready();
     http_client c{d->port()};
     pg::connection writer{cluster.dsn()};

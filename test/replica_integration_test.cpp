@@ -44,7 +44,7 @@ struct fixture {
   void start(std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"--db.dsn=" + primary.dsn(), "--db.replicas=" + standby->dsn(),
                                   "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
-                                  "--cache.mode=memory", "--changelog.mark-interval=50",
+                                  "--cache.mode=memory", "--changelog.poll-interval=20",
                                   "--db.replica-wait-ms=100"};
     args.insert(args.end(), extra.begin(), extra.end());
     d = std::make_unique<daemon_process>(args);

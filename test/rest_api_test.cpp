@@ -71,7 +71,7 @@ std::unique_ptr<daemon_process> start_daemon(std::vector<std::string> extra = {}
   std::vector<std::string> args;
   std::vector<std::string> defaults{"--db.dsn=" + suite_dsn(), "--db.pool-size=2", "--cache.shards=2",
                                     "--log.level=warn", "--lmdb.flush-interval=20",
-                                    "--changelog.mark-interval=50"};
+                                    "--changelog.poll-interval=20"};
   for (auto& d : defaults) {
     auto key = d.substr(0, d.find('=') + 1);
     bool replaced = std::any_of(extra.begin(), extra.end(),

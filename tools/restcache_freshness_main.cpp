@@ -818,13 +818,14 @@ void checker::write_once() {
     }
     // What the change triggers recorded for this transaction. A TRUNCATE
     // names no key: it stands for every document.
-    auto r = c.exec("SELECT entity, id FROM change_log WHERE xid = pg_current_xact_id()");
+    auto r = c.exec("SELECT split_part(u.k, ':', 1), substr(u.k, strpos(u.k, ':') + 1)"
+                    " FROM change_log c, unnest(c.keys) AS u (k) WHERE c.xid = pg_current_xact_id()");
     for (int i = 0; i < r.rows(); ++i) {
-      auto entity = r.text(i, 0);
-      if (entity == "truncate")
+      auto space = r.text(i, 0);
+      if (space == "*")
         truncated = true;
       else
-        logged.insert({entity == "dept" ? 'd' : 'e', int32_t(r.int64(i, 1))});
+        logged.insert({space == "dept" ? 'd' : 'e', static_cast<int32_t>(std::stol(std::string{r.text(i, 1)}))});
     }
     // The documents as they will be once committed (we are the only writer).
     for (auto& k : p->keys)

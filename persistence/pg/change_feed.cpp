@@ -1,5 +1,6 @@
 #include "persistence/pg/change_feed.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -23,22 +24,33 @@ std::string_view next_part(std::string_view& s, char sep) {
   return field;
 }
 
-std::string_view next_field(std::string_view& s) {
-  return next_part(s, ':');
-}
+/// A digest's keys are one text, separated by U+001F (schema.sql).
+constexpr char digest_separator = '\x1f';
 
-std::string_view next_id(std::string_view& s) {
-  return next_part(s, ',');
-}
-
-// restcache_replay (schema.sql) reads the log directly, or through a digest
-// another instance left when many entries are due. The horizon is read after
-// it: a prune that deleted entries the replay did not see has raised it by
-// then.
+// restcache_replay_keys (schema.sql) reads the log directly, or through a
+// digest another instance left when many entries are due. The horizon is read
+// after it: a prune that deleted entries the replay did not see has raised it
+// by then.
 const char* const replay_sql =
-  "SELECT entity, id, seq, us, ids FROM restcache_replay($1::text::xid8, $2::int8, $3::int4)";
+  "SELECT key, seq, us, keys FROM restcache_replay_keys($1::text::xid8, $2::int8, $3::int4)";
 
 const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
+
+// One statement, so one snapshot: what it prints and what it reads. The
+// highest seq visible in it through the primary key (read backwards).
+const char* const position_sql =
+  "SELECT pg_current_snapshot()::text, coalesce((SELECT max(seq) FROM change_log), 0)";
+
+// One statement, so one snapshot: the snapshot is on every row (and on the
+// one row a poll that reads nothing returns), the keys are unnested here
+// (no array literal to parse), and $4 bounds what comes back. The three
+// conditions are index scans ORed in a bitmap (change_log's primary key and
+// its xid index; seqscan is off in this session).
+const char* const poll_sql =
+  "SELECT s.snap, x.seq, x.k FROM (SELECT pg_current_snapshot()::text AS snap) s"
+  " LEFT JOIN LATERAL (SELECT c.seq, u.k FROM change_log c, unnest(c.keys) AS u (k)"
+  "   WHERE c.seq > $1::int8 OR c.xid = ANY ($2::xid8[]) OR c.xid >= $3::xid8"
+  "   LIMIT $4::int8) x ON true";
 
 // The primary's current timeline is the first 8 hex digits of the name of
 // the WAL file it writes; pg_control_checkpoint() would lag a promotion
@@ -51,10 +63,6 @@ const char* const history_sql =
   "  pg_is_in_recovery(),"
   "  pg_snapshot_xmax(pg_current_snapshot())::text"
   " FROM pg_control_system() s, pg_database d WHERE d.datname = current_database()";
-
-const char* const mark_sql =
-  "SELECT pg_snapshot_xmin(pg_current_snapshot())::text,"
-  " pg_notify($2, 'mark:' || $1)";
 
 // The oldest $3 entries, read only when the oldest one has aged (entries age
 // in sequence order, near enough): selecting every aged entry read the whole
@@ -74,51 +82,116 @@ const char* const prune_sql =
   "       FROM m WHERE m.x IS NOT NULL)"
   " SELECT n FROM m";
 
+// The database's own bound, whatever any instance applied (schema.sql).
+const char* const prune_aged_sql = "SELECT restcache_prune_change_log($1::int4)";
+
 void prepare_once(connection& c, const char* name, const char* sql) {
   if (!c.is_prepared(name))
     c.prepare(name, sql);
 }
 
+std::string xid_array(const std::vector<uint64_t>& xids) {
+  std::string out = "{";
+  for (auto x : xids) {
+    if (out.size() > 1)
+      out += ',';
+    out += std::to_string(x);
+  }
+  out += '}';
+  return out;
+}
+
+xid_snapshot snapshot_of(const result& r, int row) {
+  auto snap = parse_snapshot(r.text(row, 0));
+  if (!snap)
+    throw error("change feed: malformed snapshot '" + std::string{r.text(row, 0)} + "'");
+  return *snap;
+}
+
 } // namespace
 
-std::optional<key_change> parse_change(std::string_view payload) {
-  auto entity = next_field(payload);
-  auto id_text = next_field(payload);
-  auto seq_text = next_field(payload);
-  auto us_text = next_field(payload);
-  if (!payload.empty())
-    return std::nullopt; // more fields than the triggers send
-  auto kind = change_kind(entity);
-  if (!kind)
+std::optional<xid_snapshot> parse_snapshot(std::string_view text) {
+  xid_snapshot s;
+  if (!parse_int(next_part(text, ':'), s.xmin) || !parse_int(next_part(text, ':'), s.xmax) || s.xmax < s.xmin)
     return std::nullopt;
-  key_change ch;
-  ch.key.kind = *kind;
-  if (!parse_int(id_text, ch.key.id) || !parse_int(seq_text, ch.seq))
-    return std::nullopt;
-  if (!us_text.empty() && !parse_int(us_text, ch.changed_us))
-    return std::nullopt;
-  return ch;
+  // "x,y,z" or nothing: a trailing comma is malformed.
+  for (bool more = !text.empty(); more;) {
+    more = text.find(',') != std::string_view::npos;
+    uint64_t x = 0;
+    if (!parse_int(next_part(text, ','), x))
+      return std::nullopt;
+    s.xip.push_back(x);
+  }
+  return s;
 }
 
-std::optional<uint64_t> parse_truncate(std::string_view payload) {
-  auto entity = next_field(payload);
-  auto id_text = next_field(payload);
-  auto seq_text = next_field(payload);
-  auto us_text = next_field(payload);
-  int64_t us = 0;
-  uint64_t seq = 0;
-  if (entity != "truncate" || id_text != "0" || !payload.empty() || !parse_int(seq_text, seq)
-      || (!us_text.empty() && !parse_int(us_text, us)))
-    return std::nullopt;
-  return seq;
+log_key_kind parse_log_key(std::string_view key, doc_key& out) {
+  auto at = key.find(':');
+  if (at == std::string_view::npos)
+    return log_key_kind::unknown;
+  auto space = key.substr(0, at);
+  if (space == "*")
+    return log_key_kind::truncate;
+  auto kind = change_kind(space);
+  if (!kind || !parse_int(key.substr(at + 1), out.id))
+    return log_key_kind::unknown;
+  out.kind = *kind;
+  return log_key_kind::document;
 }
 
-std::optional<uint64_t> parse_mark(std::string_view payload) {
-  constexpr std::string_view prefix = "mark:";
-  uint64_t token = 0;
-  if (payload.substr(0, prefix.size()) != prefix || !parse_int(payload.substr(prefix.size()), token))
-    return std::nullopt;
-  return token;
+void prepare_feed_session(connection& c) {
+  c.exec("SET enable_seqscan = off; SET jit = off");
+}
+
+xid_snapshot read_position(connection& c, poll_position& pos) {
+  prepare_once(c, "feed_position", position_sql);
+  auto r = c.exec_prepared("feed_position", {});
+  if (r.rows() != 1)
+    throw error("feed_position: unexpected result");
+  auto snap = snapshot_of(r, 0);
+  pos.after_seq = static_cast<uint64_t>(r.int64(0, 1));
+  pos.in_progress = snap.xip;
+  pos.from_xid = snap.xmax;
+  return snap;
+}
+
+poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_t seen_after_us) {
+  prepare_once(c, "feed_poll", poll_sql);
+  auto r = c.exec_prepared("feed_poll", {std::to_string(pos.after_seq), xid_array(pos.in_progress),
+                                         std::to_string(pos.from_xid), std::to_string(limit + 1)});
+  if (r.rows() < 1)
+    throw error("feed_poll: no snapshot row");
+  poll_result out;
+  out.snapshot = snapshot_of(r, 0);
+  if (static_cast<size_t>(r.rows()) > limit) {
+    out.overflow = true;
+    out.snapshot = read_position(c, pos);
+    return out;
+  }
+  auto top = pos.after_seq;
+  out.changes.reserve(static_cast<size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i) {
+    if (r.is_null(i, 1))
+      continue; // the one row of a poll that read nothing
+    key_change ch;
+    ch.seq = static_cast<uint64_t>(r.int64(i, 1));
+    top = std::max(top, ch.seq);
+    switch (parse_log_key(r.text(i, 2), ch.key)) {
+    case log_key_kind::document:
+      ch.changed_us = seen_after_us;
+      out.changes.push_back(ch);
+      break;
+    case log_key_kind::truncate:
+      ++out.truncates;
+      break;
+    case log_key_kind::unknown:
+      break;
+    }
+  }
+  pos.after_seq = top;
+  pos.in_progress = out.snapshot.xip;
+  pos.from_xid = out.snapshot.xmax;
+  return out;
 }
 
 replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from) {
@@ -143,33 +216,32 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
   if (static_cast<size_t>(r.rows()) > limit)
     return too_many();
   out.changes.reserve(static_cast<size_t>(r.rows()));
-  for (int i = 0; i < r.rows(); ++i) {
-    auto entity = r.text(i, 0);
-    if (entity == "truncate") {
+  auto add = [&](std::string_view key, key_change ch) {
+    switch (parse_log_key(key, ch.key)) {
+    case log_key_kind::document:
+      out.changes.push_back(ch);
+      break;
+    case log_key_kind::truncate:
       out.truncated = true;
-      continue;
+      break;
+    case log_key_kind::unknown:
+      break;
     }
-    auto kind = change_kind(entity);
-    if (!kind)
-      throw error("replay_changes: unknown entity '" + std::string{entity} + "' in change_log");
+  };
+  for (int i = 0; i < r.rows(); ++i) {
     key_change ch;
-    ch.key.kind = *kind;
-    ch.seq = static_cast<uint64_t>(r.int64(i, 2));
-    ch.changed_us = r.int64(i, 3);
-    if (r.is_null(i, 4)) {
-      ch.key.id = static_cast<int32_t>(r.int64(i, 1));
-      out.changes.push_back(ch);
+    ch.seq = static_cast<uint64_t>(r.int64(i, 1));
+    ch.changed_us = r.int64(i, 2);
+    if (r.is_null(i, 3)) {
+      add(r.text(i, 0), ch);
       continue;
     }
-    // A digest's keys: "1,2,...". They carry its highest sequence, so never
-    // take one for the exact change a write applied itself.
+    // A digest's keys. They carry its highest sequence, so never take one
+    // for the exact change a write applied itself.
     ch.coalesced = true;
-    auto ids = r.text(i, 4);
-    while (!ids.empty()) {
-      if (!parse_int(next_id(ids), ch.key.id))
-        throw error("replay_changes: malformed digest ids");
-      out.changes.push_back(ch);
-    }
+    auto keys = r.text(i, 3);
+    while (!keys.empty())
+      add(next_part(keys, digest_separator), ch);
     if (out.changes.size() > limit)
       return too_many();
   }
@@ -196,24 +268,14 @@ live_history read_history(connection& c) {
   return h;
 }
 
-std::string mark_channel(connection& c) {
-  return "restcache_mark_" + std::to_string(PQbackendPID(c.get()));
-}
-
-uint64_t send_mark(connection& c, uint64_t token) {
-  prepare_once(c, "send_mark", mark_sql);
-  auto r = c.exec_prepared("send_mark", {std::to_string(token), mark_channel(c)});
-  uint64_t xmin = 0;
-  if (r.rows() != 1 || !parse_int(r.text(0, 0), xmin))
-    throw error("send_mark: unexpected result");
-  return xmin;
-}
-
 int64_t prune_changes(connection& c, std::chrono::seconds retention, uint64_t below, int64_t limit) {
   prepare_once(c, "prune_changes", prune_sql);
+  prepare_once(c, "prune_aged_changes", prune_aged_sql);
   auto r = c.exec_prepared("prune_changes", {std::to_string(retention.count()), std::to_string(below),
                                              std::to_string(limit)});
-  return r.rows() == 1 ? r.int64(0, 0) : 0;
+  auto n = r.rows() == 1 ? r.int64(0, 0) : 0;
+  auto aged = c.exec_prepared("prune_aged_changes", {std::to_string(limit)});
+  return n + (aged.rows() == 1 ? aged.int64(0, 0) : 0);
 }
 
 } // namespace restcache::pg

@@ -1,32 +1,75 @@
 #pragma once
 
-// Reading the change stream the triggers write (schema.sql): parsing
-// notifications, replaying the change log from a watermark, taking watermark
-// marks, pruning. Blocking libpq calls; the notify listener runs them on its
-// own connection thread. Plain C++ (no CAF, no Beast).
+// Reading the change log the triggers write (schema.sql): polling it by
+// snapshot, replaying it from a watermark, pruning it. Blocking libpq calls;
+// the listener runs them on its own connection thread. Plain C++ (no CAF, no
+// Beast).
+//
+// Why polling finds every committed entry: an entry invisible to a poll's
+// snapshot belongs to a transaction the snapshot saw in progress (its xip
+// list) or to one at or past its xmax (whose xid came later, or had not
+// completed: PostgreSQL lists in xip only the running xids below xmax).
+// Every other entry written later draws a higher seq than any the poll saw,
+// the sequence being CACHE 1. So the next poll reads
+//   seq > the highest seq read, or xid in that xip, or xid >= that xmax,
+// and nothing is missed or read twice.
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "messages/history.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/schema.hpp" // change_channel
 
 namespace restcache::pg {
 
-/// "<entity>:<id>:<seq>[:<us>]" as the triggers send it; nullopt when malformed
-/// or of an unknown entity.
-std::optional<key_change> parse_change(std::string_view payload);
+/// A pg_snapshot as PostgreSQL prints it: "xmin:xmax:xip,xip,...".
+struct xid_snapshot {
+  uint64_t xmin = 0;
+  uint64_t xmax = 0;
+  std::vector<uint64_t> xip; ///< in progress, between xmin and xmax
+  friend bool operator==(const xid_snapshot&, const xid_snapshot&) = default;
+};
+std::optional<xid_snapshot> parse_snapshot(std::string_view text);
 
-/// "truncate:0:<seq>[:<us>]" as the TRUNCATE triggers send it: the sequence;
-/// nullopt for anything else.
-std::optional<uint64_t> parse_truncate(std::string_view payload);
+/// What one key of a log entry ("<space>:<key>") names.
+enum class log_key_kind : uint8_t {
+  document, ///< a key of a kind this build caches (out holds it)
+  truncate, ///< "*:<table>": every document may have changed
+  unknown,  ///< another key space (watched for something else), or malformed
+};
+log_key_kind parse_log_key(std::string_view key, doc_key& out);
 
-/// "mark:<token>" as send_mark sends it; nullopt for anything else.
-std::optional<uint64_t> parse_mark(std::string_view payload);
+/// Where the next poll starts: every entry not read yet has seq > after_seq,
+/// or an xid in `in_progress`, or an xid >= `from_xid`.
+struct poll_position {
+  uint64_t after_seq = 0;
+  std::vector<uint64_t> in_progress;
+  uint64_t from_xid = 0;
+};
+
+/// The position of a fresh snapshot: its highest visible seq, its xip and
+/// xmax. Returns the snapshot too (its xmin is a watermark once everything
+/// visible to it is applied).
+xid_snapshot read_position(connection& c, poll_position& pos);
+
+struct poll_result {
+  change_batch changes;     ///< every key of every entry the poll read
+  size_t truncates = 0;     ///< TRUNCATEs among them: both tiers must be dropped
+  bool overflow = false;    ///< more than `limit` keys: not read; drop both tiers
+  xid_snapshot snapshot;    ///< the poll's; its xmin is the round's mark
+};
+
+/// Reads the entries not read yet, in one statement (one snapshot), and
+/// moves `pos` past them. Each change is stamped `seen_after_us` (the time
+/// the previous poll was sent: every entry read here committed after it, so
+/// now minus it bounds the commit-to-drop latency from above). Past `limit`
+/// keys nothing is returned, overflow is set, and `pos` restarts from a fresh
+/// snapshot (read_position).
+poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_t seen_after_us);
 
 struct replay_result {
   change_batch changes;   ///< every entry of a transaction not known complete at the watermark
@@ -35,12 +78,12 @@ struct replay_result {
   uint64_t horizon = 0;   ///< change_log_horizon.pruned_below
 };
 
-/// The change-log entries of transactions with xid >= `watermark` (or, when
-/// at least `digest_from` are due, the keys of a digest that covers them:
-/// restcache_replay in schema.sql), then the pruning horizon. Incomplete
-/// when the horizon is not below the watermark (entries the reader needs may
-/// be gone), or when more than `limit` entries would come back (the caller
-/// drops its tiers instead).
+/// The change-log keys of transactions with xid >= `watermark` (or, when at
+/// least `digest_from` entries are due, the keys of a digest that covers
+/// them: restcache_replay_keys in schema.sql), then the pruning horizon.
+/// Incomplete when the horizon is not below the watermark (entries the
+/// reader needs may be gone), or when more than `limit` keys would come back
+/// (the caller drops its tiers instead).
 replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from);
 
 /// The identity of the history the connection reaches (cluster, database,
@@ -48,24 +91,15 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
 /// xid. On a standby the timeline is the last checkpoint's.
 live_history read_history(connection& c);
 
-/// The session's own channel for its marks ("restcache_mark_<backend pid>"):
-/// a mark on the shared change channel would wake every listening instance,
-/// N instances marking every interval N^2 deliveries. One notification queue
-/// carries every channel in commit order, so a mark on its own channel still
-/// arrives behind every change that committed before it.
-std::string mark_channel(connection& c);
-
-/// Takes the xmin of a fresh snapshot and, in the same transaction, notifies
-/// "mark:<token>" on the session's mark channel (which it must LISTEN to).
-/// Every transaction with an xid below the returned xmin had committed (or
-/// aborted) before, so its notifications are in the queue ahead of the mark:
-/// once the listener has received the mark and applied what came before it,
-/// the xmin is a safe replay watermark.
-uint64_t send_mark(connection& c, uint64_t token);
-
 /// Deletes change-log entries older than `retention` whose transaction is
-/// below `below` (never one the caller has not applied), at most `limit`, and
-/// raises the horizon over them. Returns the entries deleted.
+/// below `below` (never one the caller has not applied), at most `limit`,
+/// then those older than the database's own bound (change_log_horizon.max_age,
+/// whatever any instance applied), and raises the horizon over them. Returns
+/// the entries deleted.
 int64_t prune_changes(connection& c, std::chrono::seconds retention, uint64_t below, int64_t limit);
+
+/// Settings of the listener's session: the planner has no statistics for
+/// ranges of xid8 and would read the whole log for "xid >= x".
+void prepare_feed_session(connection& c);
 
 } // namespace restcache::pg

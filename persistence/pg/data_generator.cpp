@@ -173,13 +173,11 @@ void exec_quietly(connection& c, const char* sql) noexcept {
 // session ever writes while the triggers are off (its changes would go
 // unlogged). Needs table ownership.
 const char* const disable_change_triggers =
-  "ALTER TABLE dept DISABLE TRIGGER restcache_dept_changed, DISABLE TRIGGER restcache_dept_truncated;"
-  "ALTER TABLE emp DISABLE TRIGGER restcache_emp_changed, DISABLE TRIGGER restcache_emp_truncated";
+  "ALTER TABLE dept DISABLE TRIGGER restcache_changed, DISABLE TRIGGER restcache_truncated;"
+  "ALTER TABLE emp DISABLE TRIGGER restcache_changed, DISABLE TRIGGER restcache_truncated";
 const char* const enable_change_triggers =
-  "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_dept_changed,"
-  " ENABLE ALWAYS TRIGGER restcache_dept_truncated;"
-  "ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,"
-  " ENABLE ALWAYS TRIGGER restcache_emp_truncated";
+  "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_changed, ENABLE ALWAYS TRIGGER restcache_truncated;"
+  "ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_changed, ENABLE ALWAYS TRIGGER restcache_truncated";
 
 } // namespace
 
@@ -265,8 +263,8 @@ load_report load_demo_data(connection& c, const load_options& opts,
     // The load bypassed the change log on purpose, so it no longer describes
     // how the data came to be: reset it (TRUNCATE ... CONTINUE IDENTITY).
     //  - A bulk load is not a change stream: logging 100M rows would double
-    //    the load's writes and flood the NOTIFY queue (8 GB max) with
-    //    invalidations of ids no cache can hold, as they did not exist.
+    //    the load's writes with invalidations of ids no cache can hold, as
+    //    they did not exist.
     //  - A cache that was filled before the load must not trust the log to
     //    tell it what changed. The sequence is NOT restarted, so seq stays
     //    monotonic: a reader whose persisted watermark is older than the

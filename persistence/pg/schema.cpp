@@ -68,7 +68,12 @@ void uninstall_schema(connection& c) {
     "BEGIN;"
     "SET LOCAL client_min_messages = warning;"
     "SELECT pg_advisory_xact_lock(7310593858020254568);"
+    // The triggers as the watched keys generated them; then version 6's, by
+    // name, should a database still hold them.
     "DO $do$ BEGIN"
+    "  IF to_regprocedure('restcache_remove_triggers()') IS NOT NULL THEN"
+    "    PERFORM restcache_remove_triggers();"
+    "  END IF;"
     "  IF to_regclass('dept') IS NOT NULL THEN"
     "    DROP TRIGGER IF EXISTS restcache_dept_changed ON dept;"
     "    DROP TRIGGER IF EXISTS restcache_dept_truncated ON dept;"
@@ -78,9 +83,12 @@ void uninstall_schema(connection& c) {
     "    DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;"
     "  END IF;"
     "END $do$;"
-    // The change log's own trigger holds restcache_change_log_bound.
-    "DROP FUNCTION IF EXISTS restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int);"
-    "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_schema;"
+    "DROP FUNCTION IF EXISTS restcache_replay_keys(xid8, bigint, int), restcache_digest_for(xid8, int),"
+    "  restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int),"
+    "  restcache_install_triggers(), restcache_remove_triggers(), restcache_trigger_function(text, text);"
+    "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
+    "  restcache_schema;"
+    "DROP SEQUENCE IF EXISTS change_log_seq;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
     "  restcache_change_log_bound(), restcache_prune_change_log(int);"
     "COMMIT;";

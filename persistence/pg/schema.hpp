@@ -1,7 +1,8 @@
 #pragma once
 
 // The schema of persistence/pg/schema.sql: master–detail tables, the change
-// log, its triggers and NOTIFY channel, and the recorded schema version.
+// log, the watched keys and the triggers generated from them, and the
+// recorded schema version.
 
 #include <optional>
 #include <string_view>
@@ -15,12 +16,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 6;
-
-/// The LISTEN/NOTIFY channel the change triggers notify on. The payload is
-/// "<entity>:<id>:<seq>:<us>", entity "dept" or "emp", or "truncate" with id 0
-/// (pg/change_feed.hpp parses it).
-inline constexpr const char* change_channel = "restcache_changes";
+inline constexpr int schema_version = 7;
 
 /// Applies schema.sql; idempotent (safe on an existing schema, safe
 /// concurrently thanks to an advisory lock). Returns the recorded version.
@@ -29,9 +25,9 @@ int ensure_schema(connection& c);
 /// The version recorded in the database, or 0 when no schema is present.
 int installed_schema_version(connection& c);
 
-/// Removes what restcache installed (triggers, functions, the change log,
-/// its horizon, the recorded version) and keeps dept and emp with their
-/// rows. One transaction; safe when nothing is installed.
+/// Removes what restcache installed (the watched tables' triggers, the
+/// functions, the change log, its horizon, the watched keys, the recorded
+/// version) and keeps dept and emp with their rows. One transaction; safe when nothing is installed.
 void uninstall_schema(connection& c);
 
 /// The change log's size: bytes of the table with its indexes, and the age

@@ -1,4 +1,4 @@
--- restcache schema, version 6 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 7 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -50,52 +50,96 @@ CREATE INDEX IF NOT EXISTS emp_deptno_idx ON emp (deptno);
 -- per employee at 1M rows, measured by bench/write_campaign.sh).
 CREATE INDEX IF NOT EXISTS emp_mgr_idx ON emp (mgr);
 
--- Every change to dept or emp appends the keys of the cached documents it
--- affects, in the writing transaction. seq is taken at write time (not commit
--- time), so a reader replays from a watermark of transactions not yet known
--- complete, which xid lets it compute (pg_snapshot_xmin/pg_visible_in_snapshot).
+-- The change log. Every committed change to a watched table appends ONE row
+-- per changed row: the keys of the cached documents it affects, as
+-- "<key space>:<key>" text ("emp:7839", "dept:10"; a key space is a lower-case
+-- identifier, the key any text after the first colon). A TRUNCATE appends
+-- "*:<schema>.<table>" (every document may have changed). Readers poll it by
+-- snapshot (persistence/pg/change_feed.hpp); nothing is notified, so writers
+-- neither queue behind one another at commit (NOTIFY takes a cluster-wide
+-- lock from pre-commit to commit) nor are refused PREPARE TRANSACTION.
+--
+-- seq orders the entries for polling: a reader that read every entry up to
+-- seq S visible in a snapshot, and remembers the transactions that snapshot
+-- saw in progress (and those from its xmax on), misses nothing, because an
+-- entry written after the snapshot draws a higher seq. That holds only while
+-- the sequence hands out numbers in real-time order: CACHE 1 (a session's
+-- cached block would hand out lower numbers later), checked as drift.
+-- xid is the writing transaction (pg_current_xact_id() is the top-level one
+-- in a subtransaction too); changed_at its start (now(): no clock read per
+-- row), for the retention only.
+DO $do$ BEGIN
+  -- Version 6's log (entity, id; NOTIFY from every writer) goes with its
+  -- triggers and functions. Its entries cannot be replayed by this version:
+  -- the horizon rises past them, so every instance whose watermark is older
+  -- drops its tiers instead of trusting a log that no longer reaches back.
+  -- Listeners of version 6 are cut off: they reconnect, find no
+  -- restcache_replay and stay bypassed (serving from PostgreSQL), and a
+  -- version 6 build that starts fails on this log ("column entity does not
+  -- exist") instead of installing its notifying triggers again.
+  IF EXISTS (SELECT 1 FROM pg_attribute
+             WHERE attrelid = to_regclass('change_log') AND attname = 'entity' AND NOT attisdropped) THEN
+    IF to_regclass('dept') IS NOT NULL THEN
+      DROP TRIGGER IF EXISTS restcache_dept_changed ON dept;
+      DROP TRIGGER IF EXISTS restcache_dept_truncated ON dept;
+    END IF;
+    IF to_regclass('emp') IS NOT NULL THEN
+      DROP TRIGGER IF EXISTS restcache_emp_changed ON emp;
+      DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;
+    END IF;
+    DROP TABLE change_log, change_log_digest; -- with its own pruning trigger
+    DROP FUNCTION IF EXISTS restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int),
+      restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),
+      restcache_change_log_bound();
+    IF to_regclass('change_log_horizon') IS NOT NULL THEN
+      UPDATE change_log_horizon SET pruned_below = greatest(pruned_below, pg_current_xact_id());
+    END IF;
+    BEGIN
+      PERFORM pg_terminate_backend(a.pid) FROM pg_stat_activity a
+       WHERE a.application_name = 'restcache-listener' AND a.datname = current_database()
+         AND a.pid <> pg_backend_pid();
+    EXCEPTION WHEN insufficient_privilege THEN
+      RAISE WARNING 'restcache: could not cut off the listeners of an older version (%); '
+                    'stop those instances: their change feed is gone', SQLERRM;
+    END;
+  END IF;
+END $do$;
+
+CREATE SEQUENCE IF NOT EXISTS change_log_seq;
+ALTER SEQUENCE change_log_seq CACHE 1 NO CYCLE;
+
 CREATE TABLE IF NOT EXISTS change_log (
-  seq        bigserial PRIMARY KEY,
+  seq        bigint PRIMARY KEY DEFAULT nextval('change_log_seq'),
   xid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  entity     text NOT NULL,
-  id         int NOT NULL,
-  changed_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  keys       text[] NOT NULL,
+  changed_at timestamptz NOT NULL DEFAULT now()
 );
+ALTER SEQUENCE change_log_seq OWNED BY change_log.seq;
 
--- 'truncate' (id 0) stands for a TRUNCATE of dept or emp: every cached
--- document may have changed. Named, so that version 3's narrower check is
--- replaced on migration.
-ALTER TABLE change_log DROP CONSTRAINT IF EXISTS change_log_entity_check;
-ALTER TABLE change_log ADD CONSTRAINT change_log_entity_check
-  CHECK (entity IN ('dept', 'emp', 'truncate'));
-
--- Replay reads the entries of transactions not known complete at a watermark.
+-- Polls and replays read the entries of given transactions, and of those
+-- from a given one on.
 CREATE INDEX IF NOT EXISTS change_log_xid_idx ON change_log (xid);
 
 -- Up to where the log may have lost entries: those of transactions with xid
--- <= pruned_below may be gone (pruned by changelog.retention, or reset by a
--- bulk load that bypassed the triggers). A reader whose watermark is not
--- above it cannot replay what it missed and drops its tiers instead.
+-- <= pruned_below may be gone (pruned, reset by a bulk load that bypassed
+-- the triggers, or of an older version's log). A reader whose watermark is
+-- not above it cannot replay what it missed and drops its tiers instead.
 CREATE TABLE IF NOT EXISTS change_log_horizon (
   one          bool PRIMARY KEY DEFAULT true CHECK (one),
   pruned_below xid8 NOT NULL DEFAULT '0'
 );
 INSERT INTO change_log_horizon DEFAULT VALUES ON CONFLICT DO NOTHING;
 
--- The log's own bound, which holds with no instance running (instances prune
--- what they have applied after changelog.retention; stopped or retired ones
--- prune nothing): entries older than max_age go, oldest first, from the
--- writes themselves (below). Operators change it with
--- UPDATE change_log_horizon SET max_age = '2 days'. An instance whose
--- watermark falls below what went drops its tiers, as after any prune.
+-- The age past which restcache_prune_change_log deletes entries whatever
+-- any instance has applied (running instances call it at every prune, see
+-- change_feed.cpp; operators may call it from cron when none runs).
+-- UPDATE change_log_horizon SET max_age = '2 days' changes it.
 ALTER TABLE change_log_horizon ADD COLUMN IF NOT EXISTS max_age interval NOT NULL DEFAULT '7 days';
 
 -- Deletes up to `batch` entries older than max_age, oldest first, and raises
 -- the horizon past them; returns how many went. It reads the oldest entry
 -- and, only when that one has aged, the oldest `batch` (entries age in
--- sequence order, near enough for a bound): "every aged entry" would read
--- the whole log through the primary key whenever none has aged, which is
--- nearly always.
+-- sequence order, near enough for a bound). Never called by a writer.
 CREATE OR REPLACE FUNCTION restcache_prune_change_log(batch int DEFAULT 20000)
 RETURNS bigint LANGUAGE sql AS $fn$
   WITH h AS (SELECT max_age FROM change_log_horizon),
@@ -112,22 +156,6 @@ RETURNS bigint LANGUAGE sql AS $fn$
   SELECT n FROM m
 $fn$;
 
-CREATE OR REPLACE FUNCTION restcache_change_log_bound()
-RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  PERFORM restcache_prune_change_log();
-  RETURN NULL;
-END
-$fn$;
-
--- Every 10,000th entry its writer prunes up to 20,000 aged ones, so pruning
--- outpaces appending once entries age past max_age. The WHEN clause is
--- evaluated without calling the function: the other writes pay nothing.
-DROP TRIGGER IF EXISTS restcache_change_log_bound ON change_log;
-CREATE TRIGGER restcache_change_log_bound
-  AFTER INSERT ON change_log
-  FOR EACH ROW WHEN (NEW.seq % 10000 = 0) EXECUTE FUNCTION restcache_change_log_bound();
-
 -- Shared replay digests. Instances cut off together (a database restart, a
 -- network cut) reconnect together and each replays the log from its own
 -- watermark: after a large batch of writes, N instances would read the same
@@ -136,8 +164,9 @@ CREATE TRIGGER restcache_change_log_bound
 -- from_xid <= xid < upto_xid, upto_xid being the xmin of the snapshot that
 -- read them (every transaction below it had ended, so none can add an entry
 -- there later). Without one, it makes one under an advisory lock while the
--- others wait for it (in shared mode, then read it side by side). The ids are
--- kept as the text readers are sent ("1,2,3"): an int[] of 100,000 ids takes
+-- others wait for it (in shared mode, then read it side by side). The keys
+-- are kept as one text, separated by U+001F (no key holds a control
+-- character), as readers are sent it: an array of 100,000 keys takes
 -- PostgreSQL ~75 ms to print, for every reader. Kept 10 minutes; never
 -- needed for correctness (a reader without a usable digest reads the log).
 CREATE TABLE IF NOT EXISTS change_log_digest (
@@ -148,16 +177,14 @@ CREATE TABLE IF NOT EXISTS change_log_digest (
   max_seq    bigint NOT NULL,
   entries    bigint NOT NULL,
   truncated  bool NOT NULL,
-  dept_count int NOT NULL,
-  emp_count  int NOT NULL,
-  dept_ids   text NOT NULL,
-  emp_ids    text NOT NULL
+  key_count  int NOT NULL,
+  keys       text NOT NULL
 );
 
 -- The newest digest a reader at `watermark` can use (its digest_no, or
 -- NULL): what it does not cover (below its from_xid, from its upto_xid on)
 -- is fewer than `few` entries.
-CREATE OR REPLACE FUNCTION restcache_usable_digest(watermark xid8, few int)
+CREATE OR REPLACE FUNCTION restcache_digest_for(watermark xid8, few int)
 RETURNS bigint
 LANGUAGE plpgsql SET enable_seqscan = off SET jit = off AS $fn$
 DECLARE
@@ -175,22 +202,21 @@ BEGIN
 END
 $fn$;
 
--- The entries a reader at `watermark` must replay (entity, id, seq, us; at
--- most max_entries rows, in no order), read directly or through a digest.
--- A digest's keys come as one row per entity with every id in `ids` (id
--- NULL), its highest sequence and no change time; callers count them against
--- max_entries themselves, and read change_log_horizon after this (a prune
--- that ran meanwhile shows there).
+-- The keys a reader at `watermark` must replay (key, seq, us; at most
+-- max_entries rows, in no order), read directly or through a digest. A
+-- digest's keys come as one row with every key in `keys` (key NULL), its
+-- highest sequence and no change time; a truncate as the key '*:digest'.
+-- Callers count keys against max_entries themselves, and read
+-- change_log_horizon after this (a prune that ran meanwhile shows there).
 --
 -- The planner has no statistics for a range of xid8 (it assumes a third of
 -- the table matches) and would read the whole log for "xid >= watermark":
 -- seqscan is off inside, so every read of the log goes through
--- change_log_xid_idx; and nothing is ordered by seq (which the primary key
--- would offer by reading all of it). JIT is off too: the tiny digest table is
--- still read by a sequential scan, whose cost "off" inflates past
--- jit_above_cost, and compiling it took ~70 ms in every new session.
-CREATE OR REPLACE FUNCTION restcache_replay(watermark xid8, max_entries bigint, digest_from int DEFAULT 10000)
-RETURNS TABLE (entity text, id int, seq bigint, us bigint, ids text)
+-- change_log_xid_idx. JIT is off too: the tiny digest table is still read by
+-- a sequential scan, whose cost "off" inflates past jit_above_cost, and
+-- compiling it took ~70 ms in every new session.
+CREATE OR REPLACE FUNCTION restcache_replay_keys(watermark xid8, max_entries bigint, digest_from int DEFAULT 10000)
+RETURNS TABLE (key text, seq bigint, us bigint, keys text)
 LANGUAGE plpgsql SET enable_seqscan = off SET jit = off AS $fn$
 #variable_conflict use_column
 DECLARE
@@ -198,185 +224,199 @@ DECLARE
   g record;
 BEGIN
   IF (SELECT count(*) FROM (SELECT 1 FROM change_log c WHERE c.xid >= watermark LIMIT digest_from) s) >= digest_from THEN
-    n := restcache_usable_digest(watermark, digest_from);
+    n := restcache_digest_for(watermark, digest_from);
     IF n IS NULL THEN
       -- 'restcach' + 1. The first makes the digest; the others wait in
       -- shared mode and then read it together (or, when it does not suit
       -- them, the log: a shared holder may not make one).
       IF pg_try_advisory_xact_lock(7310593858020254569) THEN
-        n := restcache_usable_digest(watermark, digest_from);
+        n := restcache_digest_for(watermark, digest_from);
         IF n IS NULL THEN
           DELETE FROM change_log_digest x WHERE x.made_at <= now() - interval '10 minutes';
-          INSERT INTO change_log_digest (from_xid, upto_xid, max_seq, entries, truncated,
-                                         dept_count, emp_count, dept_ids, emp_ids)
-            SELECT watermark, pg_snapshot_xmin(pg_current_snapshot()), coalesce(max(k.seq), 0),
-                   coalesce(sum(k.n), 0), coalesce(bool_or(k.entity = 'truncate'), false),
-                   count(*) FILTER (WHERE k.entity = 'dept'), count(*) FILTER (WHERE k.entity = 'emp'),
-                   coalesce(string_agg(k.id::text, ',') FILTER (WHERE k.entity = 'dept'), ''),
-                   coalesce(string_agg(k.id::text, ',') FILTER (WHERE k.entity = 'emp'), '')
-            FROM (SELECT c.entity, c.id, max(c.seq) AS seq, count(*) AS n
-                  FROM change_log c WHERE c.xid >= watermark GROUP BY c.entity, c.id) k
+          INSERT INTO change_log_digest (from_xid, upto_xid, max_seq, entries, truncated, key_count, keys)
+            SELECT watermark, pg_snapshot_xmin(pg_current_snapshot()), coalesce(max(d.seq), 0),
+                   coalesce(sum(d.n), 0), coalesce(bool_or(d.k LIKE '*:%'), false),
+                   count(*) FILTER (WHERE d.k NOT LIKE '*:%'),
+                   coalesce(string_agg(d.k, chr(31)) FILTER (WHERE d.k NOT LIKE '*:%'), '')
+            FROM (SELECT u.k, max(c.seq) AS seq, count(*) AS n
+                  FROM change_log c, unnest(c.keys) AS u (k) WHERE c.xid >= watermark GROUP BY u.k) d
             RETURNING digest_no INTO n;
         END IF;
       ELSE
         PERFORM pg_advisory_xact_lock_shared(7310593858020254569);
-        n := restcache_usable_digest(watermark, digest_from);
+        n := restcache_digest_for(watermark, digest_from);
       END IF;
     END IF;
   END IF;
   IF n IS NULL THEN
     RETURN QUERY
-      SELECT c.entity, c.id, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint, NULL::text
-      FROM change_log c WHERE c.xid >= watermark LIMIT max_entries;
+      SELECT u.k, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint, NULL::text
+      FROM change_log c, unnest(c.keys) AS u (k) WHERE c.xid >= watermark LIMIT max_entries;
     RETURN;
   END IF;
   SELECT x.from_xid, x.upto_xid, x.max_seq, x.truncated INTO g FROM change_log_digest x WHERE x.digest_no = n;
   RETURN QUERY
-    SELECT 'dept'::text, NULL::int, g.max_seq, 0::bigint, x.dept_ids
-    FROM change_log_digest x WHERE x.digest_no = n AND x.dept_count > 0
+    SELECT NULL::text, g.max_seq, 0::bigint, x.keys
+    FROM change_log_digest x WHERE x.digest_no = n AND x.key_count > 0
     UNION ALL
-    SELECT 'emp'::text, NULL::int, g.max_seq, 0::bigint, x.emp_ids
-    FROM change_log_digest x WHERE x.digest_no = n AND x.emp_count > 0
+    SELECT '*:digest'::text, g.max_seq, 0::bigint, NULL::text WHERE g.truncated
     UNION ALL
-    SELECT 'truncate'::text, 0, g.max_seq, 0::bigint, NULL::text WHERE g.truncated
-    UNION ALL
-    (SELECT c.entity, c.id, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint, NULL::text
-     FROM change_log c
+    (SELECT u.k, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint, NULL::text
+     FROM change_log c, unnest(c.keys) AS u (k)
      WHERE (c.xid >= watermark AND c.xid < g.from_xid) OR c.xid >= g.upto_xid
      LIMIT max_entries);
 END
 $fn$;
 
--- The trigger functions append the keys of the cached documents a row change
--- affects and notify listeners with "<entity>:<id>:<seq>:<us>", us being the
--- change's time in microseconds since the epoch, for the invalidation latency
--- (NOTIFY is
--- transactional: listeners hear of it only if the transaction commits). They
--- run for every row of a bulk UPDATE, so each does all its work in ONE
--- statement: a data-modifying CTE inserts the (entity, id) pairs that are not
--- NULL and notifies per inserted row. (Measured on 100,000 emp rows: ~25%
--- faster than one INSERT plus one pg_notify per key, ~35% faster than calling
--- a helper function per key.) TG_OP picks the branch, so an INSERT never
--- reads OLD and a DELETE never reads NEW.
+-- What is watched: which column of which table gives the key of which key
+-- space. The triggers are generated from these rows
+-- (restcache_install_triggers); the demo's:
+--   dept.deptno -> dept (the department documents),
+--   emp.empno -> emp (the employee document),
+--   emp.deptno -> dept (the department an employee was or is in).
+CREATE TABLE IF NOT EXISTS restcache_watched_key (
+  table_schema text NOT NULL,
+  table_name   text NOT NULL,
+  key_space    text NOT NULL CHECK (key_space ~ '^[a-z_][a-z0-9_]*$'),
+  key_column   text NOT NULL,
+  PRIMARY KEY (table_schema, table_name, key_space, key_column)
+);
+INSERT INTO restcache_watched_key VALUES
+  (current_schema(), 'dept', 'dept', 'deptno'),
+  (current_schema(), 'emp', 'emp', 'empno'),
+  (current_schema(), 'emp', 'dept', 'deptno')
+ON CONFLICT DO NOTHING;
 
--- dept row changes: the department document of the old and the new key.
-CREATE OR REPLACE FUNCTION restcache_dept_changed()
-RETURNS trigger LANGUAGE plpgsql AS $fn$
+-- The name of the trigger function generated for a watched table: readable,
+-- and unique however long the names (identifiers end at 63 bytes).
+CREATE OR REPLACE FUNCTION restcache_trigger_function(table_schema text, table_name text)
+RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT 'restcache_changed_' || left(table_name, 36) || '_'
+         || left(md5(quote_ident(table_schema) || '.' || quote_ident(table_name)), 8)
+$fn$;
+
+-- (Re)creates what the watched tables need and returns how many tables it
+-- repaired: per table a row trigger function appending its keys, the row
+-- trigger restcache_changed and the statement trigger restcache_truncated,
+-- both enabled ALWAYS (they fire under session_replication_role = replica,
+-- which is how logical replication applies a subscriber's changes and how
+-- pg_restore --disable-triggers writes). A trigger already as it should be
+-- is left alone: no lock is taken on a table that needs nothing.
+--
+-- The functions name the log schema-qualified, pin their search_path and run
+-- as their owner (SECURITY DEFINER): writers under any search_path (an empty
+-- one, as pg_dump's scripts and logical replication's apply workers use),
+-- and roles granted only DML on the watched tables, write as they would
+-- without restcache. Each appends one row per changed row and nothing else.
+CREATE OR REPLACE FUNCTION restcache_install_triggers()
+RETURNS int LANGUAGE plpgsql AS $fn$
 DECLARE
-  n int;
+  log_table text;
+  t record;
+  rel text;
+  fn text;
+  ins text;
+  del text;
+  upd text;
+  n int := 0;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    WITH c AS (
-      INSERT INTO change_log (entity, id) VALUES ('dept', NEW.deptno)
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  ELSIF TG_OP = 'DELETE' THEN
-    WITH c AS (
-      INSERT INTO change_log (entity, id) VALUES ('dept', OLD.deptno)
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  ELSE
-    WITH c AS (
-      INSERT INTO change_log (entity, id)
-      SELECT v.entity, v.id
-      FROM (VALUES ('dept', OLD.deptno),
-                   ('dept', NULLIF(NEW.deptno, OLD.deptno))) AS v (entity, id)
-      WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  END IF;
-  RETURN NULL;
+  SELECT format('%I.%I', s.nspname, c.relname) INTO log_table
+    FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = 'change_log'::regclass;
+  EXECUTE format($f$
+    CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    BEGIN
+      INSERT INTO %s (keys) VALUES (ARRAY['*:' || quote_ident(TG_TABLE_SCHEMA) || '.' || quote_ident(TG_TABLE_NAME)]);
+      RETURN NULL;
+    END $body$$f$,
+    regexp_replace(log_table, '[^.]*$', 'restcache_truncated'), log_table);
+  FOR t IN SELECT w.table_schema, w.table_name,
+                  array_agg(w.key_space ORDER BY w.key_space, w.key_column) AS spaces,
+                  array_agg(w.key_column ORDER BY w.key_space, w.key_column) AS cols
+             FROM restcache_watched_key w GROUP BY 1, 2 ORDER BY 1, 2 LOOP
+    rel := format('%I.%I', t.table_schema, t.table_name);
+    IF to_regclass(rel) IS NULL THEN
+      RAISE WARNING 'restcache: the watched table % does not exist', rel;
+      CONTINUE;
+    END IF;
+    fn := regexp_replace(log_table, '[^.]*$', quote_ident(restcache_trigger_function(t.table_schema, t.table_name)));
+    ins := ''; del := ''; upd := '';
+    FOR i IN 1 .. cardinality(t.spaces) LOOP
+      ins := ins || format(', %L || NEW.%I::text', t.spaces[i] || ':', t.cols[i]);
+      del := del || format(', %L || OLD.%I::text', t.spaces[i] || ':', t.cols[i]);
+      upd := upd || format(', %1$L || CASE WHEN NEW.%2$I IS DISTINCT FROM OLD.%2$I THEN NEW.%2$I::text END',
+                           t.spaces[i] || ':', t.cols[i]);
+    END LOOP;
+    EXECUTE format($f$
+      CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql
+      SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+      DECLARE
+        k text[];
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          k := ARRAY[%s];
+        ELSIF TG_OP = 'DELETE' THEN
+          k := ARRAY[%s];
+        ELSE
+          k := ARRAY[%s%s];
+        END IF;
+        k := array_remove(k, NULL);
+        IF cardinality(k) > 0 THEN
+          INSERT INTO %s (keys) VALUES (k);
+        END IF;
+        RETURN NULL;
+      END $body$$f$,
+      fn, substr(ins, 3), substr(del, 3), substr(del, 3), upd, log_table);
+    -- tgtype 29: FOR EACH ROW (1), AFTER, INSERT (4), DELETE (8), UPDATE (16).
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger g
+                   WHERE g.tgrelid = rel::regclass AND g.tgname = 'restcache_changed'
+                     AND g.tgfoid = (fn || '()')::regprocedure AND g.tgenabled = 'A' AND g.tgtype = 29
+                     AND g.tgqual IS NULL AND g.tgattr = ''::int2vector) THEN
+      EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', rel);
+      EXECUTE format('CREATE TRIGGER restcache_changed AFTER INSERT OR UPDATE OR DELETE ON %s'
+                     ' FOR EACH ROW EXECUTE FUNCTION %s()', rel, fn);
+      EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_changed', rel);
+      n := n + 1;
+    END IF;
+    -- tgtype 32: FOR EACH STATEMENT, AFTER, TRUNCATE.
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger g
+                   WHERE g.tgrelid = rel::regclass AND g.tgname = 'restcache_truncated'
+                     AND g.tgfoid = (regexp_replace(log_table, '[^.]*$', 'restcache_truncated') || '()')::regprocedure
+                     AND g.tgenabled = 'A' AND g.tgtype = 32 AND g.tgqual IS NULL) THEN
+      EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', rel);
+      EXECUTE format('CREATE TRIGGER restcache_truncated AFTER TRUNCATE ON %s'
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION %s()', rel,
+                     regexp_replace(log_table, '[^.]*$', 'restcache_truncated'));
+      EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_truncated', rel);
+      n := n + 1;
+    END IF;
+  END LOOP;
+  RETURN n;
 END
 $fn$;
 
--- emp row changes: the employee document (old and new key) and the document
--- of every department the row was or is in (moves to or from NULL included).
-CREATE OR REPLACE FUNCTION restcache_emp_changed()
-RETURNS trigger LANGUAGE plpgsql AS $fn$
+-- The reverse, for uninstalling: every watched table's triggers and their
+-- generated functions.
+CREATE OR REPLACE FUNCTION restcache_remove_triggers()
+RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
-  n int;
+  t record;
+  rel text;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    WITH c AS (
-      INSERT INTO change_log (entity, id)
-      SELECT v.entity, v.id
-      FROM (VALUES ('emp', NEW.empno), ('dept', NEW.deptno)) AS v (entity, id)
-      WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  ELSIF TG_OP = 'DELETE' THEN
-    WITH c AS (
-      INSERT INTO change_log (entity, id)
-      SELECT v.entity, v.id
-      FROM (VALUES ('emp', OLD.empno), ('dept', OLD.deptno)) AS v (entity, id)
-      WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  ELSE
-    WITH c AS (
-      INSERT INTO change_log (entity, id)
-      SELECT v.entity, v.id
-      FROM (VALUES ('emp', OLD.empno),
-                   ('emp', NULLIF(NEW.empno, OLD.empno)),
-                   ('dept', OLD.deptno),
-                   ('dept', CASE WHEN NEW.deptno IS DISTINCT FROM OLD.deptno
-                                 THEN NEW.deptno END)) AS v (entity, id)
-      WHERE v.id IS NOT NULL
-      RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-    SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  END IF;
-  RETURN NULL;
+  FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w LOOP
+    rel := format('%I.%I', t.table_schema, t.table_name);
+    IF to_regclass(rel) IS NOT NULL THEN
+      EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', rel);
+      EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', rel);
+    END IF;
+    EXECUTE format('DROP FUNCTION IF EXISTS %I()', restcache_trigger_function(t.table_schema, t.table_name));
+  END LOOP;
+  DROP FUNCTION IF EXISTS restcache_truncated();
 END
 $fn$;
 
--- TRUNCATE fires no row trigger: a statement trigger logs one 'truncate'
--- entry per truncated table, and the listener drops both tiers for it, live
--- and on replay (TRUNCATE dept CASCADE truncates emp too: two entries).
-CREATE OR REPLACE FUNCTION restcache_truncated()
-RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-  n int;
-BEGIN
-  WITH c AS (
-    INSERT INTO change_log (entity, id) VALUES ('truncate', 0)
-    RETURNING entity, id, seq, (extract(epoch FROM changed_at) * 1000000)::bigint AS us)
-  SELECT count(pg_notify('restcache_changes', c.entity || ':' || c.id || ':' || c.seq || ':' || c.us)) INTO n FROM c;
-  RETURN NULL;
-END
-$fn$;
+SELECT restcache_install_triggers();
 
-DROP TRIGGER IF EXISTS restcache_dept_changed ON dept;
-CREATE TRIGGER restcache_dept_changed
-  AFTER INSERT OR UPDATE OR DELETE ON dept
-  FOR EACH ROW EXECUTE FUNCTION restcache_dept_changed();
-
-DROP TRIGGER IF EXISTS restcache_emp_changed ON emp;
-CREATE TRIGGER restcache_emp_changed
-  AFTER INSERT OR UPDATE OR DELETE ON emp
-  FOR EACH ROW EXECUTE FUNCTION restcache_emp_changed();
-
-DROP TRIGGER IF EXISTS restcache_dept_truncated ON dept;
-CREATE TRIGGER restcache_dept_truncated
-  AFTER TRUNCATE ON dept
-  FOR EACH STATEMENT EXECUTE FUNCTION restcache_truncated();
-
-DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;
-CREATE TRIGGER restcache_emp_truncated
-  AFTER TRUNCATE ON emp
-  FOR EACH STATEMENT EXECUTE FUNCTION restcache_truncated();
-
--- A trigger is created enabled in origin mode only: it does not fire in a
--- session with session_replication_role = replica, which is how logical
--- replication applies changes on a subscriber (and how some restore and ETL
--- tools write). ALWAYS makes every such write reach the caches too.
--- restcache-load disables them by name around its bulk batches and enables
--- them ALWAYS again in the same transaction (persistence/pg/data_generator.cpp).
-ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_dept_changed,
-                 ENABLE ALWAYS TRIGGER restcache_dept_truncated;
-ALTER TABLE emp ENABLE ALWAYS TRIGGER restcache_emp_changed,
-                ENABLE ALWAYS TRIGGER restcache_emp_truncated;
-ALTER TABLE change_log ENABLE ALWAYS TRIGGER restcache_change_log_bound;
-
-INSERT INTO restcache_schema (version) VALUES (6) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (7) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

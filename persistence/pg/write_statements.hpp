@@ -77,7 +77,7 @@ inline constexpr statement upsert_emps{
 
 // ON DELETE CASCADE deletes the employees, ON DELETE SET NULL clears the mgr
 // of their reports in other departments; both run as row-level DELETE and
-// UPDATE statements on emp, so restcache_emp_changed logs every one of them
+// UPDATE statements on emp, so emp's restcache_changed trigger logs every one of them
 // (and their departments).
 inline constexpr statement delete_dept_stmt{"restcache_w_delete_dept",
                                      "DELETE FROM dept WHERE deptno = $1::int RETURNING deptno"};
@@ -118,14 +118,14 @@ inline constexpr statement update_emp{
 inline constexpr statement delete_emp_stmt{"restcache_w_delete_emp",
                                     "DELETE FROM emp WHERE empno = $1::int RETURNING empno"};
 
-// The change-log entries of this transaction, one per key. The xid is an
-// InitPlan parameter, so the lookup uses change_log_xid_idx whatever the
-// volatility of pg_current_xact_id().
+// The keys this transaction's change-log entries name, each with its
+// highest sequence. The xid is an InitPlan parameter, so the lookup uses
+// change_log_xid_idx whatever the volatility of pg_current_xact_id().
 inline constexpr statement read_changes_stmt{
   "restcache_w_read_changes",
-  "SELECT entity, id, max(seq), max((extract(epoch FROM changed_at) * 1000000)::bigint)"
-  "  FROM change_log WHERE xid = (SELECT pg_current_xact_id())"
-  " GROUP BY entity, id ORDER BY 3"};
+  "SELECT u.k, max(c.seq), max((extract(epoch FROM c.changed_at) * 1000000)::bigint)"
+  "  FROM change_log c, unnest(c.keys) AS u (k) WHERE c.xid = (SELECT pg_current_xact_id())"
+  " GROUP BY u.k ORDER BY 2, 1"};
 
 // Which of the given employee numbers ($1, int[]) exists, and where: the
 // detail of a conflict.
