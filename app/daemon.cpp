@@ -21,6 +21,7 @@
 #include "messages/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
+#include "persistence/pg/schema.hpp"
 #include "runtime/io_scheduler.hpp"
 
 namespace restcache {
@@ -35,7 +36,12 @@ daemon::~daemon() {
 }
 
 void daemon::start() {
-  startup::check_schema(o_.db_dsn);
+  // A newer schema may log changes where this build does not read them:
+  // serving from its tiers could be stale.
+  if (startup::check_schema(o_.db_dsn) == startup::schema_action::newer)
+    throw std::runtime_error("the database holds a restcache schema newer than this build's (version "
+                             + std::to_string(pg::schema_version)
+                             + "): upgrade restcached; this build cannot tell what changes it would miss");
   if (cfg_.uses_lmdb())
     tier_store_ = startup::open_lmdb_tier(o_, writer_metrics_.status);
   change_metrics_.watermark.store(tier_store_ ? tier_store_->watermark() : 0);

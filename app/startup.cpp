@@ -42,10 +42,8 @@ schema_action check_schema(const std::string& dsn) {
       pg::ensure_schema(c);
       return schema_action::applied;
     }
-    if (version > pg::schema_version) {
-      spdlog::warn("database schema version {} is newer than this build's {}", version, pg::schema_version);
+    if (version > pg::schema_version)
       return schema_action::newer;
-    }
     return schema_action::current;
   } catch (const std::exception& e) {
     spdlog::warn("database not reachable at start-up ({}); will keep retrying", e.what());

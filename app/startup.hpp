@@ -23,7 +23,7 @@ void raise_open_file_limit();
 enum class schema_action {
   applied,     ///< the database had no or an older schema: schema.sql was applied
   current,     ///< the schema is this build's
-  newer,       ///< the database's schema is newer than this build's (a warning)
+  newer,       ///< the database's schema is newer than this build's: refuse to start
   unreachable, ///< not fatal: the pool keeps reconnecting, /ready says not ready
 };
 

@@ -67,6 +67,12 @@ void listen_connection::run() {
   while (!stopping_.load(std::memory_order_acquire)) {
     try {
       pg::connection c{cfg_.dsn, application_name};
+      // Checked at every connect: a newer build may have migrated the schema
+      // since this one started. Never caught up, GETs go to PostgreSQL.
+      if (auto v = pg::installed_schema_version(c); v > pg::schema_version)
+        throw std::runtime_error("the database's restcache schema is version " + std::to_string(v)
+                                 + ", newer than this build's " + std::to_string(pg::schema_version)
+                                 + ": not reading its change log (upgrade restcached)");
       pg::prepare_feed_session(c);
       // The polls start from a snapshot taken before the replay: what
       // committed after it is polled, what before it is replayed (the two

@@ -244,6 +244,20 @@ CAF_TEST(more changed keys than the limit in one read drop both tiers and readin
   CAF_CHECK(!drop_taken());
 }
 
+CAF_TEST(a schema newer than the build is not read until it is the build version again) {
+  sql.exec("INSERT INTO restcache_schema (version) VALUES (" + std::to_string(pg::schema_version + 1) + ")");
+  listen_config cfg;
+  cfg.dsn = dsn;
+  cfg.poll_interval = 20ms;
+  cfg.max_backoff = 100ms;
+  cfg.history = pg::read_history(sql).identity;
+  listener = std::make_unique<listen_connection>(cfg, inbox, lm, [](uint64_t, uint64_t) {}, [] {});
+  std::this_thread::sleep_for(500ms);
+  CAF_CHECK_EQUAL(lm.connects.load(), 0u); // never caught up: GETs go to PostgreSQL
+  sql.exec("DELETE FROM restcache_schema WHERE version > " + std::to_string(pg::schema_version));
+  CAF_CHECK(wait_until([&] { return lm.connected.load() == 1; }));
+}
+
 CAF_TEST(an employee move names the employee and both departments) {
   start();
   auto empno = sql.exec("SELECT min(empno) FROM emp WHERE deptno = 7").int64(0, 0);

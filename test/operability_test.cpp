@@ -17,6 +17,9 @@
 
 #include "config/options.hpp"
 #include "persistence/lmdb/store.hpp"
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/schema.hpp"
+#include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/daemon_process.hpp"
 #include "test/fixtures/exposition.hpp"
@@ -95,6 +98,24 @@ struct fixture {
 } // namespace
 
 CAF_TEST_FIXTURE_SCOPE(operability_tests, fixture)
+
+CAF_TEST(the removed mark interval is refused with what replaced it) {
+  check_refused({"--changelog.mark-interval=50"},
+                "changelog.mark-interval was removed: the listener reads the change log every "
+                "changelog.poll-interval ms");
+}
+
+CAF_TEST(a database whose restcache schema is newer than the build is refused at start) {
+  auto dsn = create_demo_database("newer_schema", 10, 2);
+  {
+    pg::connection c{dsn};
+    c.exec("INSERT INTO restcache_schema (version) VALUES (" + std::to_string(pg::schema_version + 1) + ")");
+  }
+  auto r = restcached({"--http.port=0", "--db.dsn=" + dsn, "--cache.mode=memory"});
+  CAF_CHECK_EQUAL(r.status, 1);
+  CHECK_SAYING(r.err.find("newer than this build's") != std::string::npos, "stderr: " << r.err);
+  shared_private_pg().drop_database(dsn);
+}
 
 CAF_TEST(a bad option on the command line is refused with one line naming it) {
   check_refused({"--http.port=abc"}, "invalid value 'abc' for --http.port: expected an integer 0..65535");

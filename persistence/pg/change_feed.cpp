@@ -36,21 +36,18 @@ const char* const replay_sql =
 
 const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
 
-// One statement, so one snapshot: what it prints and what it reads. The
-// highest seq visible in it through the primary key (read backwards).
-const char* const position_sql =
-  "SELECT pg_current_snapshot()::text, coalesce((SELECT max(seq) FROM change_log), 0)";
+const char* const position_sql = "SELECT pg_current_snapshot()::text";
 
 // One statement, so one snapshot: the snapshot is on every row (and on the
 // one row a poll that reads nothing returns), the keys are unnested here
-// (no array literal to parse), and $4 bounds what comes back. The three
-// conditions are index scans ORed in a bitmap (change_log's primary key and
-// its xid index; seqscan is off in this session).
+// (no array literal to parse), and $3 bounds what comes back. Both
+// conditions are scans of the xid index, ORed in a bitmap (seqscan is off in
+// this session).
 const char* const poll_sql =
   "SELECT s.snap, x.seq, x.k FROM (SELECT pg_current_snapshot()::text AS snap) s"
   " LEFT JOIN LATERAL (SELECT c.seq, u.k FROM change_log c, unnest(c.keys) AS u (k)"
-  "   WHERE c.seq > $1::int8 OR c.xid = ANY ($2::xid8[]) OR c.xid >= $3::xid8"
-  "   LIMIT $4::int8) x ON true";
+  "   WHERE c.xid = ANY ($1::xid8[]) OR c.xid >= $2::xid8"
+  "   LIMIT $3::int8) x ON true";
 
 // The primary's current timeline is the first 8 hex digits of the name of
 // the WAL file it writes; pg_control_checkpoint() would lag a promotion
@@ -65,18 +62,20 @@ const char* const history_sql =
   " FROM pg_control_system() s, pg_database d WHERE d.datname = current_database()";
 
 // The oldest $3 entries, read only when the oldest one has aged (entries age
-// in sequence order, near enough): selecting every aged entry read the whole
-// log through the primary key whenever none had, at every prune of every
-// instance.
+// in transaction order, near enough): selecting every aged entry read the
+// whole log whenever none had, at every prune of every instance. Then every
+// aged entry up to the last of them, an index range (a transaction's entries
+// go together).
 const char* const prune_sql =
-  "WITH oldest AS (SELECT c.seq, c.changed_at, c.xid FROM change_log c"
+  "WITH oldest AS (SELECT c.changed_at, c.xid FROM change_log c"
   "    WHERE (SELECT o.changed_at < now() - make_interval(secs => $1::float8)"
-  "           FROM change_log o ORDER BY o.seq LIMIT 1)"
-  "    ORDER BY c.seq LIMIT $3),"
-  " d AS (DELETE FROM change_log WHERE seq IN ("
-  "    SELECT seq FROM oldest"
-  "    WHERE changed_at < now() - make_interval(secs => $1::float8) AND xid < $2::text::xid8)"
-  "  RETURNING xid),"
+  "           FROM change_log o ORDER BY o.xid LIMIT 1)"
+  "    ORDER BY c.xid LIMIT $3),"
+  " cut AS (SELECT max(xid) AS x FROM oldest"
+  "    WHERE changed_at < now() - make_interval(secs => $1::float8) AND xid < $2::text::xid8),"
+  " d AS (DELETE FROM change_log c USING cut"
+  "    WHERE c.xid <= cut.x AND c.changed_at < now() - make_interval(secs => $1::float8)"
+  "  RETURNING c.xid),"
   " m AS (SELECT max(xid) AS x, count(*) AS n FROM d),"
   " u AS (UPDATE change_log_horizon SET pruned_below = greatest(pruned_below, m.x)"
   "       FROM m WHERE m.x IS NOT NULL)"
@@ -149,7 +148,6 @@ xid_snapshot read_position(connection& c, poll_position& pos) {
   if (r.rows() != 1)
     throw error("feed_position: unexpected result");
   auto snap = snapshot_of(r, 0);
-  pos.after_seq = static_cast<uint64_t>(r.int64(0, 1));
   pos.in_progress = snap.xip;
   pos.from_xid = snap.xmax;
   return snap;
@@ -157,8 +155,8 @@ xid_snapshot read_position(connection& c, poll_position& pos) {
 
 poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_t seen_after_us) {
   prepare_once(c, "feed_poll", poll_sql);
-  auto r = c.exec_prepared("feed_poll", {std::to_string(pos.after_seq), xid_array(pos.in_progress),
-                                         std::to_string(pos.from_xid), std::to_string(limit + 1)});
+  auto r = c.exec_prepared("feed_poll", {xid_array(pos.in_progress), std::to_string(pos.from_xid),
+                                         std::to_string(limit + 1)});
   if (r.rows() < 1)
     throw error("feed_poll: no snapshot row");
   poll_result out;
@@ -168,14 +166,12 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
     out.snapshot = read_position(c, pos);
     return out;
   }
-  auto top = pos.after_seq;
   out.changes.reserve(static_cast<size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
     if (r.is_null(i, 1))
       continue; // the one row of a poll that read nothing
     key_change ch;
     ch.seq = static_cast<uint64_t>(r.int64(i, 1));
-    top = std::max(top, ch.seq);
     switch (parse_log_key(r.text(i, 2), ch.key)) {
     case log_key_kind::document:
       ch.changed_us = seen_after_us;
@@ -188,7 +184,6 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
       break;
     }
   }
-  pos.after_seq = top;
   pos.in_progress = out.snapshot.xip;
   pos.from_xid = out.snapshot.xmax;
   return out;

@@ -5,14 +5,16 @@
 // the listener runs them on its own connection thread. Plain C++ (no CAF, no
 // Beast).
 //
-// Why polling finds every committed entry: an entry invisible to a poll's
-// snapshot belongs to a transaction the snapshot saw in progress (its xip
-// list) or to one at or past its xmax (whose xid came later, or had not
-// completed: PostgreSQL lists in xip only the running xids below xmax).
-// Every other entry written later draws a higher seq than any the poll saw,
-// the sequence being CACHE 1. So the next poll reads
-//   seq > the highest seq read, or xid in that xip, or xid >= that xmax,
-// and nothing is missed or read twice.
+// Why polling finds every committed entry, and each once: a committed
+// transaction is invisible to a snapshot exactly when the snapshot saw it in
+// progress (its xip list) or its xid is at or past the snapshot's xmax
+// (PostgreSQL lists in xip only the running xids below xmax). So a poll
+// reads the entries of the transactions the previous poll's snapshot could
+// not see,
+//   xid in that xip, or xid >= that xmax,
+// which are the ones that became visible since; what was visible then was
+// read then (or, for the first poll of a session, replayed). No order among
+// entries is assumed: commits land in any order.
 
 #include <chrono>
 #include <cstdint>
@@ -43,17 +45,15 @@ enum class log_key_kind : uint8_t {
 };
 log_key_kind parse_log_key(std::string_view key, doc_key& out);
 
-/// Where the next poll starts: every entry not read yet has seq > after_seq,
-/// or an xid in `in_progress`, or an xid >= `from_xid`.
+/// Where the next poll starts: every entry not read yet has an xid in
+/// `in_progress` or >= `from_xid` (the previous snapshot's xip and xmax).
 struct poll_position {
-  uint64_t after_seq = 0;
   std::vector<uint64_t> in_progress;
   uint64_t from_xid = 0;
 };
 
-/// The position of a fresh snapshot: its highest visible seq, its xip and
-/// xmax. Returns the snapshot too (its xmin is a watermark once everything
-/// visible to it is applied).
+/// The position of a fresh snapshot (its xip and xmax). Returns the snapshot
+/// too (its xmin is a watermark once everything visible to it is applied).
 xid_snapshot read_position(connection& c, poll_position& pos);
 
 struct poll_result {

@@ -101,9 +101,9 @@ void uninstall_schema(connection& c) {
 }
 
 change_log_size measure_change_log(connection& c) {
-  // The oldest entry through the primary key (changed_at has no index).
+  // The oldest entry through the xid index (changed_at has none).
   auto r = c.exec("SELECT pg_total_relation_size('change_log'),"
-                  " coalesce(extract(epoch FROM now() - (SELECT changed_at FROM change_log ORDER BY seq LIMIT 1)), 0)");
+                  " coalesce(extract(epoch FROM now() - (SELECT changed_at FROM change_log ORDER BY xid LIMIT 1)), 0)");
   change_log_size out;
   if (r.rows() == 1) {
     out.bytes = r.int64(0, 0);

@@ -59,15 +59,12 @@ CREATE INDEX IF NOT EXISTS emp_mgr_idx ON emp (mgr);
 -- neither queue behind one another at commit (NOTIFY takes a cluster-wide
 -- lock from pre-commit to commit) nor are refused PREPARE TRANSACTION.
 --
--- seq orders the entries for polling: a reader that read every entry up to
--- seq S visible in a snapshot, and remembers the transactions that snapshot
--- saw in progress (and those from its xmax on), misses nothing, because an
--- entry written after the snapshot draws a higher seq. That holds only while
--- the sequence hands out numbers in real-time order: CACHE 1 (a session's
--- cached block would hand out lower numbers later), checked as drift.
 -- xid is the writing transaction (pg_current_xact_id() is the top-level one
--- in a subtransaction too); changed_at its start (now(): no clock read per
--- row), for the retention only.
+-- in a subtransaction too): readers find entries by it, through its index,
+-- the only one (each index is one more insert in every writer's
+-- transaction). seq names an entry (read-your-writes matches a change by
+-- it) and orders them for humans; changed_at is the transaction's start
+-- (now(): no clock read per row), for the retention only.
 DO $do$ BEGIN
   -- Version 6's log (entity, id; NOTIFY from every writer) goes with its
   -- triggers and functions. Its entries cannot be replayed by this version:
@@ -105,11 +102,10 @@ DO $do$ BEGIN
   END IF;
 END $do$;
 
-CREATE SEQUENCE IF NOT EXISTS change_log_seq;
-ALTER SEQUENCE change_log_seq CACHE 1 NO CYCLE;
+CREATE SEQUENCE IF NOT EXISTS change_log_seq NO CYCLE;
 
 CREATE TABLE IF NOT EXISTS change_log (
-  seq        bigint PRIMARY KEY DEFAULT nextval('change_log_seq'),
+  seq        bigint NOT NULL DEFAULT nextval('change_log_seq'),
   xid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
   keys       text[] NOT NULL,
   changed_at timestamptz NOT NULL DEFAULT now()
@@ -117,8 +113,12 @@ CREATE TABLE IF NOT EXISTS change_log (
 ALTER SEQUENCE change_log_seq OWNED BY change_log.seq;
 
 -- Polls and replays read the entries of given transactions, and of those
--- from a given one on.
+-- from a given one on; pruning goes oldest first.
 CREATE INDEX IF NOT EXISTS change_log_xid_idx ON change_log (xid);
+
+-- No primary key: should a publication FOR ALL TABLES take the log along,
+-- its deletes (pruning) still replicate.
+ALTER TABLE change_log REPLICA IDENTITY FULL;
 
 -- Up to where the log may have lost entries: those of transactions with xid
 -- <= pruned_below may be gone (pruned, reset by a bulk load that bypassed
@@ -139,17 +139,18 @@ ALTER TABLE change_log_horizon ADD COLUMN IF NOT EXISTS max_age interval NOT NUL
 -- Deletes up to `batch` entries older than max_age, oldest first, and raises
 -- the horizon past them; returns how many went. It reads the oldest entry
 -- and, only when that one has aged, the oldest `batch` (entries age in
--- sequence order, near enough for a bound). Never called by a writer.
+-- transaction order, near enough for a bound). Never called by a writer.
 CREATE OR REPLACE FUNCTION restcache_prune_change_log(batch int DEFAULT 20000)
 RETURNS bigint LANGUAGE sql AS $fn$
   WITH h AS (SELECT max_age FROM change_log_horizon),
-  oldest AS (SELECT c.seq, c.changed_at FROM change_log c
+  oldest AS (SELECT c.xid, c.changed_at FROM change_log c
              WHERE (SELECT o.changed_at < now() - (SELECT max_age FROM change_log_horizon)
-                    FROM change_log o ORDER BY o.seq LIMIT 1)
-             ORDER BY c.seq LIMIT batch),
-  d AS (DELETE FROM change_log WHERE seq IN (
-          SELECT o.seq FROM oldest o, h WHERE o.changed_at < now() - h.max_age)
-        RETURNING xid),
+                    FROM change_log o ORDER BY o.xid LIMIT 1)
+             ORDER BY c.xid LIMIT batch),
+  cut AS (SELECT max(o.xid) AS x FROM oldest o, h WHERE o.changed_at < now() - h.max_age),
+  d AS (DELETE FROM change_log c USING cut, h
+        WHERE c.xid <= cut.x AND c.changed_at < now() - h.max_age
+        RETURNING c.xid),
   m AS (SELECT max(xid) AS x, count(*) AS n FROM d),
   u AS (UPDATE change_log_horizon SET pruned_below = greatest(pruned_below, m.x)
         FROM m WHERE m.x IS NOT NULL)
