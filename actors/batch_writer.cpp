@@ -252,9 +252,12 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       st.watermark = 0;
       st.schedule_delete_flush(self);
     },
-    [self](watermark_atom, uint64_t xmin) {
+    [self](watermark_atom, uint64_t xmin, std::string& position) {
       auto& st = self->state;
-      st.watermark = std::max(st.watermark.value_or(0), xmin);
+      // Marks come in order; one older than what is pending (a late message
+      // of a session before a reset) is dropped.
+      if (!st.watermark || xmin >= st.watermark->xmin)
+        st.watermark = replay_watermark{xmin, std::move(position)};
       st.schedule_delete_flush(self);
     },
     [self](flush_atom, uint64_t generation) {

@@ -65,7 +65,7 @@ struct batch_writer_state {
   bool clear_pending = false;
   std::vector<pending_delete> clear_promises;
   /// The replay watermark to store with the next transaction.
-  std::optional<uint64_t> watermark;
+  std::optional<replay_watermark> watermark;
   /// The history identity to store with the pending clear.
   std::optional<history_identity> history;
   bool delete_flush_scheduled = false;

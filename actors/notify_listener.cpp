@@ -84,6 +84,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     // Another history: its xids have nothing to do with the old watermark,
     // and marks taken on the old one must not raise it again.
     metrics->watermark.store(0, std::memory_order_release);
+    inbox->set_applied(std::nullopt);
+    applied_position.reset();
     marks.clear();
     if (writer)
       caf::anon_send(writer, history_atom::value, *r.new_history);
@@ -159,10 +161,20 @@ void notify_listener_state::release_marks() {
   while (!marks.empty() && marks.front().first < oldest_due) {
     auto mark = marks.front().second;
     marks.pop_front();
-    if (mark.xmin > metrics->watermark.load(std::memory_order_relaxed)) {
+    // A later position with the same xmin still narrows a replay (a
+    // transaction left open holds xmin back, not xmax).
+    auto w = metrics->watermark.load(std::memory_order_relaxed);
+    bool has_position = mark.position.xmax > 0;
+    bool moved = mark.xmin > w
+                 || (mark.xmin == w && has_position
+                     && (!applied_position || mark.position.xmax > applied_position->xmax));
+    if (moved) {
       metrics->watermark.store(mark.xmin, std::memory_order_release);
+      applied_position = has_position ? std::optional{mark.position} : std::nullopt;
+      inbox->set_applied(applied_position);
       if (writer)
-        caf::anon_send(writer, watermark_atom::value, mark.xmin);
+        caf::anon_send(writer, watermark_atom::value, mark.xmin,
+                       has_position ? to_text(mark.position) : std::string{});
     }
     // A mark of the live session, applied with all before it: caught up.
     if (session != 0 && mark.generation == session && metrics->caught_up.load() == 0) {

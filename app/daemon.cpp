@@ -184,8 +184,13 @@ void daemon::spawn_listener() {
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
-  listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_,
-                             std::make_shared<change_inbox>(listener_cfg.max_pending_keys), &change_metrics_,
+  auto inbox = std::make_shared<change_inbox>(listener_cfg.max_pending_keys);
+  // Where the stored watermark was taken, so the first replay reads only what
+  // that snapshot could not see (absent in a file of an older build).
+  if (tier_store_)
+    if (auto p = parse_feed_position(tier_store_->watermark_position()); p && p->xmin == tier_store_->watermark())
+      inbox->set_applied(p);
+  listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_, inbox, &change_metrics_,
                              &listener_status_);
   front_->add_metrics_source([this] {
     auto out = listener_metrics_text(change_metrics_);

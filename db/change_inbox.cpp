@@ -66,8 +66,9 @@ void change_inbox::add_mark(mark_point mark) {
   std::function<void()> wake;
   {
     std::lock_guard guard{mtx_};
-    if (!mark_ || mark.generation > mark_->generation
-        || (mark.generation == mark_->generation && mark.xmin > mark_->xmin))
+    // One thread adds them, in order: the newest of the newest session wins
+    // (its xmin may stay while its xmax moves on: a transaction left open).
+    if (!mark_ || mark.generation >= mark_->generation)
       mark_ = mark;
     wake = note_added();
   }
@@ -116,6 +117,16 @@ change_inbox::round change_inbox::take() {
   mark_.reset();
   woken_ = false;
   return r;
+}
+
+void change_inbox::set_applied(std::optional<feed_position> position) {
+  std::lock_guard guard{mtx_};
+  applied_ = std::move(position);
+}
+
+std::optional<feed_position> change_inbox::applied() const {
+  std::lock_guard guard{mtx_};
+  return applied_;
 }
 
 size_t change_inbox::pending() const {

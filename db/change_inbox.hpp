@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "messages/cache_types.hpp"
+#include "messages/feed_position.hpp"
 #include "messages/history.hpp"
 
 namespace restcache {
@@ -28,6 +29,7 @@ public:
   struct mark_point {
     uint64_t xmin = 0;
     uint64_t generation = 0;
+    feed_position position; ///< the snapshot's (xmin among it); empty xip and xmax 0 when not known
   };
   struct round {
     bool drop_tiers = false;
@@ -58,6 +60,12 @@ public:
   /// Everything pending; the next add wakes the actor again.
   round take();
 
+  /// The position of the last mark applied: the actor records it (and the
+  /// daemon, from the LMDB file, at start), the connection replays from it
+  /// after a reconnect when it is the watermark's. nullopt: unknown.
+  void set_applied(std::optional<feed_position> position);
+  std::optional<feed_position> applied() const;
+
   size_t pending() const;
   uint64_t coalesced() const;   ///< changes merged into a pending one for the same key
   uint64_t overflows() const;   ///< times max_keys was passed (each turned into a drop)
@@ -74,6 +82,7 @@ private:
   bool drop_ = false;
   std::optional<history_identity> new_history_;
   std::optional<mark_point> mark_;
+  std::optional<feed_position> applied_;
   bool woken_ = false;
   uint64_t coalesced_ = 0;
   uint64_t overflows_ = 0;

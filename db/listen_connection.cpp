@@ -79,7 +79,7 @@ void listen_connection::run() {
       // may overlap; invalidations are idempotent).
       pg::read_position(c, position_);
       last_poll_us_ = now_us();
-      last_mark_ = 0;
+      last_mark_.reset();
       auto watermark = metrics_.watermark.load(std::memory_order_acquire);
       if (!same_history(c, watermark)) {
         // Dropped; nothing of the old history is worth replaying.
@@ -92,7 +92,13 @@ void listen_connection::run() {
           inbox_.request_drop();
         }
       } else {
-        auto replay = pg::read_changes_since(c, watermark, cfg_.replay_limit, cfg_.replay_digest_from);
+        // From the position the watermark was taken at when it is known: a
+        // transaction left open (or prepared) then costs the replay its own
+        // entries, not everything written since it began.
+        auto from = inbox_.applied();
+        if (!from || from->xmin != watermark)
+          from = feed_position{watermark, watermark, {}};
+        auto replay = pg::read_changes_since(c, *from, cfg_.replay_limit, cfg_.replay_digest_from);
         if (!replay.complete) {
           spdlog::warn("change listener: the change log no longer reaches back to watermark {} "
                        "(pruned below {}), or holds more than {} entries since: dropping both tiers",
@@ -187,13 +193,13 @@ void listen_connection::poll(pg::connection& c) {
       inbox_.request_drop();
     }
   }
-  // Every transaction below the snapshot's xmin had ended: its entries were
-  // read by this poll or an earlier one (or replayed). The first mark of a
-  // session is what tells the actor it caught up; later ones only when the
-  // xmin moved.
-  if (got.snapshot.xmin > last_mark_ || last_mark_ == 0) {
-    inbox_.add_mark({got.snapshot.xmin, generation_});
-    last_mark_ = got.snapshot.xmin;
+  // Everything this snapshot sees was read by this poll or an earlier one
+  // (or replayed): once applied, it is where a replay may start. The first
+  // mark of a session is what tells the actor it caught up; later ones only
+  // when the snapshot moved.
+  if (!last_mark_ || got.snapshot.xmin != last_mark_->xmin || got.snapshot.xmax != last_mark_->xmax) {
+    inbox_.add_mark({got.snapshot.xmin, generation_, got.snapshot});
+    last_mark_ = got.snapshot;
   }
 }
 

@@ -80,7 +80,7 @@ private:
   std::optional<history_identity> history_; ///< what the tiers hold, as of the last connect
   pg::poll_position position_;   ///< where the next poll reads from
   int64_t last_poll_us_ = 0;     ///< when the last poll (or the position) was read
-  uint64_t last_mark_ = 0;       ///< the last xmin put into the inbox, this session
+  std::optional<feed_position> last_mark_; ///< the last mark put into the inbox, this session
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "messages/cache_types.hpp"
+#include "messages/feed_position.hpp"
 #include "messages/history.hpp"
 
 namespace restcache {
@@ -29,12 +30,12 @@ public:
   /// watermark when given (so it never runs ahead of the deletes it stands
   /// for). Throws on failure (nothing of the call is then visible).
   virtual void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
-                     std::optional<uint64_t> watermark) = 0;
+                     std::optional<replay_watermark> watermark) = 0;
 
   /// Drops every record in one transaction (the change log cannot tell what
   /// changed); sets the watermark when given, and the identity of the history
   /// the records to come belong to when given. Throws on failure.
-  virtual void clear(std::optional<uint64_t> watermark, const std::optional<history_identity>& history) = 0;
+  virtual void clear(std::optional<replay_watermark> watermark, const std::optional<history_identity>& history) = 0;
 
   /// What the store has to report since it was last asked (a budget it had
   /// to lower, say), for the writer's log; empty when nothing.

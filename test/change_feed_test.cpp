@@ -229,6 +229,43 @@ CAF_TEST(two phase commit writers are seen when committed and rolled back ones n
   CAF_CHECK(!drop_taken());
 }
 
+CAF_TEST(a transaction left prepared holds xmin back but not what a reconnect replays) {
+  start();
+  CAF_REQUIRE(take_until_mark(current_xid()));
+  pg::connection tx{dsn};
+  tx.exec("BEGIN; UPDATE dept SET loc = 'HELD' WHERE deptno = 20; PREPARE TRANSACTION 'rc_feed_held'");
+  for (int d = 21; d <= 40; ++d)
+    sql.exec("UPDATE dept SET loc = 'MEANWHILE' WHERE deptno = " + std::to_string(d));
+  // A mark past all of them, applied as the actor would: the watermark stays
+  // at the prepared transaction, the position moves on.
+  auto last = current_xid();
+  CAF_REQUIRE(wait_until([&] {
+    rounds.push_back(inbox.take());
+    return rounds.back().mark && rounds.back().mark->position.xmax > last;
+  }));
+  auto mark = *rounds.back().mark;
+  CAF_CHECK_LESS(mark.xmin, last);
+  lm.watermark.store(mark.xmin);
+  inbox.set_applied(mark.position);
+  rounds.clear();
+  cut_listener();
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 2; }));
+  CAF_CHECK_EQUAL(lm.replayed.load(), 0u); // nothing the position had seen
+  CAF_CHECK(!drop_taken());
+  // Without the position, a replay from xmin reads all twenty again.
+  inbox.set_applied(std::nullopt);
+  cut_listener();
+  reopen();
+  CAF_REQUIRE(wait_until([&] { return lm.connects.load() == 3; }));
+  CAF_CHECK_GREATER_OR_EQUAL(lm.replayed.load(), 20u);
+  sql.exec("COMMIT PREPARED 'rc_feed_held'");
+  CAF_REQUIRE(wait_until([&] {
+    rounds.push_back(inbox.take());
+    return taken({doc_kind::deptemps, 20});
+  }));
+}
+
 CAF_TEST(more changed keys than the limit in one read drop both tiers and reading goes on) {
   start(0s, {}, defaults::changelog_replay_digest_from, 10);
   CAF_REQUIRE(take_until_mark(current_xid()));

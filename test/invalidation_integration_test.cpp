@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -95,6 +96,64 @@ struct fixture {
 } // namespace
 
 CAF_TEST_FIXTURE_SCOPE(invalidation_integration_tests, fixture)
+
+CAF_TEST(a logical replication subscriber with a daemon in front serves what the publisher wrote) {
+  // The publisher: another database of the cluster with the same rows and no
+  // restcache; this test's database subscribes to it, and its apply worker
+  // writes with session_replication_role = replica and an empty search_path.
+  auto pub_dsn = make_db();
+  pg::connection pub{pub_dsn};
+  pg::uninstall_schema(pub);
+  auto slot = "rc_slot_" + std::to_string(getpid()) + "_" + std::to_string(PQbackendPID(sql.get()));
+  pub.exec("CREATE PUBLICATION rc_pub FOR TABLE dept, emp");
+  // Two databases of one cluster: the slot is made first (CREATE SUBSCRIPTION
+  // would wait for itself making it).
+  pub.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+  sql.exec("CREATE SUBSCRIPTION rc_sub CONNECTION '" + pub_dsn + "' PUBLICATION rc_pub"
+           " WITH (create_slot = false, slot_name = '" + slot + "', copy_data = false)");
+  auto d = start();
+  http_client c{d->port()};
+  auto applied = [&](int32_t deptno) {
+    auto on_pub = pg::fetch_deptemps(pub, deptno);
+    auto want = on_pub ? encode_deptemps(*on_pub) : std::string{};
+    return wait_until([&] { return truth(deptno) == want; }, 10s);
+  };
+  for (int32_t id = 1; id <= 12; ++id)
+    CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/9001").status, 404); // remembered as missing
+  auto first_emp = [&](int32_t deptno) {
+    return std::to_string(pub.exec("SELECT min(empno) FROM emp WHERE deptno = " + std::to_string(deptno)).int64(0, 0));
+  };
+  pub.exec("UPDATE dept SET dname = 'PUBLISHED' WHERE deptno = 3");
+  pub.exec("INSERT INTO dept VALUES (9001, 'NEW', 'THERE')");
+  pub.exec("UPDATE emp SET deptno = 5 WHERE empno = " + first_emp(4));
+  pub.exec("DELETE FROM emp WHERE empno = " + first_emp(6));
+  pub.exec("DELETE FROM dept WHERE deptno = 7");
+  pub.exec("TRUNCATE emp");
+  for (int32_t id : {3, 9001, 4, 5, 6, 7, 8}) {
+    CAF_CHECK(applied(id)); // the subscriber's writes went through the triggers
+    if (truth(id).empty()) // deleted
+      CAF_CHECK(wait_until([&] { return c.get("/deptemps/" + std::to_string(id)).status == 404; }, 5s));
+    else
+      CAF_CHECK(serves_truth(d->port(), id));
+  }
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), 1);
+  sql.exec("ALTER SUBSCRIPTION rc_sub DISABLE");
+  sql.exec("ALTER SUBSCRIPTION rc_sub SET (slot_name = NONE)");
+  sql.exec("DROP SUBSCRIPTION rc_sub");
+  // The walsender lets go of the slot once the worker has stopped.
+  CAF_CHECK(wait_until([&] {
+    try {
+      pub.exec("SELECT pg_drop_replication_slot('" + slot + "')");
+      return true;
+    } catch (const pg::error&) {
+      return false;
+    }
+  }, 10s));
+  CAF_CHECK_EQUAL(d->terminate(), 0);
+  pub = pg::connection{shared_private_pg().dsn()};
+  shared_private_pg().drop_database(pub_dsn);
+}
 
 CAF_TEST(two daemons on one database both drop a changed document) {
   auto a = start();

@@ -221,6 +221,26 @@ CAF_TEST(records and the watermark persist across reopen) {
   CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 2u);
 }
 
+CAF_TEST(the watermark keeps its position and only with it) {
+  {
+    store s(opts());
+    CAF_CHECK_EQUAL(s.watermark_position(), "");
+    s.put_batch({}, {}, replay_watermark{90, "90:120:90,95"});
+    CAF_CHECK_EQUAL(s.watermark_position(), "90:120:90,95");
+    s.put_batch({}, {}, std::nullopt); // no watermark given: both unchanged
+  }
+  store s(opts());
+  CAF_CHECK_EQUAL(s.watermark(), 90u);
+  CAF_CHECK_EQUAL(s.watermark_position(), "90:120:90,95");
+  // A watermark without one (a reset, a build that sends none): a position
+  // of an older watermark must not narrow a replay from the new one.
+  s.put_batch({}, {}, 130);
+  CAF_CHECK_EQUAL(s.watermark(), 130u);
+  CAF_CHECK_EQUAL(s.watermark_position(), "");
+  s.clear(replay_watermark{140, "140:150:"});
+  CAF_CHECK_EQUAL(s.watermark_position(), "140:150:");
+}
+
 CAF_TEST(a clear stores the history the records belong to with the watermark) {
   history_identity id{42, 16384, "restcache", 3};
   {

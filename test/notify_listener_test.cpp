@@ -52,7 +52,7 @@ struct fixture : cache_stack_fixture {
   void connect(uint64_t session = 1, uint64_t xmin = 100) {
     self->send(listener, listen_up_atom::value, session, uint64_t{0});
     sched.run();
-    inbox->add_mark({xmin, session});
+    inbox->add_mark({xmin, session, {}});
     sched.run();
   }
 
@@ -86,7 +86,7 @@ CAF_TEST(gets bypass the tiers until a mark of the live session is applied) {
   CAF_CHECK(bypass.load());
   CAF_CHECK_EQUAL(lm.caught_up.load(), 0);
   // A mark of a session that is not (or no longer) live does not count.
-  inbox->add_mark({50, 7});
+  inbox->add_mark({50, 7, {}});
   sched.run();
   CAF_CHECK(bypass.load());
   CAF_CHECK_EQUAL(lm.watermark.load(), 50u); // still a valid watermark
@@ -117,10 +117,33 @@ CAF_TEST(a notification invalidates memory and the LMDB tier) {
   CAF_CHECK(tier_deleted(5));
 }
 
+CAF_TEST(a later position with the same xmin moves the stored watermark and a replay starts there) {
+  connect(1, 100);
+  // A transaction left open (100) holds xmin; the snapshots move on.
+  inbox->add_mark({100, 1, feed_position{100, 150, {100}}});
+  sched.run();
+  inbox->add_mark({100, 1, feed_position{100, 180, {100}}});
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(lm.watermark.load(), 100u);
+  CAF_REQUIRE(inbox->applied().has_value());
+  CAF_CHECK(*inbox->applied() == (feed_position{100, 180, {100}}));
+  std::string stored;
+  for (auto& c : tier->calls)
+    if (c.watermark)
+      stored = c.position;
+  CAF_CHECK_EQUAL(stored, "100:180:100");
+  // A mark without a position (a higher xmin): the old position is dropped.
+  inbox->add_mark({190, 1, {}});
+  sched.run();
+  CAF_CHECK(!inbox->applied().has_value());
+}
+
 CAF_TEST(the watermark is stored only with or after the deletes of the changes before its mark) {
   connect(1, 100);
   inbox->add({key(6), 43, 0});
-  inbox->add_mark({120, 1});
+  inbox->add_mark({120, 1, {}});
   sched.run();
   // In memory the mark is applied; the delete of key 6 has not committed,
   // and neither has the watermark.
@@ -247,7 +270,7 @@ CAF_TEST(another history clears both tiers stores its identity and restarts the 
   CAF_REQUIRE_EQUAL(entries(), 1);
   CAF_REQUIRE_EQUAL(lm.watermark.load(), 2182u);
   // An old mark still queued when the reconnect found another history.
-  inbox->add_mark({2500, 1});
+  inbox->add_mark({2500, 1, {}});
   history_identity b{99, 16400, "other", 1};
   inbox->request_reset(b);
   self->send(listener, listen_up_atom::value, uint64_t{2}, uint64_t{0});
@@ -263,7 +286,7 @@ CAF_TEST(another history clears both tiers stores its identity and restarts the 
     }
   CAF_CHECK(stored);
   // The new history's xids are low; its marks raise the watermark from 0.
-  inbox->add_mark({727, 2});
+  inbox->add_mark({727, 2, {}});
   sched.run();
   CAF_CHECK_EQUAL(lm.watermark.load(), 727u);
   CAF_CHECK(!bypass.load());

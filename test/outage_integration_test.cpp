@@ -144,7 +144,13 @@ CAF_TEST(a document read while blind never answers an older copy once PostgreSQL
     wait_ready();
     http_client c{d->port()};
     pg::connection writer{cluster.dsn()};
-    writer.exec("UPDATE dept SET loc = 'BEFORE' WHERE deptno IN (31, 32)");
+    auto xid = std::stoull(std::string{
+      writer.exec("BEGIN; UPDATE dept SET loc = 'BEFORE' WHERE deptno IN (31, 32);"
+                  " SELECT pg_current_xact_id()::text").text(0, 0)});
+    writer.exec("COMMIT");
+    // Its invalidation applied first: it would delete what the reads below
+    // put into the file.
+    CAF_REQUIRE(wait_until([&] { return static_cast<uint64_t>(metric_now("restcache_listener_watermark_xid")) > xid; }));
     CAF_REQUIRE(wait_until([&] { return c.get("/deptemps/31").body == truth(writer, 31); }));
     auto before = c.get("/deptemps/31").body;
     auto other = c.get("/deptemps/32").body;

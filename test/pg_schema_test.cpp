@@ -15,6 +15,7 @@
 
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
+#include "test/fixtures/child_program.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
@@ -352,6 +353,37 @@ CAF_TEST(writes postgresql accepts are accepted under any search path role or co
   c.exec("COMMIT PREPARED 'rc_schema_2pc'");
   CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 20}, {"emp", 7499}, {"dept", 30}, {"dept", 40}, {"dept", 10}}));
   c.exec("DROP OWNED BY rc_dml_only; DROP ROLE rc_dml_only");
+}
+
+CAF_TEST(a data only dump replays through psql with restcache installed) {
+  seed();
+  auto src = shared_private_pg().create_database("pg_schema_dump");
+  {
+    pg::connection s{src};
+    pg::ensure_schema(s);
+    insert_scott_rows(s);
+    s.exec("UPDATE dept SET loc = 'DUMPED'");
+  }
+  restcache::test::temp_dir dir{"pg_schema_dump"};
+  auto file = dir.path + "/data.sql";
+  // pg_dump's script sets an empty search_path and COPYs into the
+  // schema-qualified tables: the triggers fire under it.
+  auto dump = restcache::test::run_program(
+    {restcache::test::pg_program("pg_dump"), "--data-only", "--table=dept", "--table=emp", "--file=" + file, src});
+  CAF_REQUIRE_EQUAL(dump.status, 0);
+  c.exec("TRUNCATE emp, dept");
+  auto s = max_seq();
+  auto replay = restcache::test::run_program(
+    {restcache::test::pg_program("psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", file, dsn});
+  CAF_CHECK_EQUAL(replay.status, 0);
+  if (replay.status != 0)
+    CAF_MESSAGE("psql: " << replay.err);
+  CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept WHERE loc = 'DUMPED'"), 3);
+  auto logged = changes_after(s);
+  CAF_CHECK_EQUAL(logged.count({"dept", "10"}), 3u); // the row, and its two employees
+  CAF_CHECK_EQUAL(logged.count({"emp", "7839"}), 1u);
+  CAF_CHECK_EQUAL(logged.size(), 3u + 2u * 5u);
+  shared_private_pg().drop_database(src);
 }
 
 CAF_TEST(installing the triggers repairs what administration undid and leaves the rest alone) {

@@ -41,6 +41,21 @@ void put_meta_u64(MDB_txn* txn, MDB_dbi meta, std::string_view key, uint64_t val
   check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(meta)");
 }
 
+/// The watermark and its position, always together: a position left from an
+/// older watermark would narrow the replay wrongly.
+void put_watermark(MDB_txn* txn, MDB_dbi meta, const replay_watermark& w) {
+  put_meta_u64(txn, meta, meta_key::watermark, w.xmin);
+  MDB_val k = to_val(meta_key::watermark_position);
+  if (w.position.empty()) {
+    int rc = mdb_del(txn, meta, &k, nullptr);
+    if (rc != MDB_NOTFOUND)
+      check(rc, "mdb_del(watermark position)");
+    return;
+  }
+  MDB_val v = to_val(w.position);
+  check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(watermark position)");
+}
+
 uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
   MDB_stat st;
   check(mdb_stat(txn, dbi, &st), "mdb_stat");
@@ -112,7 +127,7 @@ void store::remove_key(MDB_txn* txn, const key_bytes& kb) {
 }
 
 void store::apply(MDB_txn* txn, const std::vector<record>& records,
-                  const std::vector<doc_key>& deletes, std::optional<uint64_t> watermark) {
+                  const std::vector<doc_key>& deletes, std::optional<replay_watermark> watermark) {
   for (const auto& key : deletes)
     remove_key(txn, encode_key(key));
   if (!records.empty()) {
@@ -147,7 +162,7 @@ void store::apply(MDB_txn* txn, const std::vector<record>& records,
     put_meta_u64(txn, env_.meta(), meta_key::next_write_seq, next);
   }
   if (watermark)
-    put_meta_u64(txn, env_.meta(), meta_key::watermark, *watermark);
+    put_watermark(txn, env_.meta(), *watermark);
 }
 
 uint64_t store::used_pages(MDB_txn* txn) const {
@@ -339,7 +354,7 @@ uint64_t store::estimate_pages(const std::vector<record>& records) const {
 }
 
 void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                      std::optional<uint64_t> watermark) {
+                      std::optional<replay_watermark> watermark) {
   restore_budget_if_disk_has_room();
   // A commit needs room for the pages it copies on top of the pages the one
   // before it freed (see put_part), so one transaction for a large batch would
@@ -396,7 +411,7 @@ store::free_list_state store::measure_last_commit() {
 }
 
 void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                     std::optional<uint64_t> watermark, const free_list_state& fl) {
+                     std::optional<replay_watermark> watermark, const free_list_state& fl) {
   // LMDB reuses a page that commit N freed only from commit N + 2 on, so this
   // commit cannot use what the last one freed, and the pages it copies stay
   // allocated next to their old versions until it commits. Room is kept for
@@ -499,13 +514,13 @@ void store::erase(const std::vector<doc_key>& keys) {
   txn.commit();
 }
 
-void store::clear(std::optional<uint64_t> watermark, const std::optional<history_identity>& history) {
+void store::clear(std::optional<replay_watermark> watermark, const std::optional<history_identity>& history) {
   write_txn txn(env_);
   // del = 0 empties the database and frees its pages, keeps the handle.
   check(mdb_drop(txn.handle(), env_.records(), 0), "mdb_drop(records)");
   check(mdb_drop(txn.handle(), env_.write_order(), 0), "mdb_drop(write_order)");
   if (watermark)
-    put_meta_u64(txn.handle(), env_.meta(), meta_key::watermark, *watermark);
+    put_watermark(txn.handle(), env_.meta(), *watermark);
   if (history) {
     auto b = encode_history(*history);
     MDB_val k = to_val(meta_key::history), v = to_val(b);
@@ -518,6 +533,16 @@ void store::clear(std::optional<uint64_t> watermark, const std::optional<history
 uint64_t store::watermark() const {
   read_txn txn(env_);
   return get_meta_u64(txn.handle(), env_.meta(), meta_key::watermark).value_or(0);
+}
+
+std::string store::watermark_position() const {
+  read_txn txn(env_);
+  MDB_val k = to_val(meta_key::watermark_position), v;
+  int rc = mdb_get(txn.handle(), env_.meta(), &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return {};
+  check(rc, "mdb_get(watermark position)");
+  return std::string{to_view(v)};
 }
 
 std::optional<history_identity> store::history() const {

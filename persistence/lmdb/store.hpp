@@ -96,11 +96,11 @@ public:
   /// commit (a read_txn held active for long pins freed pages; a disk that
   /// cannot take a single page).
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                 std::optional<uint64_t> watermark = std::nullopt);
+                 std::optional<replay_watermark> watermark = std::nullopt);
 
   /// record_store: put_batch.
   void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
-             std::optional<uint64_t> watermark) override {
+             std::optional<replay_watermark> watermark) override {
     put_batch(puts, deletes, watermark);
   }
 
@@ -109,11 +109,14 @@ public:
 
   /// Drops every record (e.g. when the change log no longer reaches back to the
   /// watermark); sets the watermark and the history identity when given.
-  void clear(std::optional<uint64_t> watermark = std::nullopt,
+  void clear(std::optional<replay_watermark> watermark = std::nullopt,
              const std::optional<history_identity>& history = std::nullopt) override;
 
   /// The replay watermark of the last commit that carried one; 0 if none yet.
   uint64_t watermark() const;
+  /// The position that watermark was taken at (messages/feed_position.hpp),
+  /// or empty when it came without one.
+  std::string watermark_position() const;
   /// The history the records belong to, as the last clear that named one
   /// stored it; nullopt for a new file (or one written before it was kept).
   std::optional<history_identity> history() const;
@@ -132,7 +135,7 @@ public:
 
 private:
   void apply(MDB_txn* txn, const std::vector<record>& records, const std::vector<doc_key>& deletes,
-             std::optional<uint64_t> watermark);
+             std::optional<replay_watermark> watermark);
   void remove_key(MDB_txn* txn, const key_bytes& k);
   uint64_t used_pages(MDB_txn* txn) const;
   /// used_pages() as the last commit left them.
@@ -167,7 +170,7 @@ private:
   uint64_t estimate_pages(const std::vector<record>& records) const;
   /// One transaction of put_batch (a batch too large for one is split).
   void put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                std::optional<uint64_t> watermark, const free_list_state& fl);
+                std::optional<replay_watermark> watermark, const free_list_state& fl);
   /// free_list(), and churn_per_record_ updated from what the last part freed.
   free_list_state measure_last_commit();
   /// The commit failed for want of space: in the map, or on the disk (also

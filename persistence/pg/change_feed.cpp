@@ -34,6 +34,12 @@ constexpr char digest_separator = '\x1f';
 const char* const replay_sql =
   "SELECT key, seq, us, keys FROM restcache_replay_keys($1::text::xid8, $2::int8, $3::int4)";
 
+// The entries of given transactions (those a position saw in progress),
+// through the xid index.
+const char* const in_progress_sql =
+  "SELECT u.k, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint"
+  " FROM change_log c, unnest(c.keys) AS u (k) WHERE c.xid = ANY ($1::xid8[]) LIMIT $2::int8";
+
 const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
 
 const char* const position_sql = "SELECT pg_current_snapshot()::text";
@@ -109,21 +115,6 @@ xid_snapshot snapshot_of(const result& r, int row) {
 
 } // namespace
 
-std::optional<xid_snapshot> parse_snapshot(std::string_view text) {
-  xid_snapshot s;
-  if (!parse_int(next_part(text, ':'), s.xmin) || !parse_int(next_part(text, ':'), s.xmax) || s.xmax < s.xmin)
-    return std::nullopt;
-  // "x,y,z" or nothing: a trailing comma is malformed.
-  for (bool more = !text.empty(); more;) {
-    more = text.find(',') != std::string_view::npos;
-    uint64_t x = 0;
-    if (!parse_int(next_part(text, ','), x))
-      return std::nullopt;
-    s.xip.push_back(x);
-  }
-  return s;
-}
-
 log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   auto at = key.find(':');
   if (at == std::string_view::npos)
@@ -189,11 +180,17 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
   return out;
 }
 
-replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from) {
+replay_result read_changes_since(connection& c, const feed_position& from, size_t limit, size_t digest_from) {
   prepare_once(c, "replay_changes", replay_sql);
+  prepare_once(c, "replay_in_progress", in_progress_sql);
   prepare_once(c, "replay_horizon", horizon_sql);
   auto r = c.exec_prepared("replay_changes",
-                           {std::to_string(watermark), std::to_string(limit + 1), std::to_string(digest_from)});
+                           {std::to_string(from.xmax), std::to_string(limit + 1), std::to_string(digest_from)});
+  // The transactions the position saw in progress (a prepared one, say):
+  // their entries sit below xmax; usually there are none.
+  result open;
+  if (!from.xip.empty())
+    open = c.exec_prepared("replay_in_progress", {xid_array(from.xip), std::to_string(limit + 1)});
   auto h = c.exec_prepared("replay_horizon", {});
   replay_result out;
   if (h.rows() < 1)
@@ -202,15 +199,15 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
   if (!parse_int(h.text(0, 0), horizon))
     throw error("replay_changes: malformed horizon");
   out.horizon = horizon;
-  out.complete = horizon < watermark;
+  out.complete = horizon < from.xmin;
   auto too_many = [&] {
     out.complete = false;
     out.changes.clear();
     return out;
   };
-  if (static_cast<size_t>(r.rows()) > limit)
+  if (static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()) > limit)
     return too_many();
-  out.changes.reserve(static_cast<size_t>(r.rows()));
+  out.changes.reserve(static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()));
   auto add = [&](std::string_view key, key_change ch) {
     switch (parse_log_key(key, ch.key)) {
     case log_key_kind::document:
@@ -240,6 +237,14 @@ replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit
     if (out.changes.size() > limit)
       return too_many();
   }
+  for (int i = 0; i < open.rows(); ++i) {
+    key_change ch;
+    ch.seq = static_cast<uint64_t>(open.int64(i, 1));
+    ch.changed_us = open.int64(i, 2);
+    add(open.text(i, 0), ch);
+  }
+  if (out.changes.size() > limit)
+    return too_many();
   return out;
 }
 

@@ -23,19 +23,17 @@
 #include <vector>
 
 #include "messages/cache_types.hpp"
+#include "messages/feed_position.hpp"
 #include "messages/history.hpp"
 #include "persistence/pg/connection.hpp"
 
 namespace restcache::pg {
 
 /// A pg_snapshot as PostgreSQL prints it: "xmin:xmax:xip,xip,...".
-struct xid_snapshot {
-  uint64_t xmin = 0;
-  uint64_t xmax = 0;
-  std::vector<uint64_t> xip; ///< in progress, between xmin and xmax
-  friend bool operator==(const xid_snapshot&, const xid_snapshot&) = default;
-};
-std::optional<xid_snapshot> parse_snapshot(std::string_view text);
+using xid_snapshot = feed_position;
+inline std::optional<xid_snapshot> parse_snapshot(std::string_view text) {
+  return parse_feed_position(text);
+}
 
 /// What one key of a log entry ("<space>:<key>") names.
 enum class log_key_kind : uint8_t {
@@ -78,13 +76,17 @@ struct replay_result {
   uint64_t horizon = 0;   ///< change_log_horizon.pruned_below
 };
 
-/// The change-log keys of transactions with xid >= `watermark` (or, when at
-/// least `digest_from` entries are due, the keys of a digest that covers
-/// them: restcache_replay_keys in schema.sql), then the pruning horizon.
-/// Incomplete when the horizon is not below the watermark (entries the
-/// reader needs may be gone), or when more than `limit` keys would come back
-/// (the caller drops its tiers instead).
-replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from);
+/// The change-log keys of the transactions `from` could not see: xid >=
+/// from.xmax (or, when at least `digest_from` entries are due, the keys of a
+/// digest that covers them: restcache_replay_keys in schema.sql) and xid in
+/// from.xip; then the pruning horizon. Incomplete when the horizon is not
+/// below from.xmin (entries the reader needs may be gone), or when more than
+/// `limit` keys would come back (the caller drops its tiers instead).
+replay_result read_changes_since(connection& c, const feed_position& from, size_t limit, size_t digest_from);
+/// The same from a bare watermark: every transaction at or above it.
+inline replay_result read_changes_since(connection& c, uint64_t watermark, size_t limit, size_t digest_from) {
+  return read_changes_since(c, feed_position{watermark, watermark, {}}, limit, digest_from);
+}
 
 /// The identity of the history the connection reaches (cluster, database,
 /// timeline) and its next transaction id, in one statement that assigns no

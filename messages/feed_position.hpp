@@ -1,0 +1,43 @@
+#pragma once
+
+// How far the change feed has been applied, as the listener reads it: a
+// snapshot of the database's transactions. Every change of a transaction
+// below xmin is applied; so is every change of a transaction below xmax that
+// is not listed in xip. A replay from it reads only the transactions the
+// snapshot could not see (xid in xip, or xid >= xmax), so a transaction left
+// open or prepared, which holds xmin back, does not make every replay read
+// everything written since it began. Plain data, as pg_snapshot prints it
+// ("xmin:xmax:xip,xip,...").
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace restcache {
+
+struct feed_position {
+  uint64_t xmin = 0;
+  uint64_t xmax = 0;
+  std::vector<uint64_t> xip; ///< in progress, between xmin and xmax
+  friend bool operator==(const feed_position&, const feed_position&) = default;
+};
+
+/// "xmin:xmax:xip,xip,..." (the same text as PostgreSQL's pg_snapshot).
+std::string to_text(const feed_position& p);
+/// nullopt when malformed (xmax below xmin, a trailing comma, ...).
+std::optional<feed_position> parse_feed_position(std::string_view text);
+
+/// A replay watermark as the tiers store it: xmin (what pruning, the history
+/// rule and the metrics read) and, when known, the position it was taken at
+/// (its text; empty: replay everything from xmin).
+struct replay_watermark {
+  uint64_t xmin = 0;
+  std::string position;
+  replay_watermark() = default;
+  replay_watermark(uint64_t x) : xmin(x) {} // NOLINT: a bare xmin is a watermark without a position
+  replay_watermark(uint64_t x, std::string pos) : xmin(x), position(std::move(pos)) {}
+};
+
+} // namespace restcache
