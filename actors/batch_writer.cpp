@@ -252,12 +252,12 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       st.watermark = 0;
       st.schedule_delete_flush(self);
     },
-    [self](watermark_atom, uint64_t xmin, std::string& position) {
+    [self](watermark_atom, uint64_t xmin, std::string& position, std::string& witness) {
       auto& st = self->state;
       // Marks come in order; one older than what is pending (a late message
       // of a session before a reset) is dropped.
       if (!st.watermark || xmin >= st.watermark->xmin)
-        st.watermark = replay_watermark{xmin, std::move(position)};
+        st.watermark = replay_watermark{xmin, std::move(position), std::move(witness)};
       st.schedule_delete_flush(self);
     },
     [self](flush_atom, uint64_t generation) {

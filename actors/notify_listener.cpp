@@ -85,7 +85,9 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     // and marks taken on the old one must not raise it again.
     metrics->watermark.store(0, std::memory_order_release);
     inbox->set_applied(std::nullopt);
+    inbox->set_applied_witness(std::nullopt);
     applied_position.reset();
+    applied_witness.reset();
     marks.clear();
     if (writer)
       caf::anon_send(writer, history_atom::value, *r.new_history);
@@ -172,9 +174,14 @@ void notify_listener_state::release_marks() {
       metrics->watermark.store(mark.xmin, std::memory_order_release);
       applied_position = has_position ? std::optional{mark.position} : std::nullopt;
       inbox->set_applied(applied_position);
+      if (mark.witness && (!applied_witness || mark.witness->xid >= applied_witness->xid)) {
+        applied_witness = mark.witness;
+        inbox->set_applied_witness(applied_witness);
+      }
       if (writer)
         caf::anon_send(writer, watermark_atom::value, mark.xmin,
-                       has_position ? to_text(mark.position) : std::string{});
+                       has_position ? to_text(mark.position) : std::string{},
+                       applied_witness ? to_text(*applied_witness) : std::string{});
     }
     // A mark of the live session, applied with all before it: caught up.
     if (session != 0 && mark.generation == session && metrics->caught_up.load() == 0) {

@@ -49,6 +49,7 @@ struct notify_listener_state {
   std::deque<std::pair<uint64_t, change_inbox::mark_point>> marks; ///< (round, mark)
   bool round_waiting = false;       ///< the inbox woke us while too many rounds were out
   std::optional<feed_position> applied_position; ///< of the watermark, when its mark carried one
+  std::optional<log_witness> applied_witness;    ///< the newest entry applied, when known
   /// Changes this instance's own writes applied directly (read-your-writes),
   /// by key: when the notification of exactly that change comes, it is not
   /// applied again (it would drop the document the next GET just refilled).

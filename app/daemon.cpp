@@ -187,9 +187,13 @@ void daemon::spawn_listener() {
   auto inbox = std::make_shared<change_inbox>(listener_cfg.max_pending_keys);
   // Where the stored watermark was taken, so the first replay reads only what
   // that snapshot could not see (absent in a file of an older build).
-  if (tier_store_)
+  if (tier_store_ && tier_store_->watermark() > 0) {
     if (auto p = parse_feed_position(tier_store_->watermark_position()); p && p->xmin == tier_store_->watermark())
       inbox->set_applied(p);
+    // The entry the log must still hold (or have pruned past) for the
+    // file's documents to be of the database's history.
+    inbox->set_applied_witness(parse_log_witness(tier_store_->watermark_witness()));
+  }
   listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_, inbox, &change_metrics_,
                              &listener_status_);
   front_->add_metrics_source([this] {

@@ -129,6 +129,16 @@ std::optional<feed_position> change_inbox::applied() const {
   return applied_;
 }
 
+void change_inbox::set_applied_witness(std::optional<log_witness> witness) {
+  std::lock_guard guard{mtx_};
+  applied_witness_ = witness;
+}
+
+std::optional<log_witness> change_inbox::applied_witness() const {
+  std::lock_guard guard{mtx_};
+  return applied_witness_;
+}
+
 size_t change_inbox::pending() const {
   std::lock_guard guard{mtx_};
   return changes_.size();

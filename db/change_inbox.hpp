@@ -30,6 +30,10 @@ public:
     uint64_t xmin = 0;
     uint64_t generation = 0;
     feed_position position; ///< the snapshot's (xmin among it); empty xip and xmax 0 when not known
+    std::optional<log_witness> witness; ///< the newest entry read up to it, when there is one
+    mark_point() = default;
+    mark_point(uint64_t x, uint64_t g, feed_position p = {}, std::optional<log_witness> w = std::nullopt)
+      : xmin(x), generation(g), position(std::move(p)), witness(w) {}
   };
   struct round {
     bool drop_tiers = false;
@@ -65,6 +69,10 @@ public:
   /// after a reconnect when it is the watermark's. nullopt: unknown.
   void set_applied(std::optional<feed_position> position);
   std::optional<feed_position> applied() const;
+  /// The same for the witness entry of the applied history (the connection
+  /// checks the log still holds it before replaying).
+  void set_applied_witness(std::optional<log_witness> witness);
+  std::optional<log_witness> applied_witness() const;
 
   size_t pending() const;
   uint64_t coalesced() const;   ///< changes merged into a pending one for the same key
@@ -83,6 +91,7 @@ private:
   std::optional<history_identity> new_history_;
   std::optional<mark_point> mark_;
   std::optional<feed_position> applied_;
+  std::optional<log_witness> applied_witness_;
   bool woken_ = false;
   uint64_t coalesced_ = 0;
   uint64_t overflows_ = 0;

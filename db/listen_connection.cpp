@@ -77,7 +77,7 @@ void listen_connection::run() {
       // The polls start from a snapshot taken before the replay: what
       // committed after it is polled, what before it is replayed (the two
       // may overlap; invalidations are idempotent).
-      pg::read_position(c, position_);
+      newest_ = pg::read_position(c, position_).newest;
       last_poll_us_ = now_us();
       last_mark_.reset();
       auto watermark = metrics_.watermark.load(std::memory_order_acquire);
@@ -146,8 +146,23 @@ void listen_connection::run() {
 bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
   auto live = pg::read_history(c);
   auto rule = compare_history(history_, watermark, live);
-  if (rule == history_rule::same)
-    return true;
+  if (rule == history_rule::same) {
+    // The identity and the next xid can pass for an older copy of the data
+    // once enough transactions ran on it: the log must still hold the last
+    // entry the tiers applied, or have pruned past it.
+    auto witness = inbox_.applied_witness();
+    if (!witness || watermark == 0 || pg::check_witness(c, *witness) != pg::witness_state::went_back)
+      return true;
+    rule = history_rule::went_backwards;
+    spdlog::warn("change listener: the change log no longer holds the entry the tiers last applied "
+                 "(xid {}, seq {}), nor has it pruned past it: {} was taken back to an older copy; "
+                 "dropping both tiers and restarting the watermark",
+                 witness->xid, witness->seq, describe(live.identity));
+    bump(metrics_.history_resets[static_cast<size_t>(rule)]);
+    inbox_.request_reset(live.identity);
+    history_ = live.identity;
+    return false;
+  }
   if (rule == history_rule::first_use)
     spdlog::info("change listener: the tiers hold no known history; recording {} (next xid {})",
                  describe(live.identity), live.next_xid);
@@ -197,8 +212,10 @@ void listen_connection::poll(pg::connection& c) {
   // (or replayed): once applied, it is where a replay may start. The first
   // mark of a session is what tells the actor it caught up; later ones only
   // when the snapshot moved.
+  if (got.newest && (!newest_ || got.newest->xid > newest_->xid))
+    newest_ = got.newest;
   if (!last_mark_ || got.snapshot.xmin != last_mark_->xmin || got.snapshot.xmax != last_mark_->xmax) {
-    inbox_.add_mark({got.snapshot.xmin, generation_, got.snapshot});
+    inbox_.add_mark({got.snapshot.xmin, generation_, got.snapshot, newest_});
     last_mark_ = got.snapshot;
   }
 }

@@ -81,6 +81,7 @@ private:
   pg::poll_position position_;   ///< where the next poll reads from
   int64_t last_poll_us_ = 0;     ///< when the last poll (or the position) was read
   std::optional<feed_position> last_mark_; ///< the last mark put into the inbox, this session
+  std::optional<log_witness> newest_;      ///< the newest entry seen this session (marks carry it)
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

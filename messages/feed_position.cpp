@@ -46,4 +46,20 @@ std::optional<feed_position> parse_feed_position(std::string_view text) {
   return p;
 }
 
+std::string to_text(const log_witness& w) {
+  return std::to_string(w.xid) + ':' + std::to_string(w.seq) + ':' + std::to_string(w.us);
+}
+
+std::optional<log_witness> parse_log_witness(std::string_view text) {
+  log_witness w;
+  auto xid = next_part(text, ':');
+  auto seq = next_part(text, ':');
+  auto us = text;
+  auto [end, ec] = std::from_chars(us.data(), us.data() + us.size(), w.us);
+  if (!parse_u64(xid, w.xid) || !parse_u64(seq, w.seq) || ec != std::errc{} || end != us.data() + us.size()
+      || us.empty() || w.xid == 0)
+    return std::nullopt;
+  return w;
+}
+
 } // namespace restcache

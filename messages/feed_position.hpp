@@ -29,15 +29,32 @@ std::string to_text(const feed_position& p);
 /// nullopt when malformed (xmax below xmin, a trailing comma, ...).
 std::optional<feed_position> parse_feed_position(std::string_view text);
 
+/// One change-log entry the tiers have applied, as a witness of the history
+/// they hold: after a reconnect the log must still hold it (the same seq and
+/// start time under its xid), or have pruned past it. A database taken back
+/// to an older copy lacks it, or holds another transaction under its xid,
+/// however many transactions ran since.
+struct log_witness {
+  uint64_t xid = 0;
+  uint64_t seq = 0;
+  int64_t us = 0; ///< the writing transaction's start, microseconds since the epoch
+  friend bool operator==(const log_witness&, const log_witness&) = default;
+};
+/// "xid:seq:us".
+std::string to_text(const log_witness& w);
+std::optional<log_witness> parse_log_witness(std::string_view text);
+
 /// A replay watermark as the tiers store it: xmin (what pruning, the history
 /// rule and the metrics read) and, when known, the position it was taken at
-/// (its text; empty: replay everything from xmin).
+/// and a witness entry (their texts; empty: not known).
 struct replay_watermark {
   uint64_t xmin = 0;
   std::string position;
+  std::string witness;
   replay_watermark() = default;
   replay_watermark(uint64_t x) : xmin(x) {} // NOLINT: a bare xmin is a watermark without a position
-  replay_watermark(uint64_t x, std::string pos) : xmin(x), position(std::move(pos)) {}
+  replay_watermark(uint64_t x, std::string pos, std::string wit = {})
+    : xmin(x), position(std::move(pos)), witness(std::move(wit)) {}
 };
 
 } // namespace restcache

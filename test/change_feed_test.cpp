@@ -266,6 +266,30 @@ CAF_TEST(a transaction left prepared holds xmin back but not what a reconnect re
   }));
 }
 
+CAF_TEST(a witness entry is found as it was pruned past or gone) {
+  sql.exec("UPDATE dept SET loc = 'WITNESS' WHERE deptno = 30");
+  pg::poll_position pos;
+  auto newest = pg::read_position(sql, pos).newest;
+  CAF_REQUIRE(newest.has_value());
+  CAF_CHECK(pg::check_witness(sql, *newest) == pg::witness_state::present);
+  // Another transaction under its xid (an older copy that reused it).
+  auto other = *newest;
+  other.us += 1;
+  CAF_CHECK(pg::check_witness(sql, other) == pg::witness_state::went_back);
+  // Gone below the horizon: an older copy; gone past it: pruned.
+  auto gone = *newest;
+  gone.xid = current_xid();
+  CAF_CHECK(pg::check_witness(sql, gone) == pg::witness_state::went_back);
+  sql.exec("UPDATE change_log_horizon SET pruned_below = '" + std::to_string(gone.xid) + "'");
+  CAF_CHECK(pg::check_witness(sql, gone) == pg::witness_state::pruned);
+  // The newest entry is taken in the position's own snapshot.
+  pg::connection open_tx{dsn};
+  open_tx.exec("BEGIN; UPDATE dept SET loc = 'NOT YET' WHERE deptno = 31");
+  CAF_CHECK(pg::read_position(sql, pos).newest == newest);
+  open_tx.exec("COMMIT");
+  CAF_CHECK(pg::read_position(sql, pos).newest != newest);
+}
+
 CAF_TEST(more changed keys than the limit in one read drop both tiers and reading goes on) {
   start(0s, {}, defaults::changelog_replay_digest_from, 10);
   CAF_REQUIRE(take_until_mark(current_xid()));

@@ -225,8 +225,9 @@ CAF_TEST(the watermark keeps its position and only with it) {
   {
     store s(opts());
     CAF_CHECK_EQUAL(s.watermark_position(), "");
-    s.put_batch({}, {}, replay_watermark{90, "90:120:90,95"});
+    s.put_batch({}, {}, replay_watermark{90, "90:120:90,95", "118:4711:1700000000000000"});
     CAF_CHECK_EQUAL(s.watermark_position(), "90:120:90,95");
+    CAF_CHECK_EQUAL(s.watermark_witness(), "118:4711:1700000000000000");
     s.put_batch({}, {}, std::nullopt); // no watermark given: both unchanged
   }
   store s(opts());
@@ -237,6 +238,7 @@ CAF_TEST(the watermark keeps its position and only with it) {
   s.put_batch({}, {}, 130);
   CAF_CHECK_EQUAL(s.watermark(), 130u);
   CAF_CHECK_EQUAL(s.watermark_position(), "");
+  CAF_CHECK_EQUAL(s.watermark_witness(), "");
   s.clear(replay_watermark{140, "140:150:"});
   CAF_CHECK_EQUAL(s.watermark_position(), "140:150:");
 }

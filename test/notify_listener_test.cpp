@@ -122,7 +122,7 @@ CAF_TEST(a later position with the same xmin moves the stored watermark and a re
   // A transaction left open (100) holds xmin; the snapshots move on.
   inbox->add_mark({100, 1, feed_position{100, 150, {100}}});
   sched.run();
-  inbox->add_mark({100, 1, feed_position{100, 180, {100}}});
+  inbox->add_mark({100, 1, feed_position{100, 180, {100}}, log_witness{170, 9000, 1'700'000'000'000'000}});
   sched.run();
   sched.trigger_timeouts();
   sched.run();
@@ -134,10 +134,14 @@ CAF_TEST(a later position with the same xmin moves the stored watermark and a re
     if (c.watermark)
       stored = c.position;
   CAF_CHECK_EQUAL(stored, "100:180:100");
-  // A mark without a position (a higher xmin): the old position is dropped.
+  CAF_CHECK_EQUAL(tier->calls.back().witness, "170:9000:1700000000000000");
+  CAF_CHECK(inbox->applied_witness() == (log_witness{170, 9000, 1'700'000'000'000'000}));
+  // A mark without a position (a higher xmin): the old position is dropped,
+  // the witness (an entry applied all the same) kept.
   inbox->add_mark({190, 1, {}});
   sched.run();
   CAF_CHECK(!inbox->applied().has_value());
+  CAF_CHECK(inbox->applied_witness().has_value());
 }
 
 CAF_TEST(the watermark is stored only with or after the deletes of the changes before its mark) {

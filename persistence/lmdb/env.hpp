@@ -135,6 +135,8 @@ inline constexpr std::string_view watermark = "watermark";   ///< u64 BE replay 
 /// Text (messages/feed_position.hpp): where the watermark was taken; absent
 /// in files of builds before it, which then replay from the watermark.
 inline constexpr std::string_view watermark_position = "wm_position";
+/// Text: the newest change-log entry the records' history had applied.
+inline constexpr std::string_view watermark_witness = "wm_witness";
 inline constexpr std::string_view history = "history";       ///< encode_history: whose history the records are
 inline constexpr std::string_view next_write_seq = "next_wseq"; ///< u64 BE
 inline constexpr std::string_view tick = "tick"; ///< u64 BE, a small commit that frees pages

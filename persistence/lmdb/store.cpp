@@ -43,17 +43,34 @@ void put_meta_u64(MDB_txn* txn, MDB_dbi meta, std::string_view key, uint64_t val
 
 /// The watermark and its position, always together: a position left from an
 /// older watermark would narrow the replay wrongly.
-void put_watermark(MDB_txn* txn, MDB_dbi meta, const replay_watermark& w) {
-  put_meta_u64(txn, meta, meta_key::watermark, w.xmin);
-  MDB_val k = to_val(meta_key::watermark_position);
-  if (w.position.empty()) {
+/// A text meta value; empty deletes it.
+void put_meta_text(MDB_txn* txn, MDB_dbi meta, std::string_view key, const std::string& value) {
+  MDB_val k = to_val(key);
+  if (value.empty()) {
     int rc = mdb_del(txn, meta, &k, nullptr);
     if (rc != MDB_NOTFOUND)
-      check(rc, "mdb_del(watermark position)");
+      check(rc, "mdb_del(meta)");
     return;
   }
-  MDB_val v = to_val(w.position);
-  check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(watermark position)");
+  MDB_val v = to_val(value);
+  check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(meta)");
+}
+
+std::string get_meta_text(MDB_txn* txn, MDB_dbi meta, std::string_view key) {
+  MDB_val k = to_val(key), v;
+  int rc = mdb_get(txn, meta, &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return {};
+  check(rc, "mdb_get(meta)");
+  return std::string{to_view(v)};
+}
+
+/// The watermark with its position and witness, always together: a position
+/// or witness left from an older watermark would mislead a replay.
+void put_watermark(MDB_txn* txn, MDB_dbi meta, const replay_watermark& w) {
+  put_meta_u64(txn, meta, meta_key::watermark, w.xmin);
+  put_meta_text(txn, meta, meta_key::watermark_position, w.position);
+  put_meta_text(txn, meta, meta_key::watermark_witness, w.witness);
 }
 
 uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
@@ -537,12 +554,12 @@ uint64_t store::watermark() const {
 
 std::string store::watermark_position() const {
   read_txn txn(env_);
-  MDB_val k = to_val(meta_key::watermark_position), v;
-  int rc = mdb_get(txn.handle(), env_.meta(), &k, &v);
-  if (rc == MDB_NOTFOUND)
-    return {};
-  check(rc, "mdb_get(watermark position)");
-  return std::string{to_view(v)};
+  return get_meta_text(txn.handle(), env_.meta(), meta_key::watermark_position);
+}
+
+std::string store::watermark_witness() const {
+  read_txn txn(env_);
+  return get_meta_text(txn.handle(), env_.meta(), meta_key::watermark_witness);
 }
 
 std::optional<history_identity> store::history() const {

@@ -42,7 +42,21 @@ const char* const in_progress_sql =
 
 const char* const horizon_sql = "SELECT pruned_below::text FROM change_log_horizon";
 
-const char* const position_sql = "SELECT pg_current_snapshot()::text";
+// The snapshot, and in the same statement (so the same snapshot) the newest
+// entry visible in it, through the xid index read backwards.
+const char* const position_sql =
+  "SELECT pg_current_snapshot()::text, n.xid::text, n.seq, n.us FROM (SELECT 1) one"
+  " LEFT JOIN LATERAL (SELECT c.xid, c.seq, (extract(epoch FROM c.changed_at) * 1000000)::bigint AS us"
+  "   FROM change_log c ORDER BY c.xid DESC LIMIT 1) n ON true";
+
+// A witness entry: is it there as it was, is another transaction's there
+// under its xid, and has pruning passed it.
+const char* const witness_sql =
+  "SELECT count(*) FILTER (WHERE c.seq = $2::int8"
+  "                          AND (extract(epoch FROM c.changed_at) * 1000000)::bigint = $3::int8),"
+  "       count(*),"
+  "       (SELECT h.pruned_below >= $1::text::xid8 FROM change_log_horizon h)"
+  " FROM change_log c WHERE c.xid = $1::text::xid8";
 
 // One statement, so one snapshot: the snapshot is on every row (and on the
 // one row a poll that reads nothing returns), the keys are unnested here
@@ -50,8 +64,9 @@ const char* const position_sql = "SELECT pg_current_snapshot()::text";
 // conditions are scans of the xid index, ORed in a bitmap (seqscan is off in
 // this session).
 const char* const poll_sql =
-  "SELECT s.snap, x.seq, x.k FROM (SELECT pg_current_snapshot()::text AS snap) s"
-  " LEFT JOIN LATERAL (SELECT c.seq, u.k FROM change_log c, unnest(c.keys) AS u (k)"
+  "SELECT s.snap, x.seq, x.k, x.xid::text, x.us FROM (SELECT pg_current_snapshot()::text AS snap) s"
+  " LEFT JOIN LATERAL (SELECT c.seq, u.k, c.xid, (extract(epoch FROM c.changed_at) * 1000000)::bigint AS us"
+  "   FROM change_log c, unnest(c.keys) AS u (k)"
   "   WHERE c.xid = ANY ($1::xid8[]) OR c.xid >= $2::xid8"
   "   LIMIT $3::int8) x ON true";
 
@@ -133,15 +148,36 @@ void prepare_feed_session(connection& c) {
   c.exec("SET enable_seqscan = off; SET jit = off");
 }
 
-xid_snapshot read_position(connection& c, poll_position& pos) {
+position_read read_position(connection& c, poll_position& pos) {
   prepare_once(c, "feed_position", position_sql);
   auto r = c.exec_prepared("feed_position", {});
   if (r.rows() != 1)
     throw error("feed_position: unexpected result");
-  auto snap = snapshot_of(r, 0);
-  pos.in_progress = snap.xip;
-  pos.from_xid = snap.xmax;
-  return snap;
+  position_read out;
+  out.snapshot = snapshot_of(r, 0);
+  if (!r.is_null(0, 1)) {
+    log_witness w;
+    if (!parse_int(r.text(0, 1), w.xid))
+      throw error("feed_position: malformed xid");
+    w.seq = static_cast<uint64_t>(r.int64(0, 2));
+    w.us = r.int64(0, 3);
+    out.newest = w;
+  }
+  pos.in_progress = out.snapshot.xip;
+  pos.from_xid = out.snapshot.xmax;
+  return out;
+}
+
+witness_state check_witness(connection& c, const log_witness& w) {
+  prepare_once(c, "feed_witness", witness_sql);
+  auto r = c.exec_prepared("feed_witness", {std::to_string(w.xid), std::to_string(w.seq), std::to_string(w.us)});
+  if (r.rows() != 1)
+    throw error("feed_witness: unexpected result");
+  if (r.int64(0, 0) > 0)
+    return witness_state::present;
+  if (r.int64(0, 1) > 0)
+    return witness_state::went_back; // another transaction under its xid
+  return r.text(0, 2) == "t" ? witness_state::pruned : witness_state::went_back;
 }
 
 poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_t seen_after_us) {
@@ -154,7 +190,9 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
   out.snapshot = snapshot_of(r, 0);
   if (static_cast<size_t>(r.rows()) > limit) {
     out.overflow = true;
-    out.snapshot = read_position(c, pos);
+    auto fresh = read_position(c, pos);
+    out.snapshot = fresh.snapshot;
+    out.newest = fresh.newest;
     return out;
   }
   out.changes.reserve(static_cast<size_t>(r.rows()));
@@ -163,6 +201,14 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
       continue; // the one row of a poll that read nothing
     key_change ch;
     ch.seq = static_cast<uint64_t>(r.int64(i, 1));
+    log_witness w;
+    if (!parse_int(r.text(i, 3), w.xid))
+      throw error("feed_poll: malformed xid");
+    if (!out.newest || w.xid > out.newest->xid) {
+      w.seq = ch.seq;
+      w.us = r.int64(i, 4);
+      out.newest = w;
+    }
     switch (parse_log_key(r.text(i, 2), ch.key)) {
     case log_key_kind::document:
       ch.changed_us = seen_after_us;

@@ -50,15 +50,24 @@ struct poll_position {
   uint64_t from_xid = 0;
 };
 
-/// The position of a fresh snapshot (its xip and xmax). Returns the snapshot
-/// too (its xmin is a watermark once everything visible to it is applied).
-xid_snapshot read_position(connection& c, poll_position& pos);
+/// A fresh snapshot, and the newest entry visible in it (by xid; nullopt
+/// when the log is empty): a witness once everything the snapshot sees is
+/// applied.
+struct position_read {
+  xid_snapshot snapshot;
+  std::optional<log_witness> newest;
+};
+
+/// The position of a fresh snapshot (its xip and xmax), with the snapshot
+/// (its xmin is a watermark once everything visible to it is applied).
+position_read read_position(connection& c, poll_position& pos);
 
 struct poll_result {
   change_batch changes;     ///< every key of every entry the poll read
   size_t truncates = 0;     ///< TRUNCATEs among them: both tiers must be dropped
   bool overflow = false;    ///< more than `limit` keys: not read; drop both tiers
   xid_snapshot snapshot;    ///< the poll's; its xmin is the round's mark
+  std::optional<log_witness> newest; ///< the read entry of the highest xid (after an overflow: the log's)
 };
 
 /// Reads the entries not read yet, in one statement (one snapshot), and
@@ -92,6 +101,14 @@ inline replay_result read_changes_since(connection& c, uint64_t watermark, size_
 /// timeline) and its next transaction id, in one statement that assigns no
 /// xid. On a standby the timeline is the last checkpoint's.
 live_history read_history(connection& c);
+
+/// What the log says of a witness entry (messages/feed_position.hpp).
+enum class witness_state : uint8_t {
+  present,    ///< the same entry: the same history
+  pruned,     ///< gone, and the horizon has passed its xid: the same history, pruned
+  went_back,  ///< gone below the horizon, or another transaction under its xid: an older copy
+};
+witness_state check_witness(connection& c, const log_witness& w);
 
 /// Deletes change-log entries older than `retention` whose transaction is
 /// below `below` (never one the caller has not applied), at most `limit`,
