@@ -2,8 +2,10 @@
 
 // Small text helpers shared by the layers (header values, config lines).
 
+#include <charconv>
 #include <cstddef>
 #include <string_view>
+#include <system_error>
 
 namespace restcache {
 
@@ -15,6 +17,23 @@ inline std::string_view trim(std::string_view s, std::string_view chars = " \t")
     return {};
   auto e = s.find_last_not_of(chars);
   return s.substr(b, e - b + 1);
+}
+
+/// The whole of `s` as an integer; false for anything else (trailing text,
+/// a sign the type has not, a value out of its range).
+template <class Int>
+bool parse_whole(std::string_view s, Int& out) noexcept {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+/// Splits off the text up to the next `sep` (or all of it) and moves `s`
+/// past the separator.
+inline std::string_view next_part(std::string_view& s, char sep) noexcept {
+  auto at = s.find(sep);
+  auto field = s.substr(0, at);
+  s = at == std::string_view::npos ? std::string_view{} : s.substr(at + 1);
+  return field;
 }
 
 /// ASCII case-insensitive equality (header names, tokens).

@@ -136,6 +136,12 @@ CAF_TEST(snapshots and log keys parse and malformed ones are refused) {
   CAF_CHECK(!pg::parse_snapshot("7:6:"));
   CAF_CHECK(!pg::parse_snapshot("7:x:"));
   CAF_CHECK(!pg::parse_snapshot("7:9:8,"));
+  CAF_CHECK(parse_log_witness("118:4711:1700000000000000") == (log_witness{118, 4711, 1'700'000'000'000'000}));
+  CAF_CHECK(parse_log_witness(to_text(log_witness{5, 6, -7})) == (log_witness{5, 6, -7}));
+  CAF_CHECK(!parse_log_witness("118:4711:"));
+  CAF_CHECK(!parse_log_witness("0:1:2"));
+  CAF_CHECK(!parse_log_witness("1:2:3:4"));
+  CAF_CHECK(!parse_log_witness(""));
   doc_key k;
   CAF_CHECK(pg::parse_log_key("dept:20", k) == pg::log_key_kind::document);
   CAF_CHECK(k == (doc_key{doc_kind::deptemps, 20}));

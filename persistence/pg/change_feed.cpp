@@ -5,24 +5,11 @@
 #include <string>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/text.hpp"
 
 namespace restcache::pg {
 
 namespace {
-
-template <class Int>
-bool parse_int(std::string_view s, Int& out) {
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
-
-/// Splits off the text up to the next `sep` (or the rest).
-std::string_view next_part(std::string_view& s, char sep) {
-  auto at = s.find(sep);
-  auto field = s.substr(0, at);
-  s = at == std::string_view::npos ? std::string_view{} : s.substr(at + 1);
-  return field;
-}
 
 /// A digest's keys are one text, separated by U+001F (schema.sql).
 constexpr char digest_separator = '\x1f';
@@ -138,7 +125,7 @@ log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   if (space == "*")
     return log_key_kind::truncate;
   auto kind = change_kind(space);
-  if (!kind || !parse_int(key.substr(at + 1), out.id))
+  if (!kind || !parse_whole(key.substr(at + 1), out.id))
     return log_key_kind::unknown;
   out.kind = *kind;
   return log_key_kind::document;
@@ -157,7 +144,7 @@ position_read read_position(connection& c, poll_position& pos) {
   out.snapshot = snapshot_of(r, 0);
   if (!r.is_null(0, 1)) {
     log_witness w;
-    if (!parse_int(r.text(0, 1), w.xid))
+    if (!parse_whole(r.text(0, 1), w.xid))
       throw error("feed_position: malformed xid");
     w.seq = static_cast<uint64_t>(r.int64(0, 2));
     w.us = r.int64(0, 3);
@@ -202,7 +189,7 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
     key_change ch;
     ch.seq = static_cast<uint64_t>(r.int64(i, 1));
     log_witness w;
-    if (!parse_int(r.text(i, 3), w.xid))
+    if (!parse_whole(r.text(i, 3), w.xid))
       throw error("feed_poll: malformed xid");
     if (!out.newest || w.xid > out.newest->xid) {
       w.seq = ch.seq;
@@ -242,7 +229,7 @@ replay_result read_changes_since(connection& c, const feed_position& from, size_
   if (h.rows() < 1)
     throw error("replay_changes: change_log_horizon has no row");
   uint64_t horizon = 0;
-  if (!parse_int(h.text(0, 0), horizon))
+  if (!parse_whole(h.text(0, 0), horizon))
     throw error("replay_changes: malformed horizon");
   out.horizon = horizon;
   out.complete = horizon < from.xmin;
@@ -305,8 +292,8 @@ live_history read_history(connection& c) {
   bool in_recovery = r.text(0, 4) == "t";
   auto [end, ec] = std::from_chars(timeline_text.data(), timeline_text.data() + timeline_text.size(), timeline,
                                    in_recovery ? 10 : 16);
-  if (!parse_int(r.text(0, 0), h.identity.system_id) || ec != std::errc{}
-      || end != timeline_text.data() + timeline_text.size() || !parse_int(r.text(0, 5), h.next_xid))
+  if (!parse_whole(r.text(0, 0), h.identity.system_id) || ec != std::errc{}
+      || end != timeline_text.data() + timeline_text.size() || !parse_whole(r.text(0, 5), h.next_xid))
     throw error("read_history: unexpected result");
   h.identity.database_oid = static_cast<uint32_t>(r.int64(0, 1));
   h.identity.database_name = std::string{r.text(0, 2)};
