@@ -30,8 +30,8 @@ std::string to_text(const feed_position& p);
 std::optional<feed_position> parse_feed_position(std::string_view text);
 
 /// One change-log entry the tiers have applied, as a witness of the history
-/// they hold: after a reconnect the log must still hold it (the same seq and
-/// start time under its xid), or have pruned past it. A database taken back
+/// they hold: after a reconnect the log must still hold its transaction (the
+/// same start time under its xid), or have pruned past it. A database taken back
 /// to an older copy lacks it, or holds another transaction under its xid,
 /// however many transactions ran since.
 struct log_witness {

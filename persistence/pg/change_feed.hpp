@@ -102,7 +102,8 @@ inline replay_result read_changes_since(connection& c, uint64_t watermark, size_
 /// xid. On a standby the timeline is the last checkpoint's.
 live_history read_history(connection& c);
 
-/// What the log says of a witness entry (messages/feed_position.hpp).
+/// What the log says of a witness entry (messages/feed_position.hpp): its
+/// transaction is matched by xid and start time (its seq is for the log).
 enum class witness_state : uint8_t {
   present,    ///< the same entry: the same history
   pruned,     ///< gone, and the horizon has passed its xid: the same history, pruned
