@@ -158,12 +158,7 @@ bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
                  "(xid {}, seq {}), nor has it pruned past it: {} was taken back to an older copy; "
                  "dropping both tiers and restarting the watermark",
                  witness->xid, witness->seq, describe(live.identity));
-    bump(metrics_.history_resets[static_cast<size_t>(rule)]);
-    inbox_.request_reset(live.identity);
-    history_ = live.identity;
-    return false;
-  }
-  if (rule == history_rule::first_use)
+  } else if (rule == history_rule::first_use)
     spdlog::info("change listener: the tiers hold no known history; recording {} (next xid {})",
                  describe(live.identity), live.next_xid);
   else

@@ -70,6 +70,29 @@ struct fixture {
     CAF_REQUIRE_EQUAL(d->terminate(), 0);
   }
 
+  /// Demo data in `cluster`, a copy of its data directory, then `probe`
+  /// updated and `extra_xids` transactions more, the file filled, and the
+  /// copy restored in place (no recovery: it runs as it was). Returns the
+  /// probe's document as the file holds it.
+  std::string file_then_older_copy(private_pg& cluster, int extra_xids) {
+    load_demo(cluster.dsn(), 100, 10);
+    cluster.stop_server();
+    cluster.save_data("before");
+    cluster.start_server();
+    {
+      pg::connection c{cluster.dsn()};
+      c.exec("UPDATE dept SET dname = 'AFTER THE COPY' WHERE deptno = " + std::to_string(probe));
+      for (int i = 0; i < extra_xids; ++i)
+        c.exec("SELECT pg_current_xact_id()");
+    }
+    auto after = truth(cluster.dsn(), probe);
+    fill_file(cluster.dsn(), {probe, 9});
+    cluster.stop_server();
+    cluster.restore_data("before");
+    cluster.start_server();
+    return after;
+  }
+
   /// GET /deptemps/`probe` on a daemon started on `dsn` with the file:
   /// checks it is the database's document, not the file's.
   void check_serves(const std::string& dsn, const std::string& rule) {
@@ -119,41 +142,15 @@ CAF_TEST(a file filled from another database of the same cluster is dropped) {
 
 CAF_TEST(a cluster taken back to an older copy of its data is not served from the file) {
   private_pg cluster;
-  load_demo(cluster.dsn(), 100, 10);
-  cluster.stop_server();
-  cluster.save_data("before");
-  cluster.start_server();
-  {
-    pg::connection c{cluster.dsn()};
-    c.exec("UPDATE dept SET dname = 'AFTER THE COPY' WHERE deptno = " + std::to_string(probe));
-    for (int i = 0; i < 20; ++i) // xids the copy never saw
-      c.exec("SELECT pg_current_xact_id()");
-  }
-  auto after = truth(cluster.dsn(), probe);
+  auto after = file_then_older_copy(cluster, 20); // xids the copy never saw
   CAF_REQUIRE(after.find("AFTER THE COPY") != std::string::npos);
-  fill_file(cluster.dsn(), {probe, 9});
-  cluster.stop_server();
-  cluster.restore_data("before");
-  cluster.start_server();
   CAF_REQUIRE_NOT_EQUAL(truth(cluster.dsn(), probe), after);
   check_serves(cluster.dsn(), "went_backwards");
 }
 
 CAF_TEST(an older copy restored in place and then written past the watermark is not served from the file) {
   private_pg cluster;
-  load_demo(cluster.dsn(), 100, 10);
-  cluster.stop_server();
-  cluster.save_data("before");
-  cluster.start_server();
-  {
-    pg::connection c{cluster.dsn()};
-    c.exec("UPDATE dept SET dname = 'AFTER THE COPY' WHERE deptno = " + std::to_string(probe));
-  }
-  auto after = truth(cluster.dsn(), probe);
-  fill_file(cluster.dsn(), {probe, 9});
-  cluster.stop_server();
-  cluster.restore_data("before"); // no recovery: the copy runs as it was
-  cluster.start_server();
+  auto after = file_then_older_copy(cluster, 0);
   {
     // 3,000 transactions: the next xid passes the file's watermark, so the
     // identity and xid rule alone would take the copy for the same history.

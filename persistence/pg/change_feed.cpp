@@ -98,6 +98,15 @@ void prepare_once(connection& c, const char* name, const char* sql) {
     c.prepare(name, sql);
 }
 
+/// Appends `ch` for `key` when the key names a document this build caches;
+/// says what the key named (a truncate is the caller's to count).
+log_key_kind add_key(std::string_view key, key_change ch, change_batch& into) {
+  auto kind = parse_log_key(key, ch.key);
+  if (kind == log_key_kind::document)
+    into.push_back(ch);
+  return kind;
+}
+
 std::string xid_array(const std::vector<uint64_t>& xids) {
   std::string out = "{";
   for (auto x : xids) {
@@ -197,17 +206,9 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
       w.us = r.int64(i, 4);
       out.newest = w;
     }
-    switch (parse_log_key(r.text(i, 2), ch.key)) {
-    case log_key_kind::document:
-      ch.changed_us = seen_after_us;
-      out.changes.push_back(ch);
-      break;
-    case log_key_kind::truncate:
+    ch.changed_us = seen_after_us;
+    if (add_key(r.text(i, 2), ch, out.changes) == log_key_kind::truncate)
       ++out.truncates;
-      break;
-    case log_key_kind::unknown:
-      break;
-    }
   }
   pos.in_progress = out.snapshot.xip;
   pos.from_xid = out.snapshot.xmax;
@@ -242,17 +243,9 @@ replay_result read_changes_since(connection& c, const feed_position& from, size_
   if (static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()) > limit)
     return too_many();
   out.changes.reserve(static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()));
-  auto add = [&](std::string_view key, key_change ch) {
-    switch (parse_log_key(key, ch.key)) {
-    case log_key_kind::document:
-      out.changes.push_back(ch);
-      break;
-    case log_key_kind::truncate:
+  auto add = [&](std::string_view key, const key_change& ch) {
+    if (add_key(key, ch, out.changes) == log_key_kind::truncate)
       out.truncated = true;
-      break;
-    case log_key_kind::unknown:
-      break;
-    }
   };
   for (int i = 0; i < r.rows(); ++i) {
     key_change ch;

@@ -312,7 +312,9 @@ $fn$;
 CREATE OR REPLACE FUNCTION restcache_install_triggers()
 RETURNS int LANGUAGE plpgsql AS $fn$
 DECLARE
+  log_schema text;
   log_table text;
+  truncated_fn text;
   t record;
   rel text;
   fn text;
@@ -321,8 +323,11 @@ DECLARE
   upd text;
   n int := 0;
 BEGIN
-  SELECT format('%I.%I', s.nspname, c.relname) INTO log_table
+  -- Where the log is: the generated functions name it and themselves there.
+  SELECT quote_ident(s.nspname) INTO log_schema
     FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = 'change_log'::regclass;
+  log_table := log_schema || '.change_log';
+  truncated_fn := log_schema || '.restcache_truncated';
   EXECUTE format($f$
     CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql
     SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
@@ -330,7 +335,7 @@ BEGIN
       INSERT INTO %s (keys) VALUES (ARRAY['*:' || quote_ident(TG_TABLE_SCHEMA) || '.' || quote_ident(TG_TABLE_NAME)]);
       RETURN NULL;
     END $body$$f$,
-    regexp_replace(log_table, '[^.]*$', 'restcache_truncated'), log_table);
+    truncated_fn, log_table);
   FOR t IN SELECT w.table_schema, w.table_name,
                   array_agg(w.key_space ORDER BY w.key_space, w.key_column) AS spaces,
                   array_agg(w.key_column ORDER BY w.key_space, w.key_column) AS cols
@@ -340,7 +345,7 @@ BEGIN
       RAISE WARNING 'restcache: the watched table % does not exist', rel;
       CONTINUE;
     END IF;
-    fn := regexp_replace(log_table, '[^.]*$', quote_ident(restcache_trigger_function(t.table_schema, t.table_name)));
+    fn := log_schema || '.' || quote_ident(restcache_trigger_function(t.table_schema, t.table_name));
     ins := ''; del := ''; upd := '';
     FOR i IN 1 .. cardinality(t.spaces) LOOP
       ins := ins || format(', %L || NEW.%I::text', t.spaces[i] || ':', t.cols[i]);
@@ -382,12 +387,11 @@ BEGIN
     -- tgtype 32: FOR EACH STATEMENT, AFTER, TRUNCATE.
     IF NOT EXISTS (SELECT 1 FROM pg_trigger g
                    WHERE g.tgrelid = rel::regclass AND g.tgname = 'restcache_truncated'
-                     AND g.tgfoid = (regexp_replace(log_table, '[^.]*$', 'restcache_truncated') || '()')::regprocedure
+                     AND g.tgfoid = (truncated_fn || '()')::regprocedure
                      AND g.tgenabled = 'A' AND g.tgtype = 32 AND g.tgqual IS NULL) THEN
       EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', rel);
       EXECUTE format('CREATE TRIGGER restcache_truncated AFTER TRUNCATE ON %s'
-                     ' FOR EACH STATEMENT EXECUTE FUNCTION %s()', rel,
-                     regexp_replace(log_table, '[^.]*$', 'restcache_truncated'));
+                     ' FOR EACH STATEMENT EXECUTE FUNCTION %s()', rel, truncated_fn);
       EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_truncated', rel);
       n := n + 1;
     END IF;
