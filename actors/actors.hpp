@@ -131,8 +131,9 @@ using batch_writer_actor = caf::typed_actor<
   caf::replies_to<clear_atom>::with<uint64_t>,
   /// The replay watermark: every change below it is applied in both tiers.
   /// Stored with the next transaction.
-  /// xmin, its position and the witness entry (to_text; empty: not known).
-  caf::reacts_to<watermark_atom, uint64_t, std::string, std::string>,
+  /// xmin, its position, the witness entry (to_text) and the catalog
+  /// fingerprint (pg/catalog_drift.hpp); empty: not known.
+  caf::reacts_to<watermark_atom, uint64_t, std::string, std::string, std::string>,
   /// The listener reaches another history than the one the tier holds (or
   /// the first one): discards everything queued and clears the tier, storing
   /// this identity and a watermark of 0 in the same transaction. The shards'

@@ -252,12 +252,12 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       st.watermark = 0;
       st.schedule_delete_flush(self);
     },
-    [self](watermark_atom, uint64_t xmin, std::string& position, std::string& witness) {
+    [self](watermark_atom, uint64_t xmin, std::string& position, std::string& witness, std::string& catalog) {
       auto& st = self->state;
       // Marks come in order; one older than what is pending (a late message
       // of a session before a reset) is dropped.
       if (!st.watermark || xmin >= st.watermark->xmin)
-        st.watermark = replay_watermark{xmin, std::move(position), std::move(witness)};
+        st.watermark = replay_watermark{xmin, std::move(position), std::move(witness), std::move(catalog)};
       st.schedule_delete_flush(self);
     },
     [self](flush_atom, uint64_t generation) {

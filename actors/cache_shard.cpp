@@ -211,8 +211,9 @@ void cache_shard_state::trim_negatives(caf::actor_clock::time_point now) {
 std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key, rc_error error) {
   // Never for overloaded: the database is there, and more load is the last
   // thing it needs answered with old documents.
+  // Nor for a drifted kind: nothing it held before the drift is vouched for.
   if ((error != rc_error::db_unavailable && error != rc_error::db_timeout) || cfg.listener == nullptr
-      || cfg.mode == cache_mode::none)
+      || cfg.mode == cache_mode::none || (cfg.drift != nullptr && cfg.drift->drifted(key.kind)))
     return std::nullopt;
   auto now = now_us();
   auto age = cfg.listener->stale_age(now, cfg.stale_if_error);
@@ -473,7 +474,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     auto id = st.next_fill_id++;
     bump(st.metrics->fills);
     // A standby, unless the fill is bypassed (nothing known of what changed).
-    send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed());
+    send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed(key.kind));
     // A stuck query cannot hang readers: each fill has a deadline.
     st.fill_deadlines.push_back({self->clock().now() + st.cfg.fill_timeout, key, id});
     st.arm_fill_timer(self);
@@ -515,7 +516,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // `gzip`: the client accepts gzip, so a cached document gets its variant.
   auto lookup = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb, bool gzip) {
       auto& st = self->state;
-      if (st.cfg.bypassed())
+      if (st.cfg.bypassed(key.kind))
         return bypass(key, cb);
       if (auto i = st.entries.find(key); i != st.entries.end()) {
         bump_hot(st.metrics->hits);
@@ -552,7 +553,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // nothing the client saw), once per key per refresh interval; within it
   // a refresh is a lookup, so clients cannot choose the database's load.
   auto refill = [self, bypass, fill_for, join, lookup](const doc_key& key, reply_callback& cb) {
-    if (self->state.cfg.bypassed())
+    if (self->state.cfg.bypassed(key.kind))
       return bypass(key, cb);
     if (!self->state.may_refresh(key, self->clock().now()))
       return lookup(key, cb, false);
@@ -660,7 +661,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         kept = st.cfg.uses_memory() || st.cfg.uses_tier();
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
         kept = st.store_negative(key, self->clock().now());
-      } else if (!current && st.cfg.bypassed() && (result.doc || result.error == rc_error::not_found)) {
+      } else if (!current && st.cfg.bypassed(key.kind) && (result.doc || result.error == rc_error::not_found)) {
         // Read while the listener is not caught up: an older copy, in memory
         // or in LMDB, must not answer a later stale-if-error after this newer
         // answer. The LMDB copy is deleted unread (nothing is read from the
@@ -676,7 +677,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (st.cfg.bypassed() || epoch != st.epoch || st.entries.count(key) > 0
+      if (st.cfg.bypassed(key.kind) || epoch != st.epoch || st.entries.count(key) > 0
           || st.fills.count(key) > 0)
         return;
       bump(st.metrics->populated);

@@ -19,6 +19,7 @@
 #include "actors/actors.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
+#include "db/feed_drift.hpp"
 #include "actors/metrics.hpp"
 #include "db/replica_monitor.hpp"
 
@@ -70,10 +71,15 @@ struct cache_shard_config {
   /// highest position becomes every key's (one wait for all, never a stale read).
   size_t max_key_lsns = 100'000;
 
+  /// The kinds the listener found drifted (db/feed_drift.hpp): bypassed
+  /// as while it is not caught up. Null: none ever.
+  const feed_drift* drift = nullptr;
+
   bool bypassed() const noexcept {
     return mode == cache_mode::none
            || (listener != nullptr && listener->bypass.load(std::memory_order_relaxed));
   }
+  bool bypassed(doc_kind kind) const noexcept { return bypassed() || (drift != nullptr && drift->drifted(kind)); }
   bool uses_memory() const noexcept { return mode == cache_mode::memory || mode == cache_mode::tiered; }
   bool uses_tier() const noexcept {
     return tier != nullptr && (mode == cache_mode::tiered || mode == cache_mode::lmdb);

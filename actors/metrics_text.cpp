@@ -8,6 +8,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "messages/doc_catalogue.hpp"
 #include "messages/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 
@@ -113,8 +114,9 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 "Changed keys read from the change log by polling (replays not included).", "counter",
                 rd(m.changes_read));
   append_metric(out, "restcache_listener_connects_total",
-                "LISTEN sessions established (the first and every reconnect).", "counter", rd(m.connects));
-  append_metric(out, "restcache_listener_connected", "1 while the LISTEN session is up.", "gauge",
+                "Sessions reading the change log established (the first and every reconnect).", "counter",
+                rd(m.connects));
+  append_metric(out, "restcache_listener_connected", "1 while the session reading the change log is up.", "gauge",
                 rd(m.connected));
   append_metric(out, "restcache_listener_caught_up",
                 "1 once a watermark mark of the live session is applied.", "gauge", rd(m.caught_up));
@@ -136,6 +138,23 @@ std::string listener_metrics_text(const listener_metrics& m) {
       append_sample(out, "restcache_listener_history_resets_total",
                     std::string{"{rule=\""} + to_string(rule) + "\"}", rd(m.history_resets[i]));
   }
+  append_metric(out, "restcache_listener_drift_checks_total",
+                "Checks of the watched tables' catalog (restcache's triggers, the columns documents read).",
+                "counter", rd(m.drift_checks));
+  append_metric(out, "restcache_listener_drift_drops_total",
+                "Both tiers dropped because what documents depend on changed in the catalog unseen "
+                "(a trigger altered, a column altered, a table recreated).",
+                "counter", rd(m.drift_drops));
+  append_metric_header(out, "restcache_documents_drifted",
+                       "1 while a kind is answered from PostgreSQL and not cached, because a table it reads "
+                       "drifted (the log says what and the repair).",
+                       "gauge");
+  {
+    auto drifted = m.drift.kinds();
+    for (const auto& e : doc_catalogue())
+      append_sample(out, "restcache_documents_drifted", "{kind=\"" + std::string{e.name} + "\"}",
+                    int64_t{(drifted & kind_bit(e.kind)) != 0 ? 1 : 0});
+  }
   append_metric(out, "restcache_listener_invalidations_total", "Keys invalidated after coalescing.",
                 "counter", rd(m.invalidations));
   append_metric(out, "restcache_listener_already_applied_total",
@@ -155,7 +174,7 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_applied_seq", "Highest change sequence applied.", "gauge",
                 rd(m.applied_seq));
   append_histogram_of(out, "restcache_invalidation_latency_seconds",
-                      "From a change (trigger time) to its keys dropped from memory (LMDB is not read for them from then on; see restcache_batch_deletes_total).", m.invalidation_latency);
+                      "From the change log read before the one that found a change (so from before its commit) to its keys dropped from memory (LMDB is not read for them from then on; see restcache_batch_deletes_total).", m.invalidation_latency);
   return out;
 }
 

@@ -170,6 +170,9 @@ void notify_listener_state::release_marks() {
     bool moved = mark.xmin > w
                  || (mark.xmin == w && has_position
                      && (!applied_position || mark.position.xmax > applied_position->xmax));
+    // A new catalog fingerprint is recorded once the drop it may have come
+    // with is applied, even when the snapshot did not move.
+    bool catalog_moved = !mark.catalog.empty() && mark.catalog != applied_catalog;
     if (moved) {
       metrics->watermark.store(mark.xmin, std::memory_order_release);
       applied_position = has_position ? std::optional{mark.position} : std::nullopt;
@@ -178,11 +181,13 @@ void notify_listener_state::release_marks() {
         applied_witness = mark.witness;
         inbox->set_applied_witness(applied_witness);
       }
-      if (writer)
-        caf::anon_send(writer, watermark_atom::value, mark.xmin,
-                       has_position ? to_text(mark.position) : std::string{},
-                       applied_witness ? to_text(*applied_witness) : std::string{});
     }
+    if (catalog_moved)
+      applied_catalog = mark.catalog;
+    if ((moved || catalog_moved) && writer)
+      caf::anon_send(writer, watermark_atom::value, metrics->watermark.load(std::memory_order_relaxed),
+                     applied_position ? to_text(*applied_position) : std::string{},
+                     applied_witness ? to_text(*applied_witness) : std::string{}, applied_catalog);
     // A mark of the live session, applied with all before it: caught up.
     if (session != 0 && mark.generation == session && metrics->caught_up.load() == 0) {
       spdlog::info("notify listener: caught up (watermark {})", mark.xmin);

@@ -50,6 +50,7 @@ struct notify_listener_state {
   bool round_waiting = false;       ///< the inbox woke us while too many rounds were out
   std::optional<feed_position> applied_position; ///< of the watermark, when its mark carried one
   std::optional<log_witness> applied_witness;    ///< the newest entry applied, when known
+  std::string applied_catalog; ///< the catalog fingerprint of the last mark applied (sent to the writer)
   /// Changes this instance's own writes applied directly (read-your-writes),
   /// by key: when the notification of exactly that change comes, it is not
   /// applied again (it would drop the document the next GET just refilled).

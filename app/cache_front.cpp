@@ -114,6 +114,12 @@ std::vector<http::readiness_check> cache_front::readiness() const {
   return checks;
 }
 
+std::string cache_front::drift_detail(doc_kind kind) const {
+  if (drift_ == nullptr || !drift_->drifted(kind))
+    return {};
+  return drift_->problems();
+}
+
 void cache_front::add_readiness_check(std::function<http::readiness_check()> check) {
   readiness_checks_.push_back(std::move(check));
 }

@@ -16,6 +16,7 @@
 
 #include "actors/actors.hpp"
 #include "actors/metrics.hpp"
+#include "db/feed_drift.hpp"
 #include "http/cache_gateway.hpp"
 
 namespace restcache {
@@ -31,6 +32,7 @@ public:
   void refill(doc_key key, reply_callback cb) override;
   std::optional<int32_t> random_dept_id() override;
   std::vector<http::readiness_check> readiness() const override;
+  std::string drift_detail(doc_kind kind) const override;
   std::string metrics_text() const override;
   void write(write_request req, write_callback cb) override;
   void list_depts(int32_t after, int32_t limit, page_callback cb) override;
@@ -41,6 +43,8 @@ public:
   /// the primary's WAL position after the commit (make_write_job).
   void set_write_path(caf::actor_system& sys, db_pool_actor pool, notify_listener_actor listener,
                       std::chrono::milliseconds apply_timeout, bool stamp_lsn = false);
+  /// The listener's drift state, for db_schema answers (none in cache mode none).
+  void set_drift(const feed_drift* drift) { drift_ = drift; }
   /// The pool GET /depts pages are read on, apart from the writes'.
   void set_list_pool(db_pool_actor pool);
 
@@ -56,6 +60,7 @@ public:
   const cache_shard_actor& shard_for(const doc_key& key) const;
 
 private:
+  const feed_drift* drift_ = nullptr;
   std::vector<cache_shard_actor> shards_;
   std::vector<cache_metrics>& cache_metrics_;
   db_metrics& db_metrics_;

@@ -18,6 +18,7 @@
 #include "db/pg_async_pool.hpp"
 #include "http/server.hpp"
 #include "logging/log_setup.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "messages/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
@@ -154,6 +155,7 @@ void daemon::spawn_shards() {
     shard_cfg.writer_max_pending = o_.lmdb_max_queue;
   }
   shard_cfg.listener = &listener_status_;
+  shard_cfg.drift = &change_metrics_.drift;
   shard_cfg.stale_if_error = std::chrono::seconds{o_.cache_stale_if_error};
   shard_cfg.negative_ttl = std::chrono::seconds{o_.cache_negative_ttl};
   shard_cfg.negative_bytes = shard_cfg.memory_bytes * o_.cache_negative_share / 100;
@@ -178,6 +180,7 @@ void daemon::spawn_listener() {
   listener_cfg.connection.dsn = o_.db_dsn;
   listener_cfg.connection.retention = std::chrono::seconds{o_.changelog_retention};
   listener_cfg.connection.poll_interval = std::chrono::milliseconds{o_.changelog_poll_interval_ms};
+  listener_cfg.connection.drift_interval = std::chrono::milliseconds{o_.changelog_drift_interval_ms};
   listener_cfg.connection.warn_bytes = o_.changelog_warn_bytes;
   listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
   listener_cfg.connection.stamp_lsn = !replica_pools_.empty();
@@ -193,7 +196,11 @@ void daemon::spawn_listener() {
     // The entry the log must still hold (or have pruned past) for the
     // file's documents to be of the database's history.
     inbox->set_applied_witness(parse_log_witness(tier_store_->watermark_witness()));
+    // The catalog the records were filled under: a kind's tables changed
+    // unseen while the daemon was down drop them at the first check.
+    listener_cfg.connection.catalog = tier_store_->watermark_catalog();
   }
+  front_->set_drift(&change_metrics_.drift);
   listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_, inbox, &change_metrics_,
                              &listener_status_);
   front_->add_metrics_source([this] {
@@ -212,6 +219,15 @@ void daemon::spawn_listener() {
     if (listener_status_.stale_since_us.load(std::memory_order_relaxed) != 0)
       return http::readiness_check{"listener", false, "down, serving stale"};
     return http::readiness_check{"listener", false, change_metrics_.connected.load() == 1 ? "catching up" : "down"};
+  });
+  // Drift keeps the instance ready: every answer is still correct (from
+  // PostgreSQL), and a balancer must not drop every instance of a database
+  // an administrator altered. It says which kinds are not cached.
+  front_->add_readiness_check([this] {
+    auto kinds = change_metrics_.drift.kinds();
+    return http::readiness_check{"documents", true,
+                                 kinds == 0 ? std::string{"cached"}
+                                            : "not cached (drift, see the log): " + kind_names(kinds)};
   });
 }
 

@@ -135,6 +135,10 @@ inline constexpr int64_t changelog_warn_bytes = int64_t{1} << 30;
 /// How often the listener reads the change log (ms): each read is a
 /// watermark mark, and bounds how long a committed change waits.
 inline constexpr int64_t changelog_poll_interval_ms = 25;
+/// How often the listener checks the watched tables' catalog for drift (ms):
+/// restcache's triggers disabled or missing, a column the documents read
+/// altered or dropped (persistence/pg/catalog_drift.hpp).
+inline constexpr int64_t changelog_drift_interval_ms = 2'000;
 
 // lmdb.*
 /// The directory of the LMDB tier (created if missing). Relative paths are

@@ -387,6 +387,12 @@ restcache_config::restcache_config() {
              "this (plus the shards' work)")
     .note("Each instance runs one small statement per interval on the primary, whether anything changed or "
           "not. See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
+    .integer(o.changelog_drift_interval_ms, "drift-interval", d::changelog_drift_interval_ms, 100, 600'000,
+             "ms between checks of the watched tables' catalog: restcache's triggers present and enabled ALWAYS, "
+             "the columns the documents read unchanged")
+    .note("Also checked at every (re)connect. A kind whose tables drifted is answered from PostgreSQL and not "
+          "cached until repaired; whatever changed unseen drops both tiers once. See \"Drift\" in "
+          "[freshness.md](freshness.md).")
     .integer(o.changelog_warn_bytes, "warn-bytes", d::changelog_warn_bytes, 0, int_max,
              "bytes of the change log (table and indexes) beyond which the listener warns each minute, 0 = never")
     .in_bytes();

@@ -72,6 +72,7 @@ struct daemon_options {
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_poll_interval_ms;
+  int64_t changelog_drift_interval_ms;
   int64_t changelog_warn_bytes;
   std::string lmdb_path;
   int64_t lmdb_max_bytes;

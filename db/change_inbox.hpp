@@ -11,6 +11,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "messages/cache_types.hpp"
@@ -31,9 +32,13 @@ public:
     uint64_t generation = 0;
     feed_position position; ///< the snapshot's (xmin among it); empty xip and xmax 0 when not known
     std::optional<log_witness> witness; ///< the newest entry read up to it, when there is one
+    /// The catalog fingerprint checked last (pg/catalog_drift.hpp): the
+    /// tiers hold nothing from before it once the mark is applied.
+    std::string catalog;
     mark_point() = default;
-    mark_point(uint64_t x, uint64_t g, feed_position p = {}, std::optional<log_witness> w = std::nullopt)
-      : xmin(x), generation(g), position(std::move(p)), witness(w) {}
+    mark_point(uint64_t x, uint64_t g, feed_position p = {}, std::optional<log_witness> w = std::nullopt,
+               std::string cat = {})
+      : xmin(x), generation(g), position(std::move(p)), witness(w), catalog(std::move(cat)) {}
   };
   struct round {
     bool drop_tiers = false;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "db/feed_drift.hpp"
 #include "messages/history.hpp"
 #include "messages/metric_types.hpp"
 
@@ -50,6 +51,11 @@ struct listener_metrics {
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
   std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
   latency_histogram invalidation_latency;  ///< change made to dropped from both tiers
+  std::atomic<uint64_t> drift_checks{0};   ///< catalog checks of the watched tables (catalog_drift.hpp)
+  /// Both tiers dropped because what the documents depend on changed in the
+  /// catalog unseen (a trigger altered, a column's type, a table recreated).
+  std::atomic<uint64_t> drift_drops{0};
+  feed_drift drift;                        ///< the kinds bypassed for drift now, and why
 };
 
 } // namespace restcache

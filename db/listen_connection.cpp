@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
@@ -37,7 +38,7 @@ struct session_lost : std::runtime_error {
 listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
                                      std::function<void(uint64_t, uint64_t)> up, std::function<void()> down)
   : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)),
-    history_(cfg_.history) {
+    history_(cfg_.history), catalog_(cfg_.catalog) {
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error("listen_connection: pipe failed");
   thread_ = std::thread([this] { run(); });
@@ -81,7 +82,9 @@ void listen_connection::run() {
       last_poll_us_ = now_us();
       last_mark_.reset();
       auto watermark = metrics_.watermark.load(std::memory_order_acquire);
-      if (!same_history(c, watermark)) {
+      const bool same = same_history(c, watermark);
+      bool altered_away = false; // DDL on a watched table among the replayed entries
+      if (!same) {
         // Dropped; nothing of the old history is worth replaying.
       } else if (watermark == 0) {
         // Nothing applied through a mark yet. At the first start the tiers
@@ -112,10 +115,15 @@ void listen_connection::run() {
             bump(metrics_.truncates);
             inbox_.request_drop();
           }
+          altered_away = replay.catalog_changed;
           bump(metrics_.replayed, replay.changes.size());
           add_stamped(c, replay.changes);
         }
       }
+      // Before the session's first mark (which lets the tiers serve): a kind
+      // whose tables drifted while the listener was away is bypassed from
+      // the start, and what changed unseen is dropped with the replay.
+      check_drift(c, !same || watermark == 0, altered_away);
       // Read after the replay: every change committed before this session
       // (replayed or not) lies below it.
       uint64_t lsn_floor = cfg_.stamp_lsn ? pg::insert_lsn(c) : 0;
@@ -202,6 +210,12 @@ void listen_connection::poll(pg::connection& c) {
       spdlog::info("change listener: a watched table was truncated: dropping both tiers");
       inbox_.request_drop();
     }
+    if (got.catalog_changes > 0) {
+      // Logged by the event trigger in the DDL's own transaction, so read
+      // like a write: the kinds it broke are bypassed before this round's
+      // drop is applied, and nothing filled before the drop is kept.
+      check_drift(c, true, true);
+    }
   }
   // Everything this snapshot sees was read by this poll or an earlier one
   // (or replayed): once applied, it is where a replay may start. The first
@@ -209,10 +223,70 @@ void listen_connection::poll(pg::connection& c) {
   // when the snapshot moved.
   if (got.newest && (!newest_ || got.newest->xid > newest_->xid))
     newest_ = got.newest;
-  if (!last_mark_ || got.snapshot.xmin != last_mark_->xmin || got.snapshot.xmax != last_mark_->xmax) {
-    inbox_.add_mark({got.snapshot.xmin, generation_, got.snapshot, newest_});
+  if (!last_mark_ || got.snapshot.xmin != last_mark_->xmin || got.snapshot.xmax != last_mark_->xmax
+      || catalog_moved_) {
+    inbox_.add_mark({got.snapshot.xmin, generation_, got.snapshot, newest_, catalog_});
     last_mark_ = got.snapshot;
+    catalog_moved_ = false;
   }
+}
+
+void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool altered) {
+  bump(metrics_.drift_checks);
+  auto drop = [&](const std::string& what) {
+    spdlog::warn("change listener: what the cached documents depend on may have changed unseen ({}): "
+                 "dropping both tiers",
+                 what);
+    bump(metrics_.drift_drops);
+    bump(metrics_.tier_drops);
+    inbox_.request_drop();
+  };
+  const char* ddl = "a watched table was altered (DDL logged by restcache's event trigger)";
+  pg::drift_report rep;
+  try {
+    rep = pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched), cfg_.watched);
+  } catch (const pg::error& e) {
+    if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
+      throw;
+    if (altered)
+      drop(ddl);
+    // Nothing can be vouched for: every kind is bypassed until a check
+    // succeeds, which then compares with the last fingerprint known.
+    uint64_t every = 0;
+    for (const auto& t : cfg_.watched)
+      every |= t.kinds;
+    set_drift(every, "cannot check the watched tables: " + std::string{e.what()});
+    return;
+  }
+  if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {
+    std::string what;
+    for (const auto& change : pg::fingerprint_changes(catalog_, rep.fingerprint))
+      what += (what.empty() ? "" : "; ") + change;
+    drop(catalog_.empty() ? std::string{"the tiers hold no record of the catalog they were filled under"} : what);
+  } else if (altered) {
+    drop(ddl);
+  }
+  if (rep.fingerprint != catalog_) {
+    catalog_ = rep.fingerprint;
+    catalog_moved_ = true;
+  }
+  set_drift(rep.drifted, rep.problems());
+}
+
+void listen_connection::set_drift(uint64_t kinds, const std::string& problems) {
+  auto added = kinds & ~drifted_;
+  auto cleared = drifted_ & ~kinds;
+  if (added != 0 || (kinds != 0 && problems != drift_problems_))
+    spdlog::warn("change listener: {} bypassed (answered from PostgreSQL, not cached) until repaired: {}. "
+                 "Repair restcache's triggers with `restcache-load --schema-only` (with this instance's "
+                 "db.dsn); a dropped table or column, restore it",
+                 kind_names(kinds), problems);
+  if (cleared != 0)
+    spdlog::info("change listener: {} cached again: the watched tables are as restcache needs them",
+                 kind_names(cleared));
+  drifted_ = kinds;
+  drift_problems_ = problems;
+  metrics_.drift.set(kinds, problems);
 }
 
 void listen_connection::measure_log(pg::connection& c) {
@@ -230,8 +304,15 @@ void listen_connection::session(pg::connection& c) {
   // Soon after the connect: the first instance to start after others were
   // stopped prunes what they left (once its own watermark is known).
   auto next_prune = clock::now() + cfg_.poll_interval;
+  auto next_drift_check = clock::now() + cfg_.drift_interval;
   while (!stopping_.load(std::memory_order_acquire)) {
     auto started = clock::now();
+    if (started >= next_drift_check) {
+      // Before the poll: the drop it may ask for goes into the same round as
+      // the poll's mark, which then records the new fingerprint.
+      check_drift(c, false);
+      next_drift_check = started + cfg_.drift_interval;
+    }
     poll(c);
     if (cfg_.retention.count() > 0 && started >= next_prune) {
       // Never past what this instance has applied; other instances that fall

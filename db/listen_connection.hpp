@@ -16,10 +16,12 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "persistence/pg/change_feed.hpp"
 
 namespace restcache {
@@ -42,6 +44,13 @@ struct listen_config {
   /// stamped with the primary's WAL insert position read after it arrived
   /// (key_change::lsn), and every session starts with one (up's lsn_floor).
   bool stamp_lsn = false;
+  /// The tables the cached kinds read, checked for drift at every connect
+  /// and every drift_interval (persistence/pg/catalog_drift.hpp).
+  std::vector<watched_table> watched = watched_tables();
+  std::chrono::milliseconds drift_interval{defaults::changelog_drift_interval_ms};
+  /// The catalog fingerprint the tiers were filled under (from the LMDB
+  /// file; empty: not known, so the first check drops what they hold).
+  std::string catalog;
 };
 
 class listen_connection {
@@ -63,6 +72,15 @@ private:
   /// hold (compare_history); on any difference asks the inbox to drop both
   /// tiers and restart the watermark. True when the tiers may be replayed.
   bool same_history(pg::connection& c, uint64_t watermark);
+  /// Checks the watched tables' catalog: sets the drifted kinds, and asks
+  /// the inbox to drop both tiers when what the documents depend on changed
+  /// since the last check (or is not known to match what the tiers hold,
+  /// unless `tiers_fresh`: they hold nothing from before this session), or
+  /// when `altered` (the log holds DDL on a watched table: drop whatever the
+  /// fingerprint says).
+  void check_drift(pg::connection& c, bool tiers_fresh, bool altered = false);
+  /// Publishes the drifted kinds and logs what changed.
+  void set_drift(uint64_t kinds, const std::string& problems);
   /// Reads what is new in the log into the inbox, with the poll's mark.
   void poll(pg::connection& c);
   /// Stamps `changes` with the primary's WAL position now (stamp_lsn) and
@@ -82,6 +100,10 @@ private:
   int64_t last_poll_us_ = 0;     ///< when the last poll (or the position) was read
   std::optional<feed_position> last_mark_; ///< the last mark put into the inbox, this session
   std::optional<log_witness> newest_;      ///< the newest entry seen this session (marks carry it)
+  std::string catalog_;       ///< the last catalog fingerprint read (marks carry it); "" before
+  bool catalog_moved_ = false; ///< changed since the last mark: the next poll marks even if idle
+  uint64_t drifted_ = 0;      ///< the kinds bypassed for drift now
+  std::string drift_problems_;
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

@@ -326,6 +326,12 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
       bump(metrics.query_timeouts);
       spdlog::warn("db connection {}: query timed out", s.slot);
       item.job->fail(rc_error::db_timeout);
+    } else if (st != nullptr && pg::schema_changed(st)) {
+      auto why = describe(s.conn, err.get());
+      spdlog::warn("db connection {}: the database's schema no longer matches the statement: {}", s.slot, why);
+      item.job->fail(rc_error::db_schema);
+      if (std::string_view{st} == pg::sqlstate_plan_changed)
+        lose(s, "its prepared statements are prepared again after a column changed type: " + why);
     } else {
       spdlog::error("db connection {}: query failed: {}", s.slot, describe(s.conn, err.get()));
       item.job->fail(rc_error::internal);

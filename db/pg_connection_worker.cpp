@@ -55,6 +55,16 @@ rc_error pg_connection_worker::on_failure(const std::exception& e, pg::connectio
     conn = nullptr;
     return rc_error::db_unavailable;
   }
+  if (pge && pg::schema_changed(pge->sqlstate())) {
+    spdlog::warn("db connection {}: the database's schema no longer matches the statement: {}", slot_, e.what());
+    if (pge->sqlstate() == pg::sqlstate_plan_changed) {
+      // Its statements are prepared again on a new session.
+      lost_ = true;
+      up_.store(false, std::memory_order_release);
+      conn = nullptr;
+    }
+    return rc_error::db_schema;
+  }
   spdlog::error("db connection {}: query failed: {}", slot_, e.what());
   return rc_error::internal;
 }

@@ -44,6 +44,9 @@ public:
   /// What /ready reports: each condition, whether it holds, and its state
   /// in a word or two ("up", "caught up", "open"). Ready when all hold.
   virtual std::vector<readiness_check> readiness() const = 0;
+  /// Why documents of `kind` cannot be read as restcache reads them (the
+  /// drift the listener found), for a db_schema answer; empty: not known.
+  virtual std::string drift_detail(doc_kind) const { return {}; }
 
   /// Prometheus text exposition of the daemon's counters.
   virtual std::string metrics_text() const = 0;

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "http/gzip.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "http/http_metrics.hpp"
 #include "http/server.hpp"
 #include "messages/body_parser.hpp"
@@ -353,6 +354,16 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
                          + std::to_string(st.key.id) + " does not exist";
     problem_reply(make_problem(e, detail), st, out);
     add_cache_status(r.status, 0, out);
+    return next_step::reply;
+  }
+  if (e == rc_error::db_schema) {
+    // Names what is missing when the drift check has seen it (within
+    // changelog.drift-interval of the change); never the SQL.
+    auto why = gateway_.drift_detail(st.key.kind);
+    problem_reply(make_problem(e, "the database no longer has what " + std::string{doc_kind_info(st.key.kind).name}
+                                    + " documents are read from: "
+                                    + (why.empty() ? std::string{"details are in the server log"} : why)),
+                  st, out);
     return next_step::reply;
   }
   problem_reply(make_problem(e), st, out);

@@ -20,6 +20,7 @@ unsigned http_status_of(rc_error e) noexcept {
     case rc_error::precondition_failed: return 412;
     case rc_error::unprocessable: return 422;
     case rc_error::too_large: return 413;
+    case rc_error::db_schema: return 503;
   }
   return 500;
 }
@@ -37,6 +38,7 @@ std::string_view default_detail(rc_error e) noexcept {
     case rc_error::precondition_failed: return "the document changed: its ETag no longer matches If-Match";
     case rc_error::unprocessable: return "the request breaks a rule of the data";
     case rc_error::too_large: return "the request is larger than the server accepts";
+    case rc_error::db_schema: return "the database no longer has what this document is read from; details are in the server log";
   }
   return "internal error; details are in the server log";
 }

@@ -1,8 +1,10 @@
 #include "messages/doc_catalogue.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "messages/document_encoder.hpp"
+#include "messages/text.hpp"
 
 namespace restcache {
 
@@ -27,12 +29,23 @@ std::string emp_text_body(const doc_text_rows& r) {
   return r.employee ? encode_emp(*r.employee) : std::string{};
 }
 
+// The department statement reads dept and its employees; a department's
+// documents change with a dept row's deptno and an emp row's (old and new).
+constexpr std::array<table_read, 2> department_reads{{
+  {"dept", "deptno,dname,loc", "dept:deptno"},
+  {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "dept:deptno"},
+}};
+constexpr std::array<table_read, 1> employee_reads{{
+  {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "emp:empno"},
+}};
+
 // In doc_kind order, so an entry is found by its value.
 constexpr std::array<doc_kind_entry, 3> catalogue{{
   {doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/", &deptemps_body,
-   &deptemps_text_body},
-  {doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/", &emp_body, &emp_text_body},
-  {doc_kind::dept, "dept", "dept", row_shape::department, "/depts/", &dept_body, &dept_text_body},
+   &deptemps_text_body, department_reads},
+  {doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/", &emp_body, &emp_text_body, employee_reads},
+  {doc_kind::dept, "dept", "dept", row_shape::department, "/depts/", &dept_body, &dept_text_body,
+   department_reads},
 }};
 
 constexpr bool in_kind_order() {
@@ -67,6 +80,40 @@ const doc_kind_entry* find_doc_kind(std::string_view name) noexcept {
     if (e.name == name)
       return &e;
   return nullptr;
+}
+
+namespace {
+
+void add_each(std::vector<std::string>& to, std::string_view list) {
+  while (!list.empty()) {
+    auto item = next_part(list, ',');
+    if (std::find(to.begin(), to.end(), item) == to.end())
+      to.emplace_back(item);
+  }
+}
+
+} // namespace
+
+std::vector<watched_table> watched_tables() {
+  std::vector<watched_table> out;
+  for (const auto& e : catalogue)
+    for (const auto& r : e.reads) {
+      auto t = std::find_if(out.begin(), out.end(), [&](const watched_table& w) { return w.name == r.table; });
+      if (t == out.end())
+        t = out.insert(out.end(), watched_table{std::string{r.table}, {}, {}, 0});
+      add_each(t->columns, r.columns);
+      add_each(t->keys, r.keys);
+      t->kinds |= kind_bit(e.kind);
+    }
+  return out;
+}
+
+std::string kind_names(uint64_t kinds) {
+  std::string out;
+  for (const auto& e : catalogue)
+    if ((kinds & kind_bit(e.kind)) != 0)
+      out += (out.empty() ? "" : ", ") + std::string{e.name};
+  return out;
 }
 
 std::optional<doc_kind> change_kind(std::string_view entity) noexcept {

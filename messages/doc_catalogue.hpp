@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "messages/records.hpp"
@@ -36,6 +37,16 @@ struct doc_text_rows {
   const emp_text* employee = nullptr;
 };
 
+/// A table a document is read from: the columns its statement reads and the
+/// change-log keys ("<key space>:<column>") the table's trigger must write
+/// for its documents to be invalidated. Comma-separated lists; the table as
+/// the statement names it (resolved by the session's search_path).
+struct table_read {
+  std::string_view table;
+  std::string_view columns;
+  std::string_view keys;
+};
+
 struct doc_kind_entry {
   doc_kind kind;
   std::string_view name;   ///< metrics labels, inspector reports, logs
@@ -47,7 +58,27 @@ struct doc_kind_entry {
   /// The body from its rows; empty when its shape's rows are not there.
   std::string (*encode)(const doc_rows&);
   std::string (*encode_text)(const doc_text_rows&);
+  /// What its statement reads: the tables whose drift (missing triggers,
+  /// changed columns) makes its cached documents unsafe.
+  std::span<const table_read> reads;
 };
+
+/// A kind as one bit of a set of kinds (the drifted kinds, for one).
+constexpr uint64_t kind_bit(doc_kind k) noexcept { return uint64_t{1} << static_cast<unsigned>(k); }
+
+/// A table some kind reads, with what all of them need of it.
+struct watched_table {
+  std::string name;
+  std::vector<std::string> columns; ///< every column some kind reads, in first-read order
+  std::vector<std::string> keys;    ///< every "<key space>:<column>" some kind needs logged
+  uint64_t kinds = 0;               ///< the kinds that read it (kind_bit)
+};
+
+/// Every table the catalogue's kinds read, in first-read order.
+std::vector<watched_table> watched_tables();
+
+/// The names of the kinds in a set ("deptemps, emp"), in catalogue order.
+std::string kind_names(uint64_t kinds);
 
 /// Every kind, in doc_kind order.
 std::span<const doc_kind_entry> doc_catalogue() noexcept;

@@ -15,6 +15,7 @@ std::string_view to_string(rc_error e) noexcept {
     case rc_error::precondition_failed: return "precondition_failed";
     case rc_error::unprocessable: return "unprocessable";
     case rc_error::too_large: return "too_large";
+    case rc_error::db_schema: return "db_schema";
   }
   return "unknown";
 }

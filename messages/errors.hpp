@@ -21,6 +21,9 @@ enum class rc_error : uint8_t {
   precondition_failed, ///< If-Match named another version of the document
   unprocessable,   ///< well-formed input that breaks a rule (range, relation, reference)
   too_large,       ///< input over a size limit (a request body)
+  /// The database no longer has what a statement reads (a table or column
+  /// dropped or altered, a privilege revoked): an administrator's change.
+  db_schema,
 };
 
 /// A short, stable, human-readable name ("not_found", ...), used in logs.

@@ -51,10 +51,11 @@ struct replay_watermark {
   uint64_t xmin = 0;
   std::string position;
   std::string witness;
+  std::string catalog; ///< the catalog fingerprint the records were kept under (pg/catalog_drift.hpp)
   replay_watermark() = default;
   replay_watermark(uint64_t x) : xmin(x) {} // NOLINT: a bare xmin is a watermark without a position
-  replay_watermark(uint64_t x, std::string pos, std::string wit = {})
-    : xmin(x), position(std::move(pos)), witness(std::move(wit)) {}
+  replay_watermark(uint64_t x, std::string pos, std::string wit = {}, std::string cat = {})
+    : xmin(x), position(std::move(pos)), witness(std::move(wit)), catalog(std::move(cat)) {}
 };
 
 } // namespace restcache

@@ -148,6 +148,7 @@ CAF_TEST(snapshots and log keys parse and malformed ones are refused) {
   CAF_CHECK(pg::parse_log_key("emp:-3", k) == pg::log_key_kind::document);
   CAF_CHECK(k == (doc_key{doc_kind::emp, -3}));
   CAF_CHECK(pg::parse_log_key("*:public.emp", k) == pg::log_key_kind::truncate);
+  CAF_CHECK(pg::parse_log_key("!:public.emp", k) == pg::log_key_kind::catalog);
   CAF_CHECK(pg::parse_log_key("*:\"odd:name\".t", k) == pg::log_key_kind::truncate);
   CAF_CHECK(pg::parse_log_key("dept:x", k) == pg::log_key_kind::unknown);
   CAF_CHECK(pg::parse_log_key("dept:", k) == pg::log_key_kind::unknown);

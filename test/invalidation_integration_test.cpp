@@ -192,7 +192,7 @@ CAF_TEST(a change made while the listener is cut off is served fresh once it is 
   CAF_CHECK_EQUAL(not_ready.status, 503);
   CAF_CHECK_EQUAL(not_ready.header_or_empty("Content-Type"), "application/problem+json");
   CAF_CHECK(not_ready.body.find(R"("detail":"not ready: listener down")") != std::string::npos);
-  CAF_CHECK(not_ready.body.find(R"("checks":{"database":"up","listener":"down","lmdb":"open"})")
+  CAF_CHECK(not_ready.body.find(R"("checks":{"database":"up","listener":"down","documents":"cached","lmdb":"open"})")
             != std::string::npos);
   CAF_CHECK_EQUAL(c.get("/health").status, 200);
   cut_connections(false);
@@ -361,6 +361,172 @@ CAF_TEST(a write applied in replica mode invalidates like any other) {
   sql.exec("RESET session_replication_role");
   CAF_CHECK(serves_truth(d->port(), 80));
   CAF_CHECK(c.get("/deptemps/80").body.find("REPLICATED") != std::string::npos);
+}
+
+// -- drift: what administrators do to the watched tables -------------------
+
+CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached until the repair) {
+  auto d = start({"--lmdb.path=" + lmdb_dir, "--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  auto empno = std::to_string(sql.exec("SELECT min(empno) FROM emp WHERE deptno = 40").int64(0, 0));
+  auto emp_path = "/depts/emps/" + empno;
+  auto emp_truth = [&] { return encode_emp(*pg::fetch_emp(sql, std::stoi(empno))); };
+  CAF_REQUIRE_EQUAL(c.get(emp_path).status, 200);
+  CAF_REQUIRE_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_REQUIRE_EQUAL(c.get("/depts/41").status, 200);
+  auto drifted = [&](const char* kind) {
+    return metric(c.get("/metrics").body, std::string{"restcache_documents_drifted{kind=\""} + kind + "\"}");
+  };
+  auto drift_drops = metric(c.get("/metrics").body, "restcache_listener_drift_drops_total");
+  sql.exec("ALTER TABLE emp DISABLE TRIGGER restcache_changed");
+  CAF_REQUIRE(wait_until([&] { return drifted("emp") == 1; }, 5s));
+  CAF_CHECK_EQUAL(drifted("deptemps"), 1); // reads emp too
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drift_drops + 1);
+  // A write the log does not see: answered from PostgreSQL all the same.
+  sql.exec("UPDATE emp SET sal = sal + 7, ename = 'UNLOGGED' WHERE empno = " + empno);
+  for (int i = 0; i < 2; ++i) {
+    auto r = c.get(emp_path);
+    CAF_CHECK_EQUAL(r.body, emp_truth());
+    CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  }
+  CAF_CHECK_EQUAL(c.get("/depts/41").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  // Still ready: every answer is correct; it names what is not cached.
+  auto ready = c.get("/ready");
+  CAF_CHECK_EQUAL(ready.status, 200);
+  CAF_CHECK(ready.body.find(R"("documents":"not cached (drift, see the log): deptemps, emp, dept")")
+            != std::string::npos);
+  // The repair restcache-load --schema-only runs; then hits again.
+  sql.exec("SELECT restcache_install_triggers()");
+  CAF_REQUIRE(wait_until([&] { return drifted("emp") == 0 && drifted("deptemps") == 0; }, 5s));
+  CAF_CHECK_EQUAL(c.get(emp_path).body, emp_truth());
+  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(c.get("/ready").body.find(R"("documents":"cached")") != std::string::npos);
+  sql.exec("UPDATE emp SET ename = 'LOGGED' WHERE empno = " + empno);
+  CAF_CHECK(wait_until([&] { return c.get(emp_path).body == emp_truth(); }, 5s));
+}
+
+CAF_TEST(writes made with a trigger disabled and enabled again between two checks are not served stale) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  auto before = c.get("/deptemps/42").body;
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/42").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  auto drops = metric(c.get("/metrics").body, "restcache_listener_drift_drops_total");
+  // One transaction: no check can see the trigger disabled.
+  sql.exec("BEGIN; ALTER TABLE dept DISABLE TRIGGER restcache_changed;"
+           "UPDATE dept SET loc = 'UNSEEN' WHERE deptno = 42;"
+           "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_changed; COMMIT");
+  CAF_CHECK(serves_truth(d->port(), 42));
+  CAF_CHECK_NOT_EQUAL(truth(42), before);
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}"), 0);
+}
+
+CAF_TEST(a column the documents read dropped answers a 503 naming it and re-added serves again) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  auto empno = std::to_string(sql.exec("SELECT min(empno) FROM emp WHERE deptno = 43").int64(0, 0));
+  auto emp_path = "/depts/emps/" + empno;
+  CAF_REQUIRE_EQUAL(c.get(emp_path).status, 200);
+  sql.exec("ALTER TABLE emp DROP COLUMN comm");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 1;
+  }, 5s));
+  auto r = c.get(emp_path);
+  CAF_CHECK_EQUAL(r.status, 503);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK(r.body.find("column public.emp.comm does not exist") != std::string::npos);
+  CAF_MESSAGE(r.body);
+  CAF_CHECK_EQUAL(c.get("/deptemps/43").status, 503);
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+  sql.exec("ALTER TABLE emp ADD COLUMN comm int");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
+  }, 5s));
+  CAF_CHECK(wait_until([&] { return c.get(emp_path).status == 200; }, 5s));
+  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(serves_truth(d->port(), 43));
+}
+
+CAF_TEST(a column type altered with new values drops what was cached and serves the new values) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/44").status, 200);
+  auto before = c.get("/deptemps/44").body;
+  auto drops = metric(c.get("/metrics").body, "restcache_listener_drift_drops_total");
+  // A rewrite: no row trigger fires; the event trigger logs the DDL.
+  sql.exec("ALTER TABLE emp ALTER COLUMN sal TYPE bigint USING sal * 2");
+  CAF_CHECK_NOT_EQUAL(truth(44), before);
+  // Within a poll, as a write: a pooled connection's prepared statement
+  // fails once on the new type (a 503 naming it) and is prepared again.
+  CAF_CHECK(serves_truth(d->port(), 44, 2s));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
+  CAF_CHECK(wait_until([&] { return c.get("/deptemps/44").header_or_empty("Cache-Status") == "restcache; hit; detail=memory"; }, 2s));
+}
+
+CAF_TEST(a table swapped by rename is bypassed until its triggers are installed) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/45").status, 200);
+  sql.exec("CREATE TABLE dept_new (LIKE dept INCLUDING ALL); INSERT INTO dept_new SELECT * FROM dept;"
+           "UPDATE dept_new SET dname = 'SWAPPED' WHERE deptno = 45;"
+           "ALTER TABLE emp DROP CONSTRAINT emp_deptno_fkey;"
+           "ALTER TABLE dept RENAME TO dept_old; ALTER TABLE dept_new RENAME TO dept");
+  CAF_CHECK(serves_truth(d->port(), 45));
+  CAF_CHECK(truth(45).find("SWAPPED") != std::string::npos);
+  CAF_CHECK_EQUAL(c.get("/deptemps/45").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  sql.exec("SELECT restcache_install_triggers()");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
+  }, 5s));
+  CAF_CHECK(serves_truth(d->port(), 45));
+  CAF_CHECK_EQUAL(c.get("/deptemps/45").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  sql.exec("UPDATE dept SET loc = 'SEEN' WHERE deptno = 45");
+  CAF_CHECK(serves_truth(d->port(), 45));
+}
+
+CAF_TEST(a trigger toggled while the daemon was down drops what LMDB held at the restart) {
+  // Without the event triggers (a database without a superuser to install
+  // them): only the catalog fingerprint kept with the file can tell.
+  sql.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop");
+  auto args = std::vector<std::string>{"--lmdb.path=" + lmdb_dir};
+  auto d = start(args);
+  {
+    http_client c{d->port()};
+    for (int id = 46; id < 49; ++id)
+      CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+    CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_lmdb_records") == 3; }));
+  }
+  CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  sql.exec("BEGIN; ALTER TABLE dept DISABLE TRIGGER restcache_changed;"
+           "UPDATE dept SET loc = 'UNSEEN' WHERE deptno = 47;"
+           "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_changed; COMMIT");
+  d = start(args);
+  http_client c{d->port()};
+  CAF_CHECK_EQUAL(c.get("/deptemps/47").body, truth(47));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), 1);
+  // Without the toggle, a restart keeps the file (the restart test above).
+}
+
+CAF_TEST(a listener kill drops nothing and resets no history) {
+  auto d = start({"--lmdb.path=" + lmdb_dir, "--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/50").status, 200);
+  auto counters = [&] {
+    auto text = c.get("/metrics").body;
+    return std::vector<int64_t>{metric(text, "restcache_listener_tier_drops_total"),
+                                metric(text, "restcache_listener_drift_drops_total"),
+                                metric_sum(text, "restcache_listener_history_resets_total")};
+  };
+  auto before = counters();
+  auto connects = metric(c.get("/metrics").body, "restcache_listener_connects_total");
+  sql.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'restcache-listener'"
+           " AND datname = current_database()");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_listener_connects_total") > connects
+           && metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1;
+  }, 10s));
+  CAF_CHECK_EQUAL(counters(), before);
+  CAF_CHECK_EQUAL(c.get("/deptemps/50").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
 }
 
 CAF_TEST(the freshness checker counts no stale read while the listener is killed repeatedly) {

@@ -336,7 +336,7 @@ CAF_TEST(health and ready answer short json) {
   auto r = c.get("/ready");
   CAF_CHECK_EQUAL(r.status, 200);
   CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
-  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up","lmdb":"open"}})");
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up","documents":"cached","lmdb":"open"}})");
 }
 
 CAF_TEST(metrics are valid exposition text and move with requests) {

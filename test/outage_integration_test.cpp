@@ -118,6 +118,27 @@ CAF_TEST(with PostgreSQL stopped cached documents answer stale and a change it h
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
 }
 
+CAF_TEST(a database restart drops nothing and resets no history) {
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/40").status, 200);
+  auto counters = [&] {
+    auto text = c.get("/metrics").body;
+    return std::vector<int64_t>{metric(text, "restcache_listener_tier_drops_total"),
+                                metric(text, "restcache_listener_drift_drops_total"),
+                                metric_sum(text, "restcache_listener_history_resets_total")};
+  };
+  auto before = counters();
+  auto connects = metric_now("restcache_listener_connects_total");
+  cluster.stop_server();
+  CAF_REQUIRE(wait_until([&] { return metric_now("restcache_listener_connected") == 0; }));
+  cluster.restart_server();
+  CAF_REQUIRE(wait_until([&] {
+    return metric_now("restcache_listener_connects_total") > connects && c.get("/ready").status == 200;
+  }, 15s));
+  CAF_CHECK_EQUAL(counters(), before);
+  CAF_CHECK_EQUAL(c.get("/deptemps/40").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+}
+
 CAF_TEST(with stale-if-error off a cached document answers 503 while PostgreSQL is stopped) {
   d = std::make_unique<daemon_process>(std::vector<std::string>{
     "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",

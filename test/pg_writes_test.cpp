@@ -643,6 +643,7 @@ CAF_TEST(a statement error inside a write throws and rolls back) {
   c.exec("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS"
          " $$BEGIN RAISE EXCEPTION 'boom' USING ERRCODE = 'XX001'; END$$;"
          "CREATE TRIGGER boom AFTER INSERT ON emp FOR EACH ROW EXECUTE FUNCTION boom()");
+  auto logged = log_size(); // the CREATE TRIGGER, by the event trigger
   dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 40));
@@ -656,7 +657,7 @@ CAF_TEST(a statement error inside a write throws and rolls back) {
   CAF_CHECK(thrown);
   CAF_CHECK(idle());
   CAF_CHECK(!deptemps_doc(40));
-  CAF_CHECK_EQUAL(log_size(), 0);
+  CAF_CHECK_EQUAL(log_size(), logged);
 }
 
 CAF_TEST(a lost connection throws with connection_lost) {

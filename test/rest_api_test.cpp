@@ -377,7 +377,7 @@ CAF_TEST(health ready and metrics answer) {
   CAF_CHECK_EQUAL(h.body, R"({"status":"ok"})");
   auto r = call(c, "GET", "/ready");
   CAF_CHECK_EQUAL(r.status, 200);
-  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up","lmdb":"open"}})");
+  CAF_CHECK_EQUAL(r.body, R"({"status":"ready","checks":{"database":"up","listener":"caught up","documents":"cached","lmdb":"open"}})");
   auto m = call(c, "GET", "/metrics");
   CAF_CHECK_EQUAL(m.status, 200);
   CAF_CHECK(m.header_or_empty("Content-Type").rfind("text/plain", 0) == 0);

@@ -137,6 +137,8 @@ inline constexpr std::string_view watermark = "watermark";   ///< u64 BE replay 
 inline constexpr std::string_view watermark_position = "wm_position";
 /// Text: the newest change-log entry the records' history had applied.
 inline constexpr std::string_view watermark_witness = "wm_witness";
+/// Text: the watched tables' catalog fingerprint the records were kept under.
+inline constexpr std::string_view watermark_catalog = "wm_catalog";
 inline constexpr std::string_view history = "history";       ///< encode_history: whose history the records are
 inline constexpr std::string_view next_write_seq = "next_wseq"; ///< u64 BE
 inline constexpr std::string_view tick = "tick"; ///< u64 BE, a small commit that frees pages

@@ -71,6 +71,7 @@ void put_watermark(MDB_txn* txn, MDB_dbi meta, const replay_watermark& w) {
   put_meta_u64(txn, meta, meta_key::watermark, w.xmin);
   put_meta_text(txn, meta, meta_key::watermark_position, w.position);
   put_meta_text(txn, meta, meta_key::watermark_witness, w.witness);
+  put_meta_text(txn, meta, meta_key::watermark_catalog, w.catalog);
 }
 
 uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
@@ -560,6 +561,11 @@ std::string store::watermark_position() const {
 std::string store::watermark_witness() const {
   read_txn txn(env_);
   return get_meta_text(txn.handle(), env_.meta(), meta_key::watermark_witness);
+}
+
+std::string store::watermark_catalog() const {
+  read_txn txn(env_);
+  return get_meta_text(txn.handle(), env_.meta(), meta_key::watermark_catalog);
 }
 
 std::optional<history_identity> store::history() const {

@@ -119,6 +119,8 @@ public:
   std::string watermark_position() const;
   /// The witness entry stored with it (messages/feed_position.hpp), or empty.
   std::string watermark_witness() const;
+  /// The catalog fingerprint stored with it, or empty.
+  std::string watermark_catalog() const;
   /// The history the records belong to, as the last clear that named one
   /// stored it; nullopt for a new file (or one written before it was kept).
   std::optional<history_identity> history() const;

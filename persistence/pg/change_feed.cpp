@@ -134,6 +134,8 @@ log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   auto space = key.substr(0, at);
   if (space == "*")
     return log_key_kind::truncate;
+  if (space == "!")
+    return log_key_kind::catalog;
   auto kind = change_kind(space);
   if (!kind || !parse_whole(key.substr(at + 1), out.id))
     return log_key_kind::unknown;
@@ -207,8 +209,11 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
       out.newest = w;
     }
     ch.changed_us = seen_after_us;
-    if (add_key(r.text(i, 2), ch, out.changes) == log_key_kind::truncate)
-      ++out.truncates;
+    switch (add_key(r.text(i, 2), ch, out.changes)) {
+      case log_key_kind::truncate: ++out.truncates; break;
+      case log_key_kind::catalog: ++out.catalog_changes; break;
+      default: break;
+    }
   }
   pos.in_progress = out.snapshot.xip;
   pos.from_xid = out.snapshot.xmax;
@@ -244,8 +249,11 @@ replay_result read_changes_since(connection& c, const feed_position& from, size_
     return too_many();
   out.changes.reserve(static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()));
   auto add = [&](std::string_view key, const key_change& ch) {
-    if (add_key(key, ch, out.changes) == log_key_kind::truncate)
-      out.truncated = true;
+    switch (add_key(key, ch, out.changes)) {
+      case log_key_kind::truncate: out.truncated = true; break;
+      case log_key_kind::catalog: out.catalog_changed = true; break;
+      default: break;
+    }
   };
   for (int i = 0; i < r.rows(); ++i) {
     key_change ch;

@@ -26,6 +26,18 @@ std::string trimmed_message(const char* msg);
 /// SQLSTATE query_canceled: what statement_timeout ends a statement with.
 inline constexpr std::string_view sqlstate_query_canceled = "57014";
 
+/// SQLSTATE feature_not_supported, which a prepared statement fails with for
+/// good once its result's columns changed type ("cached plan must not change
+/// result type"): only a new session prepares it again.
+inline constexpr std::string_view sqlstate_plan_changed = "0A000";
+
+/// A statement failed because the database no longer has what it reads: a
+/// table or column dropped or altered, a privilege revoked (class 42), or
+/// its result changed type (sqlstate_plan_changed).
+inline bool schema_changed(std::string_view sqlstate) noexcept {
+  return sqlstate.size() == 5 && (sqlstate.substr(0, 2) == "42" || sqlstate == sqlstate_plan_changed);
+}
+
 /// Thrown for connection failures and failed statements. what() holds the
 /// libpq message (for the log; never sent to a client). sqlstate() is the
 /// five-character SQLSTATE when the server sent one, else empty.

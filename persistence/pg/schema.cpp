@@ -68,6 +68,9 @@ void uninstall_schema(connection& c) {
     "BEGIN;"
     "SET LOCAL client_min_messages = warning;"
     "SELECT pg_advisory_xact_lock(7310593858020254568);"
+    // First the event triggers: they would log the uninstall's own DDL.
+    "DROP EVENT TRIGGER IF EXISTS restcache_ddl_end;"
+    "DROP EVENT TRIGGER IF EXISTS restcache_ddl_drop;"
     // The triggers as the watched keys generated them; then version 6's, by
     // name, should a database still hold them.
     "DO $do$ BEGIN"
@@ -85,7 +88,9 @@ void uninstall_schema(connection& c) {
     "END $do$;"
     "DROP FUNCTION IF EXISTS restcache_replay_keys(xid8, bigint, int), restcache_digest_for(xid8, int),"
     "  restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int),"
-    "  restcache_install_triggers(), restcache_remove_triggers(), restcache_trigger_function(text, text);"
+    "  restcache_install_triggers(), restcache_remove_triggers(), restcache_trigger_function(text, text),"
+    "  restcache_trigger_source(text, text), restcache_truncated_source(), restcache_define_function(text, text),"
+    "  restcache_event_triggers(), restcache_ddl_logged(), restcache_log_table();"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
     "  restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"

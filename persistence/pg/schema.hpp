@@ -16,7 +16,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 7;
+inline constexpr int schema_version = 8;
 
 /// Applies schema.sql; idempotent (safe on an existing schema, safe
 /// concurrently thanks to an advisory lock). Returns the recorded version.

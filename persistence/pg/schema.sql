@@ -1,4 +1,4 @@
--- restcache schema, version 7 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 8 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -296,66 +296,55 @@ RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
          || left(md5(quote_ident(table_schema) || '.' || quote_ident(table_name)), 8)
 $fn$;
 
--- (Re)creates what the watched tables need and returns how many tables it
--- repaired: per table a row trigger function appending its keys, the row
--- trigger restcache_changed and the statement trigger restcache_truncated,
--- both enabled ALWAYS (they fire under session_replication_role = replica,
--- which is how logical replication applies a subscriber's changes and how
--- pg_restore --disable-triggers writes). A trigger already as it should be
--- is left alone: no lock is taken on a table that needs nothing.
---
--- The functions name the log schema-qualified, pin their search_path and run
--- as their owner (SECURITY DEFINER): writers under any search_path (an empty
--- one, as pg_dump's scripts and logical replication's apply workers use),
--- and roles granted only DML on the watched tables, write as they would
--- without restcache. Each appends one row per changed row and nothing else.
-CREATE OR REPLACE FUNCTION restcache_install_triggers()
-RETURNS int LANGUAGE plpgsql AS $fn$
-DECLARE
-  log_schema text;
-  log_table text;
-  truncated_fn text;
-  t record;
-  rel text;
-  fn text;
-  ins text;
-  del text;
-  upd text;
-  n int := 0;
-BEGIN
-  -- Where the log is: the generated functions name it and themselves there.
-  SELECT quote_ident(s.nspname) INTO log_schema
-    FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = 'change_log'::regclass;
-  log_table := log_schema || '.change_log';
-  truncated_fn := log_schema || '.restcache_truncated';
-  EXECUTE format($f$
-    CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql
-    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+-- Where the change log is, schema-qualified and quoted: the generated
+-- functions name it so, whatever the writer's search_path.
+CREATE OR REPLACE FUNCTION restcache_log_table()
+RETURNS text LANGUAGE sql STABLE AS $fn$
+  SELECT quote_ident(s.nspname) || '.change_log'
+    FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = to_regclass('change_log')
+$fn$;
+
+-- The body of the TRUNCATE trigger function: what restcache_install_triggers
+-- installs as restcache_truncated() next to the log, and what an instance's
+-- drift check compares the installed function's source with.
+CREATE OR REPLACE FUNCTION restcache_truncated_source()
+RETURNS text LANGUAGE sql STABLE AS $fn$
+  SELECT format($body$
     BEGIN
       INSERT INTO %s (keys) VALUES (ARRAY['*:' || quote_ident(TG_TABLE_SCHEMA) || '.' || quote_ident(TG_TABLE_NAME)]);
       RETURN NULL;
-    END $body$$f$,
-    truncated_fn, log_table);
-  FOR t IN SELECT w.table_schema, w.table_name,
-                  array_agg(w.key_space ORDER BY w.key_space, w.key_column) AS spaces,
-                  array_agg(w.key_column ORDER BY w.key_space, w.key_column) AS cols
-             FROM restcache_watched_key w GROUP BY 1, 2 ORDER BY 1, 2 LOOP
-    rel := format('%I.%I', t.table_schema, t.table_name);
-    IF to_regclass(rel) IS NULL THEN
-      RAISE WARNING 'restcache: the watched table % does not exist', rel;
-      CONTINUE;
-    END IF;
-    fn := log_schema || '.' || quote_ident(restcache_trigger_function(t.table_schema, t.table_name));
-    ins := ''; del := ''; upd := '';
-    FOR i IN 1 .. cardinality(t.spaces) LOOP
-      ins := ins || format(', %L || NEW.%I::text', t.spaces[i] || ':', t.cols[i]);
-      del := del || format(', %L || OLD.%I::text', t.spaces[i] || ':', t.cols[i]);
-      upd := upd || format(', %1$L || CASE WHEN NEW.%2$I IS DISTINCT FROM OLD.%2$I THEN NEW.%2$I::text END',
-                           t.spaces[i] || ':', t.cols[i]);
-    END LOOP;
-    EXECUTE format($f$
-      CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql
-      SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    END $body$, restcache_log_table())
+$fn$;
+
+-- The body of the row trigger function of one watched table, generated from
+-- its restcache_watched_key rows (NULL when it has none): one log row per
+-- changed row, with the key of every key space its columns give, old and
+-- new. The install writes it; the drift check compares it with what is
+-- installed, so a function edited by hand, or one left behind by a change
+-- of the watched keys, is seen.
+CREATE OR REPLACE FUNCTION restcache_trigger_source(watched_schema text, watched_table text)
+RETURNS text LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  spaces text[];
+  cols text[];
+  ins text := '';
+  del text := '';
+  upd text := '';
+BEGIN
+  SELECT array_agg(w.key_space ORDER BY w.key_space, w.key_column),
+         array_agg(w.key_column ORDER BY w.key_space, w.key_column)
+    INTO spaces, cols
+    FROM restcache_watched_key w WHERE w.table_schema = watched_schema AND w.table_name = watched_table;
+  IF spaces IS NULL THEN
+    RETURN NULL;
+  END IF;
+  FOR i IN 1 .. cardinality(spaces) LOOP
+    ins := ins || format(', %L || NEW.%I::text', spaces[i] || ':', cols[i]);
+    del := del || format(', %L || OLD.%I::text', spaces[i] || ':', cols[i]);
+    upd := upd || format(', %1$L || CASE WHEN NEW.%2$I IS DISTINCT FROM OLD.%2$I THEN NEW.%2$I::text END',
+                         spaces[i] || ':', cols[i]);
+  END LOOP;
+  RETURN format($body$
       DECLARE
         k text[];
       BEGIN
@@ -371,8 +360,62 @@ BEGIN
           INSERT INTO %s (keys) VALUES (k);
         END IF;
         RETURN NULL;
-      END $body$$f$,
-      fn, substr(ins, 3), substr(del, 3), substr(del, 3), upd, log_table);
+      END $body$,
+    substr(ins, 3), substr(del, 3), substr(del, 3), upd, restcache_log_table());
+END
+$fn$;
+
+-- Creates or replaces a generated trigger function unless it is already
+-- exactly as generated (so a repair leaves a correct one alone and its
+-- catalog row unchanged: instances watch that row for drift).
+CREATE OR REPLACE FUNCTION restcache_define_function(fn text, body text)
+RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure(fn || '()') AND p.prosrc = body
+               AND p.prosecdef AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) THEN
+    RETURN;
+  END IF;
+  EXECUTE format('CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql'
+                 ' SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L', fn, body);
+END
+$fn$;
+
+-- (Re)creates what the watched tables need and returns how many triggers it
+-- repaired: per table a row trigger function appending its keys, the row
+-- trigger restcache_changed and the statement trigger restcache_truncated,
+-- both enabled ALWAYS (they fire under session_replication_role = replica,
+-- which is how logical replication applies a subscriber's changes and how
+-- pg_restore --disable-triggers writes). A trigger or function already as
+-- it should be is left alone: no lock is taken on a table that needs
+-- nothing, and running instances see no change.
+--
+-- The functions name the log schema-qualified, pin their search_path and run
+-- as their owner (SECURITY DEFINER): writers under any search_path (an empty
+-- one, as pg_dump's scripts and logical replication's apply workers use),
+-- and roles granted only DML on the watched tables, write as they would
+-- without restcache. Each appends one row per changed row and nothing else.
+CREATE OR REPLACE FUNCTION restcache_install_triggers()
+RETURNS int LANGUAGE plpgsql AS $fn$
+DECLARE
+  log_schema text;
+  truncated_fn text;
+  t record;
+  rel text;
+  fn text;
+  n int := 0;
+BEGIN
+  -- Where the log is: the generated functions live next to it.
+  log_schema := regexp_replace(restcache_log_table(), '\.change_log$', '');
+  truncated_fn := log_schema || '.restcache_truncated';
+  PERFORM restcache_define_function(truncated_fn, restcache_truncated_source());
+  FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
+    rel := format('%I.%I', t.table_schema, t.table_name);
+    IF to_regclass(rel) IS NULL THEN
+      RAISE WARNING 'restcache: the watched table % does not exist', rel;
+      CONTINUE;
+    END IF;
+    fn := log_schema || '.' || quote_ident(restcache_trigger_function(t.table_schema, t.table_name));
+    PERFORM restcache_define_function(fn, restcache_trigger_source(t.table_schema, t.table_name));
     -- tgtype 29: FOR EACH ROW (1), AFTER, INSERT (4), DELETE (8), UPDATE (16).
     IF NOT EXISTS (SELECT 1 FROM pg_trigger g
                    WHERE g.tgrelid = rel::regclass AND g.tgname = 'restcache_changed'
@@ -420,8 +463,73 @@ BEGIN
 END
 $fn$;
 
-SELECT restcache_install_triggers();
+-- DDL on a watched table (a trigger disabled, a column altered or dropped, a
+-- table renamed or dropped) is logged as "!:<schema>.<table>" in the DDL's
+-- own transaction: instances read it like a write, drop both tiers and check
+-- the table's catalog at once, where their periodic check (every
+-- changelog.drift-interval) could let a document read in between be kept.
+-- A rewrite such as ALTER COLUMN ... TYPE fires no row trigger. Event
+-- triggers need a superuser; without one, the periodic check is all
+-- (restcache_event_triggers says which).
+CREATE OR REPLACE FUNCTION restcache_event_triggers()
+RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  log_schema text := regexp_replace(restcache_log_table(), '\.change_log$', '');
+BEGIN
+  IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+    RETURN 'not installed: creating event triggers needs a superuser; DDL is seen by the periodic catalog check';
+  END IF;
+  EXECUTE format($f$
+    CREATE OR REPLACE FUNCTION %1$s.restcache_ddl_logged() RETURNS event_trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    DECLARE
+      changed text[];
+    BEGIN
+      IF TG_EVENT = 'sql_drop' THEN
+        SELECT array_agg(DISTINCT '!:' || quote_ident(d.address_names[1]) || '.' || quote_ident(d.address_names[2]))
+          INTO changed
+          FROM pg_event_trigger_dropped_objects() d
+          JOIN %1$s.restcache_watched_key w
+            ON w.table_schema = d.address_names[1] AND w.table_name = d.address_names[2]
+         WHERE d.object_type IN ('table', 'table column', 'trigger');
+      ELSE
+        SELECT array_agg(DISTINCT '!:' || quote_ident(n.nspname) || '.' || quote_ident(c.relname))
+          INTO changed
+          FROM pg_event_trigger_ddl_commands() e
+          JOIN pg_class c ON c.oid = CASE WHEN e.classid = 'pg_trigger'::regclass
+                                          THEN (SELECT g.tgrelid FROM pg_trigger g WHERE g.oid = e.objid)
+                                          ELSE e.objid END
+          JOIN pg_namespace n ON n.oid = c.relnamespace
+          JOIN %1$s.restcache_watched_key w ON w.table_schema = n.nspname AND w.table_name = c.relname
+         WHERE e.classid IN ('pg_class'::regclass, 'pg_trigger'::regclass);
+      END IF;
+      IF changed IS NOT NULL THEN
+        INSERT INTO %2$s (keys) VALUES (changed);
+      END IF;
+    EXCEPTION WHEN OTHERS THEN
+      -- Never the administrator's DDL that fails for restcache.
+      RAISE WARNING 'restcache: could not log DDL on a watched table (%%); instances see it at their next catalog check', SQLERRM;
+    END $body$$f$, log_schema, restcache_log_table());
+  DROP EVENT TRIGGER IF EXISTS restcache_ddl_end;
+  DROP EVENT TRIGGER IF EXISTS restcache_ddl_drop;
+  EXECUTE format('CREATE EVENT TRIGGER restcache_ddl_end ON ddl_command_end'
+                 ' WHEN TAG IN (''ALTER TABLE'', ''CREATE TRIGGER'', ''ALTER TRIGGER'', ''CREATE TABLE'','
+                 ' ''CREATE TABLE AS'', ''SELECT INTO'')'
+                 ' EXECUTE FUNCTION %s.restcache_ddl_logged()', log_schema);
+  EXECUTE format('CREATE EVENT TRIGGER restcache_ddl_drop ON sql_drop'
+                 ' EXECUTE FUNCTION %s.restcache_ddl_logged()', log_schema);
+  -- Under session_replication_role = replica too (pg_restore, subscribers).
+  ALTER EVENT TRIGGER restcache_ddl_end ENABLE ALWAYS;
+  ALTER EVENT TRIGGER restcache_ddl_drop ENABLE ALWAYS;
+  RETURN 'installed';
+END
+$fn$;
 
-INSERT INTO restcache_schema (version) VALUES (7) ON CONFLICT (version) DO NOTHING;
+SELECT restcache_install_triggers();
+-- After the install: a first install is no news to anyone; a repair later
+-- (restcache-load --schema-only) is logged, so instances check at once.
+SELECT restcache_event_triggers();
+
+INSERT INTO restcache_schema (version) VALUES (8) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

@@ -1,0 +1,247 @@
+#include "persistence/pg/catalog_drift.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "messages/text.hpp"
+
+namespace restcache::pg {
+
+namespace {
+
+/// Lists go to the statement and come back joined by the unit separator
+/// (U+001F), which no identifier holds in practice and none of the ids has.
+constexpr char unit = '\x1f';
+
+std::string joined(const std::vector<std::string>& items, char sep) {
+  std::string out;
+  for (const auto& i : items) {
+    if (!out.empty())
+      out += sep;
+    out += i;
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  while (!s.empty())
+    out.emplace_back(next_part(s, sep));
+  return out;
+}
+
+// One row per table asked, in order. The trigger functions are found where
+// restcache_install_triggers puts them (next to the log), by the names it
+// gives them; their source is compared with what it would generate now.
+constexpr const char* facts_sql = R"sql(
+WITH want AS (
+  SELECT u.ord, u.name, u.cols, to_regclass(u.name) AS rel
+    FROM unnest(string_to_array($1, chr(31)), string_to_array($2, chr(31))) WITH ORDINALITY AS u(name, cols, ord)
+), log AS (
+  SELECT c.oid || '/' || c.relfilenode AS id, quote_ident(n.nspname) AS nsp
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('change_log')
+)
+SELECT w.name, c.oid IS NOT NULL,
+       coalesce(quote_ident(n.nspname) || '.' || quote_ident(c.relname), ''), coalesce(c.oid::text, ''),
+       coalesce((SELECT id FROM log), ''),
+       rc.id IS NOT NULL, coalesce(rc.id, ''), coalesce(rc.enabled, ''), coalesce(rc.type, 0),
+       coalesce(rc.conditional, false), coalesce(rc.generated, false), coalesce(rc.current, false),
+       rt.id IS NOT NULL, coalesce(rt.id, ''), coalesce(rt.enabled, ''), coalesce(rt.type, 0),
+       coalesce(rt.conditional, false), coalesce(rt.generated, false), coalesce(rt.current, false),
+       coalesce(cols.facts, ''), coalesce(keys.watched, '')
+  FROM want w
+  LEFT JOIN pg_class c ON c.oid = w.rel
+  LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
+  LEFT JOIN LATERAL (
+    SELECT g.oid || '/' || g.xmin || '/' || p.oid || '/' || p.xmin AS id, g.tgenabled::text AS enabled,
+           g.tgtype::int AS type, (g.tgqual IS NOT NULL OR g.tgattr <> ''::int2vector) AS conditional,
+           g.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.'
+                                      || quote_ident(restcache_trigger_function(n.nspname, c.relname)) || '()')
+             AS generated,
+           (p.prosrc = restcache_trigger_source(n.nspname, c.relname) AND p.prosecdef
+            AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) AS current
+      FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
+     WHERE g.tgrelid = c.oid AND g.tgname = 'restcache_changed') rc ON true
+  LEFT JOIN LATERAL (
+    SELECT g.oid || '/' || g.xmin || '/' || p.oid || '/' || p.xmin AS id, g.tgenabled::text AS enabled,
+           g.tgtype::int AS type, (g.tgqual IS NOT NULL OR g.tgattr <> ''::int2vector) AS conditional,
+           g.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.restcache_truncated()') AS generated,
+           (p.prosrc = restcache_truncated_source() AND p.prosecdef
+            AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) AS current
+      FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
+     WHERE g.tgrelid = c.oid AND g.tgname = 'restcache_truncated') rt ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(coalesce(a.attnum || '/' || a.atttypid || '/' || a.atttypmod || '/' || a.xmin, ''),
+                      chr(31) ORDER BY k.ord) AS facts
+      FROM unnest(string_to_array(w.cols, ',')) WITH ORDINALITY AS k(col, ord)
+      LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = k.col AND a.attnum > 0 AND NOT a.attisdropped
+  ) cols ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(k.key_space || ':' || k.key_column, chr(31) ORDER BY k.key_space, k.key_column) AS watched
+      FROM restcache_watched_key k WHERE k.table_schema = n.nspname AND k.table_name = c.relname
+  ) keys ON true
+ ORDER BY w.ord
+)sql";
+
+trigger_facts trigger_at(const result& r, int row, int col) {
+  trigger_facts t;
+  t.present = r.text(row, col) == "t";
+  t.id = std::string{r.text(row, col + 1)};
+  auto enabled = r.text(row, col + 2);
+  t.enabled = enabled.empty() ? 0 : enabled[0];
+  t.type = static_cast<int>(r.int64(row, col + 3));
+  t.conditional = r.text(row, col + 4) == "t";
+  t.calls_generated = r.text(row, col + 5) == "t";
+  t.source_current = r.text(row, col + 6) == "t";
+  return t;
+}
+
+/// What is wrong with one of restcache's triggers, if anything.
+void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::string& table, int type,
+                   std::vector<std::string>& problems) {
+  auto on = std::string{trigger} + " on " + table;
+  if (!t.present) {
+    problems.push_back(table + " has no trigger " + std::string{trigger});
+    return;
+  }
+  switch (t.enabled) {
+    case 'A': break;
+    case 'D': problems.push_back(on + " is disabled"); break;
+    case 'O':
+      problems.push_back(on + " fires in origin mode only (ENABLE TRIGGER undid ENABLE ALWAYS): "
+                         "writes under session_replication_role = replica go unseen");
+      break;
+    case 'R': problems.push_back(on + " fires in replica mode only"); break;
+    default: problems.push_back(on + " is in an unknown state"); break;
+  }
+  if (t.type != type || t.conditional)
+    problems.push_back(on + " is not defined as restcache defines it");
+  if (!t.calls_generated)
+    problems.push_back(on + " does not call restcache's generated function");
+  else if (!t.source_current)
+    problems.push_back("the function " + on + " calls is not as restcache_watched_key generates it");
+}
+
+} // namespace
+
+catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables) {
+  std::vector<std::string> names, columns;
+  for (const auto& t : tables) {
+    names.push_back(t.name);
+    columns.push_back(joined(t.columns, ','));
+  }
+  auto r = c.exec_params(facts_sql, {joined(names, unit), joined(columns, unit)});
+  catalog_facts f;
+  for (int row = 0; row < r.rows(); ++row) {
+    table_facts t;
+    t.name = std::string{r.text(row, 0)};
+    t.exists = r.text(row, 1) == "t";
+    t.qualified = std::string{r.text(row, 2)};
+    t.oid = std::string{r.text(row, 3)};
+    f.log_id = std::string{r.text(row, 4)};
+    t.changed = trigger_at(r, row, 5);
+    t.truncated = trigger_at(r, row, 12);
+    auto ids = split(r.text(row, 19), unit);
+    auto asked = static_cast<size_t>(row) < tables.size() ? tables[static_cast<size_t>(row)].columns
+                                                           : std::vector<std::string>{};
+    for (size_t i = 0; i < asked.size(); ++i)
+      t.columns.push_back({asked[i], i < ids.size() ? ids[i] : std::string{}});
+    t.watched = split(r.text(row, 20), unit);
+    f.tables.push_back(std::move(t));
+  }
+  return f;
+}
+
+std::string drift_report::problems() const {
+  std::string out;
+  auto add = [&](const std::string& p) { out += (out.empty() ? "" : "; ") + p; };
+  for (const auto& p : log_problems)
+    add(p);
+  for (const auto& t : tables)
+    for (const auto& p : t.problems)
+      add(p);
+  return out;
+}
+
+drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables) {
+  drift_report rep;
+  uint64_t every_kind = 0;
+  for (const auto& t : tables)
+    every_kind |= t.kinds;
+  if (facts.log_id.empty())
+    rep.log_problems.push_back("the change log (change_log) does not exist");
+  rep.fingerprint = "log=" + facts.log_id;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const auto& want = tables[i];
+    table_check check{want.name, {}, want.kinds};
+    const table_facts* f = i < facts.tables.size() ? &facts.tables[i] : nullptr;
+    std::string print = f ? f->oid : std::string{};
+    if (!f || !f->exists) {
+      check.problems.push_back("table " + want.name + " does not exist");
+    } else {
+      const auto& name = f->qualified;
+      judge_trigger(f->changed, "restcache_changed", name, 29, check.problems); // ROW AFTER INSERT|DELETE|UPDATE
+      judge_trigger(f->truncated, "restcache_truncated", name, 32, check.problems); // STATEMENT AFTER TRUNCATE
+      std::string columns;
+      for (const auto& col : f->columns) {
+        if (col.id.empty())
+          check.problems.push_back("column " + name + "." + col.name + " does not exist");
+        columns += (columns.empty() ? "" : ",") + col.id;
+      }
+      for (const auto& key : want.keys)
+        if (std::find(f->watched.begin(), f->watched.end(), key) == f->watched.end())
+          check.problems.push_back(name + " does not log key " + key + " (no such restcache_watched_key row)");
+      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns;
+    }
+    rep.fingerprint += ";" + want.name + "=" + print;
+    if (!check.problems.empty())
+      rep.drifted |= want.kinds;
+    rep.tables.push_back(std::move(check));
+  }
+  if (!rep.log_problems.empty())
+    rep.drifted |= every_kind;
+  return rep;
+}
+
+std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after) {
+  // name -> its part; the log's under "log".
+  auto parse = [](std::string_view s) {
+    std::map<std::string, std::string, std::less<>> parts;
+    while (!s.empty()) {
+      auto item = next_part(s, ';');
+      auto name = next_part(item, '=');
+      parts.emplace(std::string{name}, std::string{item});
+    }
+    return parts;
+  };
+  auto was = parse(before), now = parse(after);
+  std::vector<std::string> out;
+  auto describe = [&](const std::string& name, std::string_view a, std::string_view b) {
+    if (name == "log")
+      return std::string{"the change log was truncated or recreated (entries may be lost)"};
+    auto fa = split(a, '|'), fb = split(b, '|');
+    fa.resize(4);
+    fb.resize(4);
+    if (fa[0] != fb[0])
+      return a.empty() || b.empty() ? "table " + name + (a.empty() ? " appeared" : " disappeared")
+                                     : "table " + name + " is another table now (recreated, or swapped by RENAME)";
+    std::string what;
+    if (fa[1] != fb[1] || fa[2] != fb[2])
+      what = "its restcache triggers were created, altered or dropped";
+    if (fa[3] != fb[3])
+      what += (what.empty() ? "" : ", and ") + std::string{"a column its documents read was altered, dropped or added"};
+    return "table " + name + ": " + what;
+  };
+  for (const auto& [name, part] : now) {
+    auto w = was.find(name);
+    std::string_view old = w == was.end() ? std::string_view{} : std::string_view{w->second};
+    if (w == was.end() || old != part)
+      out.push_back(describe(name, old, part));
+  }
+  for (const auto& [name, part] : was)
+    if (now.find(name) == now.end())
+      out.push_back("table " + name + " is no longer read");
+  return out;
+}
+
+} // namespace restcache::pg

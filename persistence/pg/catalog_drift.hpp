@@ -1,0 +1,98 @@
+#pragma once
+
+// Drift: what the cached documents' correctness depends on in the database's
+// catalog, which administrators change without restcache being told. A
+// document may be cached only while every table its statement reads has
+// restcache's triggers, as generated and enabled ALWAYS (else a change can
+// commit without a log entry), and every column it reads (else its query
+// fails or reads something else). And whenever any of that may have changed
+// unseen (a trigger disabled and enabled again, a column's type altered: a
+// rewrite fires no row trigger, a table recreated or swapped by RENAME, the
+// log truncated), what was cached before cannot be vouched for.
+//
+// So the check is two things: problems (per table; the kinds reading it are
+// bypassed while any remains), and a fingerprint of the catalog rows
+// involved (their oids and the xmin of their catalog rows, which every
+// ALTER, ENABLE or DISABLE renews), which is compared with the last one to
+// see that something changed between two checks.
+//
+// Reading the facts needs PostgreSQL (read_catalog_facts); judging them is
+// plain C++ (judge_catalog, fingerprint_changes), tested without a server.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+
+namespace restcache::pg {
+
+/// One of restcache's triggers on a table, as the catalog has it.
+struct trigger_facts {
+  bool present = false;
+  /// "<trigger oid>/<its row's xmin>/<function oid>/<its row's xmin>".
+  std::string id;
+  char enabled = 0;          ///< pg_trigger.tgenabled: O origin, D disabled, R replica, A always
+  int type = 0;              ///< pg_trigger.tgtype
+  bool conditional = false;  ///< a WHEN clause or a column list
+  bool calls_generated = false; ///< its function is the one restcache generates for it
+  bool source_current = false;  ///< that function is as restcache would generate it now
+};
+
+/// A column a document reads: "" when missing, else
+/// "<attnum>/<type oid>/<typmod>/<its row's xmin>".
+struct column_facts {
+  std::string name;
+  std::string id;
+};
+
+struct table_facts {
+  std::string name;      ///< as asked (as the statements name it)
+  bool exists = false;
+  std::string qualified; ///< schema.table, as PostgreSQL resolved the name
+  std::string oid;
+  trigger_facts changed;   ///< restcache_changed (rows)
+  trigger_facts truncated; ///< restcache_truncated (TRUNCATE)
+  std::vector<column_facts> columns; ///< in the order asked
+  std::vector<std::string> watched;  ///< its restcache_watched_key rows, "<key space>:<column>"
+};
+
+struct catalog_facts {
+  /// "<oid>/<relfilenode>" of change_log; empty when it does not exist (a
+  /// truncated or recreated log has lost entries no one read).
+  std::string log_id;
+  std::vector<table_facts> tables; ///< in the order asked
+};
+
+/// Reads the facts of `tables` (names resolved by the session's search_path)
+/// in one statement, so one snapshot. Throws pg::error when the catalog
+/// cannot be read (restcache's functions missing: an older schema).
+catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables);
+
+struct table_check {
+  std::string name;
+  std::vector<std::string> problems; ///< why its kinds may not be cached; empty: none
+  uint64_t kinds = 0;                ///< the kinds reading it
+};
+
+struct drift_report {
+  std::vector<table_check> tables;
+  std::vector<std::string> log_problems; ///< concern every kind
+  uint64_t drifted = 0;   ///< the kinds with a problem (kind_bit)
+  /// Of the log and every table: "log=<id>;<table>=<oid>|<changed>|<truncated>|<columns>;...".
+  std::string fingerprint;
+
+  /// Every problem, one phrase each, joined by "; ".
+  std::string problems() const;
+};
+
+/// Judges the facts read for `tables` (the same list, the same order).
+drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables);
+
+/// What differs between two fingerprints, one phrase per table (or the log)
+/// that changed; empty when they are the same.
+std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after);
+
+} // namespace restcache::pg
