@@ -38,9 +38,12 @@ schema_action check_schema(const std::string& dsn) {
     pg::connection c{dsn};
     auto version = pg::installed_schema_version(c);
     if (version < pg::schema_version) {
-      spdlog::info("database schema version {} < {}: applying schema.sql", version, pg::schema_version);
-      pg::ensure_schema(c);
-      return schema_action::applied;
+      spdlog::error("the database's restcache schema is {}, this build's is version {}: nothing is cached "
+                    "(every document is read from PostgreSQL) until `restcache-load --dsn DSN --schema-only` "
+                    "installs it; the daemon installs nothing on the database itself",
+                    version == 0 ? std::string{"missing"} : "version " + std::to_string(version),
+                    pg::schema_version);
+      return schema_action::older;
     }
     if (version > pg::schema_version)
       return schema_action::newer;

@@ -21,14 +21,16 @@ namespace restcache::startup {
 void raise_open_file_limit();
 
 enum class schema_action {
-  applied,     ///< the database had no or an older schema: schema.sql was applied
+  older,       ///< no or an older schema: not cached until restcache-load --schema-only installs it
   current,     ///< the schema is this build's
   newer,       ///< the database's schema is newer than this build's: refuse to start
   unreachable, ///< not fatal: the pool keeps reconnecting, /ready says not ready
 };
 
-/// Applies schema.sql when the database has no or an older schema; logs
-/// what it found.
+/// Reads the schema version the database has and logs what it found. It
+/// never installs anything: DDL on the watched tables is the administrator's
+/// explicit command (restcache-load --schema-only); without this build's
+/// schema every document is answered from PostgreSQL, uncached.
 schema_action check_schema(const std::string& dsn);
 
 /// Opens the LMDB tier at lmdb.path and says how in `status`. Records

@@ -255,7 +255,8 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool al
     uint64_t every = 0;
     for (const auto& t : cfg_.watched)
       every |= t.kinds;
-    set_drift(every, "cannot check the watched tables: " + std::string{e.what()});
+    set_drift(every, "cannot check the watched tables (an older restcache schema? `restcache-load --schema-only` "
+                     "installs this build's): " + std::string{e.what()});
     return;
   }
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {

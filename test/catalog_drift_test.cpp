@@ -10,6 +10,7 @@
 
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
+#include "test/fixtures/child_program.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
@@ -251,6 +252,26 @@ CAF_TEST(what administrators do to the watched tables is seen and the repair cle
   // A table dropped.
   c.exec("DROP TABLE emp_old; DROP TABLE emp CASCADE");
   CAF_CHECK(has(check().problems(), "table emp does not exist"));
+}
+
+CAF_TEST(restcache-load verifies without changing anything and its schema-only run repairs) {
+  auto verify = [&] {
+    return restcache::test::run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--verify"});
+  };
+  auto fine = verify();
+  CAF_CHECK_EQUAL(fine.status, 0);
+  CAF_CHECK(has(fine.out, "schema: version " + std::to_string(pg::schema_version)));
+  CAF_CHECK(has(fine.out, "event triggers: installed"));
+  CAF_CHECK(has(fine.out, "emp (read by deptemps, emp, dept): as restcache needs it"));
+  c.exec("ALTER TABLE emp DISABLE TRIGGER restcache_changed");
+  auto drifted = verify();
+  CAF_CHECK_EQUAL(drifted.status, 3);
+  CAF_CHECK(has(drifted.out, "restcache_changed on public.emp is disabled"));
+  CAF_CHECK(has(check().problems(), "is disabled")); // verified, not repaired
+  auto repaired = restcache::test::run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--schema-only"});
+  CAF_CHECK_EQUAL(repaired.status, 0);
+  CAF_CHECK_EQUAL(verify().status, 0);
+  CAF_CHECK_EQUAL(check().drifted, 0u);
 }
 
 CAF_TEST(a database without the restcache functions cannot be checked and says why) {

@@ -138,9 +138,14 @@ CAF_TEST(an LMDB file of another format is dropped and the start says so) {
   CAF_CHECK(status.get().second.find("another format") != std::string::npos);
 }
 
-CAF_TEST(the schema is applied to an empty database once and a newer one is left alone) {
+CAF_TEST(the daemon installs no schema and tells an older or newer one apart) {
   auto dsn = shared_private_pg().create_database("startup");
-  CAF_CHECK(startup::check_schema(dsn) == startup::schema_action::applied);
+  CAF_CHECK(startup::check_schema(dsn) == startup::schema_action::older);
+  {
+    pg::connection c{dsn};
+    CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0); // nothing installed
+    pg::ensure_schema(c);                                 // what restcache-load --schema-only runs
+  }
   CAF_CHECK(startup::check_schema(dsn) == startup::schema_action::current);
   {
     pg::connection c{dsn};

@@ -1,6 +1,6 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
-//   restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]
+//   restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]
 //                  [--batch B] [--if-empty] [--uninstall] [--version] [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "tools/cli_args.hpp"
+#include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
@@ -29,7 +30,7 @@ namespace pg = restcache::pg;
 namespace {
 
 constexpr const char* usage_text =
-  "usage: restcache-load [--dsn DSN] [--schema-only] [--depts N] [--emps-per-dept K]\n"
+  "usage: restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]\n"
   "                      [--batch B] [--if-empty] [--uninstall] [--version] [--help]\n";
 
 constexpr const char* help_text =
@@ -43,7 +44,12 @@ constexpr const char* help_text =
   "  --dsn DSN           libpq connection string or URI, e.g.\n"
   "                      'host=127.0.0.1 port=5432 user=restcache dbname=restcache'\n"
   "                      (default: libpq defaults and the PG* environment variables)\n"
-  "  --schema-only       apply the schema and load nothing\n"
+  "  --schema-only       apply the schema and load nothing: installs restcache's\n"
+  "                      objects, or repairs its triggers where administration\n"
+  "                      undid them (a daemon never installs anything itself)\n"
+  "  --verify            change nothing: report the schema version, the event\n"
+  "                      triggers and, per watched table, what the daemons' drift\n"
+  "                      check finds (exit status 3 when anything needs repair)\n"
   "  --depts N           departments wanted in total (default 10000; k and M\n"
   "                      suffixes allowed: 10M = 10000000)\n"
   "  --emps-per-dept K   employees per department (default 10)\n"
@@ -55,15 +61,18 @@ constexpr const char* help_text =
   "                      restcache_watched_key, restcache_schema) and nothing\n"
   "                      else:\n"
   "                      dept and emp keep their rows. Stop the\n"
-  "                      daemons first (a running one installs it again at start)\n"
+  "                      daemons first (they answer from PostgreSQL, uncached,\n"
+  "                      until it is installed again)\n"
   "  --version           print the version (the same as restcached --version)\n"
   "  -h, --help          show this help\n"
   "\n"
-  "Progress goes to stderr. Exit status: 0 done, 1 database error, 2 bad arguments.\n";
+  "Progress goes to stderr. Exit status: 0 done, 1 database error, 2 bad arguments,\n"
+  "3 --verify found something to repair.\n";
 
 struct args {
   std::string dsn;
   bool schema_only = false;
+  bool verify = false;
   bool uninstall = false;
   bool help = false;
   pg::load_options load;
@@ -119,6 +128,9 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--schema-only") {
       flag();
       a.schema_only = true;
+    } else if (arg == "--verify") {
+      flag();
+      a.verify = true;
     } else if (arg == "--uninstall") {
       flag();
       a.uninstall = true;
@@ -214,6 +226,44 @@ private:
 
 } // namespace
 
+/// What --verify prints: the daemons' own drift check, run once, and
+/// nothing changed. 0 when nothing needs repair, 3 otherwise.
+int verify(pg::connection& c) {
+  bool fine = true;
+  auto version = pg::installed_schema_version(c);
+  if (version == pg::schema_version) {
+    std::printf("schema: version %d (this build's)\n", version);
+  } else {
+    std::printf("schema: %s, this build's is version %d: needs restcache-load --schema-only\n",
+                version == 0 ? "not installed" : ("version " + std::to_string(version)).c_str(), pg::schema_version);
+    return 3;
+  }
+  auto events = c.exec("SELECT count(*) FROM pg_event_trigger WHERE evtname IN ('restcache_ddl_end', "
+                       "'restcache_ddl_drop') AND evtenabled = 'A'");
+  std::printf("event triggers: %s\n", events.int64(0, 0) == 2
+                                         ? "installed (DDL on a watched table reaches the daemons within a poll)"
+                                         : "not installed (needs a superuser; DDL is seen by the daemons' periodic "
+                                           "check, changelog.drift-interval)");
+  auto tables = restcache::watched_tables();
+  auto report = pg::judge_catalog(pg::read_catalog_facts(c, tables), tables);
+  for (const auto& p : report.log_problems) {
+    std::printf("change log: %s\n", p.c_str());
+    fine = false;
+  }
+  for (const auto& t : report.tables) {
+    std::printf("%s (read by %s): %s\n", t.name.c_str(), restcache::kind_names(t.kinds).c_str(),
+                t.problems.empty() ? "as restcache needs it" : "needs repair");
+    for (const auto& p : t.problems)
+      std::printf("  - %s\n", p.c_str());
+    fine = fine && t.problems.empty();
+  }
+  if (!fine)
+    std::printf("the daemons answer the kinds above from PostgreSQL, uncached, until repaired: "
+                "restcache-load --schema-only reinstalls restcache's triggers; a dropped table or column "
+                "is yours to restore\n");
+  return fine ? 0 : 3;
+}
+
 int main(int argc, char** argv) {
   auto a = parse_args(argc, argv);
   if (a.help) {
@@ -231,6 +281,8 @@ int main(int argc, char** argv) {
                    "(schema version %d); dept and emp are kept\n", was);
       return 0;
     }
+    if (a.verify)
+      return verify(c);
     auto version = pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     if (a.schema_only)
