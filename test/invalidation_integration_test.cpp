@@ -511,12 +511,7 @@ CAF_TEST(a listener kill drops nothing and resets no history) {
   auto d = start({"--lmdb.path=" + lmdb_dir, "--changelog.drift-interval=200"});
   http_client c{d->port()};
   CAF_REQUIRE_EQUAL(c.get("/deptemps/50").status, 200);
-  auto counters = [&] {
-    auto text = c.get("/metrics").body;
-    return std::vector<int64_t>{metric(text, "restcache_listener_tier_drops_total"),
-                                metric(text, "restcache_listener_drift_drops_total"),
-                                metric_sum(text, "restcache_listener_history_resets_total")};
-  };
+  auto counters = [&] { return drop_counters(c.get("/metrics").body); };
   auto before = counters();
   auto connects = metric(c.get("/metrics").body, "restcache_listener_connects_total");
   sql.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'restcache-listener'"

@@ -144,6 +144,42 @@ CAF_TEST(a later position with the same xmin moves the stored watermark and a re
   CAF_CHECK(inbox->applied_witness().has_value());
 }
 
+CAF_TEST(a new catalog fingerprint is stored after the drop it came with even when the snapshot did not move) {
+  connect(1, 100);
+  cache(5);
+  // The writer commits on its timers: a clear, then what came after it.
+  auto settle = [&] {
+    for (int i = 0; i < 4; ++i) {
+      sched.run();
+      sched.trigger_timeouts();
+    }
+    sched.run();
+  };
+  auto stored_catalog = [&](const std::string& catalog) {
+    for (size_t i = 0; i < tier->calls.size(); ++i)
+      if (tier->calls[i].catalog == catalog)
+        return i + 1;
+    return size_t{0};
+  };
+  inbox->add_mark({100, 1, feed_position{100, 150, {}}, std::nullopt, "log=1/1;dept=a"});
+  settle();
+  CAF_CHECK_GREATER(stored_catalog("log=1/1;dept=a"), 0u);
+  // Drift: a drop and the same snapshot with another fingerprint. The
+  // fingerprint lands only once the clear has.
+  auto calls = tier->calls.size();
+  inbox->request_drop();
+  inbox->add_mark({100, 1, feed_position{100, 150, {}}, std::nullopt, "log=1/1;dept=b"});
+  settle();
+  CAF_CHECK_EQUAL(entries(), 0);
+  size_t cleared_at = 0;
+  for (size_t i = calls; i < tier->calls.size() && cleared_at == 0; ++i)
+    if (tier->calls[i].clear)
+      cleared_at = i + 1;
+  CAF_CHECK_GREATER(cleared_at, 0u);
+  CAF_CHECK_GREATER(stored_catalog("log=1/1;dept=b"), cleared_at);
+  CAF_CHECK_EQUAL(lm.watermark.load(), 100u);
+}
+
 CAF_TEST(the watermark is stored only with or after the deletes of the changes before its mark) {
   connect(1, 100);
   inbox->add({key(6), 43, 0});
