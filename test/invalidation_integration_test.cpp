@@ -405,6 +405,46 @@ CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached unti
   CAF_CHECK(wait_until([&] { return c.get(emp_path).body == emp_truth(); }, 5s));
 }
 
+CAF_TEST(replica mode writes after enable trigger all and after a table was recreated are served fresh) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  auto drifted = [&] { return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}"); };
+  auto replica_write = [&](const std::string& sql_text) {
+    sql.exec("SET session_replication_role = replica");
+    sql.exec(sql_text);
+    sql.exec("RESET session_replication_role");
+  };
+  auto repaired = [&] {
+    sql.exec("SELECT restcache_install_triggers()");
+    return wait_until([&] { return drifted() == 0; }, 5s);
+  };
+  // What pg_restore --disable-triggers ends with: origin mode.
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/51").status, 200);
+  sql.exec("ALTER TABLE dept DISABLE TRIGGER ALL; ALTER TABLE dept ENABLE TRIGGER ALL");
+  CAF_REQUIRE(wait_until([&] { return drifted() == 1; }, 5s));
+  replica_write("UPDATE dept SET loc = 'REPLICA 1' WHERE deptno = 51");
+  CAF_CHECK_EQUAL(c.get("/deptemps/51").body, truth(51));
+  CAF_CHECK_EQUAL(c.get("/deptemps/51").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  CAF_REQUIRE(repaired());
+  CAF_CHECK_EQUAL(c.get("/deptemps/51").body, truth(51));
+  CAF_CHECK_EQUAL(c.get("/deptemps/51").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  replica_write("UPDATE dept SET loc = 'REPLICA 2' WHERE deptno = 51");
+  CAF_CHECK(serves_truth(d->port(), 51));
+  // A table dropped and recreated with its rows (a migration): no triggers.
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/52").status, 200);
+  sql.exec("CREATE TABLE dept_copy AS SELECT * FROM dept; ALTER TABLE emp DROP CONSTRAINT emp_deptno_fkey;"
+           "DROP TABLE dept; ALTER TABLE dept_copy RENAME TO dept; ALTER TABLE dept ADD PRIMARY KEY (deptno)");
+  CAF_REQUIRE(wait_until([&] { return drifted() == 1; }, 5s));
+  replica_write("UPDATE dept SET dname = 'RECREATED' WHERE deptno = 52");
+  CAF_CHECK_EQUAL(c.get("/deptemps/52").body, truth(52));
+  CAF_CHECK(truth(52).find("RECREATED") != std::string::npos);
+  CAF_REQUIRE(repaired());
+  CAF_CHECK_EQUAL(c.get("/deptemps/52").body, truth(52));
+  CAF_CHECK_EQUAL(c.get("/deptemps/52").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  replica_write("UPDATE dept SET dname = 'SEEN' WHERE deptno = 52");
+  CAF_CHECK(serves_truth(d->port(), 52));
+}
+
 CAF_TEST(writes made with a trigger disabled and enabled again between two checks are not served stale) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};
