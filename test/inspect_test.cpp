@@ -1020,7 +1020,9 @@ CAF_TEST(a stale socket file left by a crash is replaced) {
   close(bound_unix_socket(stale, false)); // the file stays; nobody answers on it
   CAF_REQUIRE(chmod(stale.c_str(), 0666) == 0);
   auto second = start_daemon(stale);
-  CAF_CHECK(second->log().find("removed a stale socket file nobody answered on") != std::string::npos);
+  // The log is written by spdlog's background thread: wait (bounded) for the line.
+  CAF_CHECK(wait_until([&] { return second->log().find("removed a stale socket file nobody answered on") != std::string::npos; },
+                       std::chrono::seconds{5}));
   struct stat after{};
   CAF_REQUIRE(lstat(stale.c_str(), &after) == 0);
   CAF_CHECK(S_ISSOCK(after.st_mode));
