@@ -255,8 +255,12 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool al
     uint64_t every = 0;
     for (const auto& t : cfg_.watched)
       every |= t.kinds;
-    set_drift(every, "cannot check the watched tables (an older restcache schema? `restcache-load --schema-only` "
-                     "installs this build's): " + std::string{e.what()});
+    // The words reach clients (a 503's detail): the SQLSTATE, not the SQL.
+    auto problem = "cannot check the watched tables (SQLSTATE " + e.sqlstate()
+                   + "; an older restcache schema? `restcache-load --schema-only` installs this build's)";
+    if (problem != drift_problems_)
+      spdlog::warn("change listener: the drift check failed: {}", e.what());
+    set_drift(every, problem);
     return;
   }
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {

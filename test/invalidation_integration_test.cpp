@@ -445,6 +445,29 @@ CAF_TEST(replica mode writes after enable trigger all and after a table was recr
   CAF_CHECK(serves_truth(d->port(), 52));
 }
 
+CAF_TEST(a database whose catalog cannot be checked caches nothing until the schema is installed again) {
+  auto d = start({"--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/53").status, 200);
+  // What a schema older than the build lacks.
+  sql.exec("DROP FUNCTION restcache_trigger_source(text, text)");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 1;
+  }, 5s));
+  sql.exec("UPDATE dept SET loc = 'UNCHECKED' WHERE deptno = 53");
+  auto r = c.get("/deptemps/53");
+  CAF_CHECK_EQUAL(r.body, truth(53));
+  CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+  // What restcache-load --schema-only runs.
+  CAF_REQUIRE_EQUAL(pg::ensure_schema(sql), pg::schema_version);
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
+  }, 5s));
+  CAF_CHECK_EQUAL(c.get("/deptemps/53").body, truth(53));
+  CAF_CHECK_EQUAL(c.get("/deptemps/53").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+}
+
 CAF_TEST(writes made with a trigger disabled and enabled again between two checks are not served stale) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};
