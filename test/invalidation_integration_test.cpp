@@ -77,6 +77,15 @@ struct fixture {
     return wait_until([&] { return c.get("/deptemps/" + std::to_string(deptno)).body == want; }, limit);
   }
 
+  /// Waits (bounded) until `path` is answered from memory. After a repair
+  /// the kinds are cached again at once, and the drop the repair's DDL asks
+  /// for may land after the first fill was kept.
+  bool served_from_memory(uint16_t port, const std::string& path, std::chrono::milliseconds limit = 5s) {
+    http_client c{port};
+    return wait_until([&] { return c.get(path).header_or_empty("Cache-Status") == "restcache; hit; detail=memory"; },
+                      limit);
+  }
+
   int64_t metric_of(uint16_t port, const std::string& name) {
     http_client c{port};
     return metric(c.get("/metrics").body, name);
@@ -381,7 +390,9 @@ CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached unti
   sql.exec("ALTER TABLE emp DISABLE TRIGGER restcache_changed");
   CAF_REQUIRE(wait_until([&] { return drifted("emp") == 1; }, 5s));
   CAF_CHECK_EQUAL(drifted("deptemps"), 1); // reads emp too
-  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drift_drops + 1);
+  // One drop, or two when a periodic check saw the new catalog before the
+  // poll read the DDL's log entry.
+  CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drift_drops + 1);
   // A write the log does not see: answered from PostgreSQL all the same.
   sql.exec("UPDATE emp SET sal = sal + 7, ename = 'UNLOGGED' WHERE empno = " + empno);
   for (int i = 0; i < 2; ++i) {
@@ -399,7 +410,7 @@ CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached unti
   sql.exec("SELECT restcache_install_triggers()");
   CAF_REQUIRE(wait_until([&] { return drifted("emp") == 0 && drifted("deptemps") == 0; }, 5s));
   CAF_CHECK_EQUAL(c.get(emp_path).body, emp_truth());
-  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), emp_path));
   CAF_CHECK(c.get("/ready").body.find(R"("documents":"cached")") != std::string::npos);
   sql.exec("UPDATE emp SET ename = 'LOGGED' WHERE empno = " + empno);
   CAF_CHECK(wait_until([&] { return c.get(emp_path).body == emp_truth(); }, 5s));
@@ -427,7 +438,7 @@ CAF_TEST(replica mode writes after enable trigger all and after a table was recr
   CAF_CHECK_EQUAL(c.get("/deptemps/51").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
   CAF_REQUIRE(repaired());
   CAF_CHECK_EQUAL(c.get("/deptemps/51").body, truth(51));
-  CAF_CHECK_EQUAL(c.get("/deptemps/51").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), "/deptemps/51"));
   replica_write("UPDATE dept SET loc = 'REPLICA 2' WHERE deptno = 51");
   CAF_CHECK(serves_truth(d->port(), 51));
   // A table dropped and recreated with its rows (a migration): no triggers.
@@ -440,7 +451,7 @@ CAF_TEST(replica mode writes after enable trigger all and after a table was recr
   CAF_CHECK(truth(52).find("RECREATED") != std::string::npos);
   CAF_REQUIRE(repaired());
   CAF_CHECK_EQUAL(c.get("/deptemps/52").body, truth(52));
-  CAF_CHECK_EQUAL(c.get("/deptemps/52").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), "/deptemps/52"));
   replica_write("UPDATE dept SET dname = 'SEEN' WHERE deptno = 52");
   CAF_CHECK(serves_truth(d->port(), 52));
 }
@@ -465,7 +476,7 @@ CAF_TEST(a database whose catalog cannot be checked caches nothing until the sch
     return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
   }, 5s));
   CAF_CHECK_EQUAL(c.get("/deptemps/53").body, truth(53));
-  CAF_CHECK_EQUAL(c.get("/deptemps/53").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), "/deptemps/53"));
 }
 
 CAF_TEST(writes made with a trigger disabled and enabled again between two checks are not served stale) {
@@ -480,7 +491,7 @@ CAF_TEST(writes made with a trigger disabled and enabled again between two check
            "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_changed; COMMIT");
   CAF_CHECK(serves_truth(d->port(), 42));
   CAF_CHECK_NOT_EQUAL(truth(42), before);
-  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
+  CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
   CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}"), 0);
 }
 
@@ -506,7 +517,7 @@ CAF_TEST(a column the documents read dropped answers a 503 naming it and re-adde
     return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
   }, 5s));
   CAF_CHECK(wait_until([&] { return c.get(emp_path).status == 200; }, 5s));
-  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), emp_path));
   CAF_CHECK(serves_truth(d->port(), 43));
 }
 
@@ -522,7 +533,7 @@ CAF_TEST(a column type altered with new values drops what was cached and serves 
   // Within a poll, as a write: a pooled connection's prepared statement
   // fails once on the new type (a 503 naming it) and is prepared again.
   CAF_CHECK(serves_truth(d->port(), 44, 2s));
-  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
+  CAF_CHECK_GREATER_OR_EQUAL(metric(c.get("/metrics").body, "restcache_listener_drift_drops_total"), drops + 1);
   CAF_CHECK(wait_until([&] { return c.get("/deptemps/44").header_or_empty("Cache-Status") == "restcache; hit; detail=memory"; }, 2s));
 }
 
@@ -542,7 +553,7 @@ CAF_TEST(a table swapped by rename is bypassed until its triggers are installed)
     return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
   }, 5s));
   CAF_CHECK(serves_truth(d->port(), 45));
-  CAF_CHECK_EQUAL(c.get("/deptemps/45").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK(served_from_memory(d->port(), "/deptemps/45"));
   sql.exec("UPDATE dept SET loc = 'SEEN' WHERE deptno = 45");
   CAF_CHECK(serves_truth(d->port(), 45));
 }
