@@ -59,13 +59,6 @@ Enum value_of(const named<Enum> (&table)[N], const std::string& text) {
   return table[0].value;
 }
 
-std::string join(const std::vector<std::string>& xs, const char* sep) {
-  std::string out;
-  for (auto& x : xs)
-    out += (out.empty() ? "" : sep) + x;
-  return out;
-}
-
 std::optional<int64_t> parse_integer(const std::string& s) {
   if (s.empty())
     return std::nullopt;

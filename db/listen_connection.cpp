@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "messages/text.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
@@ -264,10 +265,8 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool al
     return;
   }
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {
-    std::string what;
-    for (const auto& change : pg::fingerprint_changes(catalog_, rep.fingerprint))
-      what += (what.empty() ? "" : "; ") + change;
-    drop(catalog_.empty() ? std::string{"the tiers hold no record of the catalog they were filled under"} : what);
+    drop(catalog_.empty() ? std::string{"the tiers hold no record of the catalog they were filled under"}
+                          : join(pg::fingerprint_changes(catalog_, rep.fingerprint), "; "));
   } else if (altered) {
     drop(ddl);
   }

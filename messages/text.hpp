@@ -4,8 +4,10 @@
 
 #include <charconv>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace restcache {
 
@@ -34,6 +36,17 @@ inline std::string_view next_part(std::string_view& s, char sep) noexcept {
   auto field = s.substr(0, at);
   s = at == std::string_view::npos ? std::string_view{} : s.substr(at + 1);
   return field;
+}
+
+/// `parts` with `sep` between each two ("a, b, c"; "" for none).
+inline std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty())
+      out += sep;
+    out += p;
+  }
+  return out;
 }
 
 /// ASCII case-insensitive equality (header names, tokens).

@@ -11,17 +11,7 @@ namespace {
 
 /// Lists go to the statement and come back joined by the unit separator
 /// (U+001F), which no identifier holds in practice and none of the ids has.
-constexpr char unit = '\x1f';
-
-std::string joined(const std::vector<std::string>& items, char sep) {
-  std::string out;
-  for (const auto& i : items) {
-    if (!out.empty())
-      out += sep;
-    out += i;
-  }
-  return out;
-}
+constexpr std::string_view unit = "\x1f";
 
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
@@ -58,16 +48,14 @@ SELECT w.name, c.oid IS NOT NULL,
            g.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.'
                                       || quote_ident(restcache_trigger_function(n.nspname, c.relname)) || '()')
              AS generated,
-           (p.prosrc = restcache_trigger_source(n.nspname, c.relname) AND p.prosecdef
-            AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) AS current
+           restcache_function_as_generated(p.oid, restcache_trigger_source(n.nspname, c.relname)) AS current
       FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
      WHERE g.tgrelid = c.oid AND g.tgname = 'restcache_changed') rc ON true
   LEFT JOIN LATERAL (
     SELECT g.oid || '/' || g.xmin || '/' || p.oid || '/' || p.xmin AS id, g.tgenabled::text AS enabled,
            g.tgtype::int AS type, (g.tgqual IS NOT NULL OR g.tgattr <> ''::int2vector) AS conditional,
            g.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.restcache_truncated()') AS generated,
-           (p.prosrc = restcache_truncated_source() AND p.prosecdef
-            AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) AS current
+           restcache_function_as_generated(p.oid, restcache_truncated_source()) AS current
       FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
      WHERE g.tgrelid = c.oid AND g.tgname = 'restcache_truncated') rt ON true
   LEFT JOIN LATERAL (
@@ -128,9 +116,9 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
   std::vector<std::string> names, columns;
   for (const auto& t : tables) {
     names.push_back(t.name);
-    columns.push_back(joined(t.columns, ','));
+    columns.push_back(join(t.columns, ","));
   }
-  auto r = c.exec_params(facts_sql, {joined(names, unit), joined(columns, unit)});
+  auto r = c.exec_params(facts_sql, {join(names, unit), join(columns, unit)});
   catalog_facts f;
   for (int row = 0; row < r.rows(); ++row) {
     table_facts t;
@@ -141,12 +129,12 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
     f.log_id = std::string{r.text(row, 4)};
     t.changed = trigger_at(r, row, 5);
     t.truncated = trigger_at(r, row, 12);
-    auto ids = split(r.text(row, 19), unit);
-    auto asked = static_cast<size_t>(row) < tables.size() ? tables[static_cast<size_t>(row)].columns
-                                                           : std::vector<std::string>{};
+    auto ids = split(r.text(row, 19), unit[0]);
+    static const std::vector<std::string> none;
+    const auto& asked = static_cast<size_t>(row) < tables.size() ? tables[static_cast<size_t>(row)].columns : none;
     for (size_t i = 0; i < asked.size(); ++i)
       t.columns.push_back({asked[i], i < ids.size() ? ids[i] : std::string{}});
-    t.watched = split(r.text(row, 20), unit);
+    t.watched = split(r.text(row, 20), unit[0]);
     f.tables.push_back(std::move(t));
   }
   return f;

@@ -368,11 +368,18 @@ $fn$;
 -- Creates or replaces a generated trigger function unless it is already
 -- exactly as generated (so a repair leaves a correct one alone and its
 -- catalog row unchanged: instances watch that row for drift).
+-- Whether the function `fn` is exactly as restcache generates it with `body`:
+-- the install's rule for leaving it alone and the drift check's for trusting it.
+CREATE OR REPLACE FUNCTION restcache_function_as_generated(fn oid, body text)
+RETURNS bool LANGUAGE sql STABLE AS $fn$
+  SELECT EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = fn AND p.prosrc = body
+                   AND p.prosecdef AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp'])
+$fn$;
+
 CREATE OR REPLACE FUNCTION restcache_define_function(fn text, body text)
 RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure(fn || '()') AND p.prosrc = body
-               AND p.prosecdef AND p.proconfig = ARRAY['search_path=pg_catalog, pg_temp']) THEN
+  IF restcache_function_as_generated(to_regprocedure(fn || '()'), body) THEN
     RETURN;
   END IF;
   EXECUTE format('CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql'
