@@ -91,6 +91,7 @@ void pg_async_driver::impl::advance_connect(slot_rec& s) {
       }
       s.ph = slot_rec::phase::setup;
       s.setup_step = 0;
+      s.statement_states.assign(statements.size(), statement_state::prepared);
       send_setup(s);
       return;
     case PGRES_POLLING_READING:

@@ -58,6 +58,31 @@ constexpr auto answer_grace = std::chrono::seconds{5};
 /// Routes libpq's notices into the log (PQsetNoticeProcessor).
 void notice_to_log(void* arg, const char* message);
 
+/// Whether a session holds each statement of pg::statement_texts() prepared.
+/// One its schema could not prepare (a column it reads was gone when the
+/// session began) runs as its text meanwhile: it answers the schema's error
+/// while that lasts, and once a run succeeds it is prepared again.
+enum class statement_state : uint8_t { prepared, unprepared, repreparing };
+
+/// Sends a job's named statements on one session (pipeline mode).
+class statement_sender {
+public:
+  statement_sender(PGconn* c, const std::vector<std::pair<const char*, const char*>>& texts,
+                   const std::vector<statement_state>& states)
+    : conn_(c), texts_(texts), states_(states) {}
+  /// PQsendQueryPrepared, or PQsendQueryParams with its text when the
+  /// session has it unprepared; false when libpq refused it.
+  bool send(const char* stmt, std::initializer_list<const std::string*> params);
+  /// The statement (its index in the texts) the last send ran as text, or -1.
+  int sent_as_text() const noexcept { return as_text_; }
+  PGconn* conn() const noexcept { return conn_; }
+private:
+  PGconn* conn_;
+  const std::vector<std::pair<const char*, const char*>>& texts_;
+  const std::vector<statement_state>& states_;
+  int as_text_ = -1;
+};
+
 /// One job: one or more statements sent one after another on one connection.
 /// Runs on the driver thread only.
 class async_job {
@@ -66,7 +91,7 @@ public:
   /// Counted in db_metrics::queries once, when its first statement is sent.
   bool counted = false;
   /// Sends the next statement; false when libpq refused it.
-  virtual bool send(PGconn* c) = 0;
+  virtual bool send(statement_sender& out) = 0;
   /// Takes the successful result of the statement sent last. Returns true
   /// when the job needs another statement (send is called again), false
   /// when it has answered. Throws pg::error when the result cannot be decoded.
@@ -83,6 +108,9 @@ std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fet
 std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,
                                           std::function<void(deptemps_batch_outcome)> done);
 std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done);
+/// Prepares a statement again; `done(true)` when it is, `done(false)` when
+/// the schema still lacks what it reads or the session ended.
+std::unique_ptr<async_job> make_prepare_job(const char* name, const char* sql, std::function<void(bool)> done);
 
 /// One connection as the driver sees it. `slot`, callbacks and `up` are set
 /// before the driver learns of it; every other field is the driver thread's.
@@ -104,6 +132,7 @@ struct slot_rec : std::enable_shared_from_this<slot_rec> {
   struct sent_item {
     std::unique_ptr<async_job> job;
     clock_type::time_point at; ///< for db_metrics::query_duration
+    int as_text = -1;          ///< statement_sender::sent_as_text
   };
 
   // -- driver thread only --
@@ -117,6 +146,7 @@ struct slot_rec : std::enable_shared_from_this<slot_rec> {
   pg::result first_error;    ///< its first failed result
   bool aborted = false;      ///< the statement was skipped: an earlier one of its run failed
   std::deque<sent_item> sent;
+  std::vector<statement_state> statement_states; ///< of this session (empty without one), as `statements`
   size_t statements_sent = 0; ///< the job statements in `sent`
   std::deque<std::unique_ptr<async_job>> queue;
   clock_type::time_point retry_at{};
@@ -255,6 +285,8 @@ struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::imp
   void complete_setup_statement(slot_rec& s);
   /// The statement at the front of `sent` has all its results.
   void complete_statement(slot_rec& s);
+  /// Queues the preparing of statement `i`, which the session had unprepared.
+  void reprepare(slot_rec& s, size_t i);
   /// Sends queued jobs while fewer than cfg.pipeline_depth statements are
   /// unanswered, then one sync point for the run.
   void pump(slot_rec& s);

@@ -5,15 +5,22 @@
 
 namespace restcache::pg_async {
 
-namespace {
-
-bool send_prepared(PGconn* c, const char* stmt, std::initializer_list<const std::string*> params) {
+bool statement_sender::send(const char* stmt, std::initializer_list<const std::string*> params) {
   const char* values[4] = {};
   int n = 0;
   for (const auto* p : params)
     values[n++] = p->c_str();
-  return PQsendQueryPrepared(c, stmt, n, values, nullptr, nullptr, 0) == 1;
+  as_text_ = -1;
+  for (size_t i = 0; i < states_.size(); ++i)
+    if (states_[i] != statement_state::prepared && std::strcmp(texts_[i].first, stmt) == 0) {
+      as_text_ = static_cast<int>(i);
+      return PQsendQueryParams(conn_, texts_[i].second, n, nullptr, values, nullptr, nullptr, 0) == 1;
+    }
+  return PQsendQueryPrepared(conn_, stmt, n, values, nullptr, nullptr, 0) == 1;
 }
+
+namespace {
+
 
 /// Calls a callback at most once and survives it throwing.
 template <class Outcome>
@@ -42,10 +49,10 @@ public:
   document_job(doc_key key, std::function<void(fetch_outcome)> done, bool ask_replay_lsn)
     : key_(key), id_(std::to_string(key.id)), done_(std::move(done)), asking_lsn_(ask_replay_lsn) {}
 
-  bool send(PGconn* c) override {
+  bool send(statement_sender& out) override {
     if (asking_lsn_)
-      return send_prepared(c, pg::replay_lsn_statement, {});
-    return send_prepared(c, *pg::row_query_of(key_.kind).statement, {&id_});
+      return out.send(pg::replay_lsn_statement, {});
+    return out.send(*pg::row_query_of(key_.kind).statement, {&id_});
   }
 
   bool on_result(pg::result r) override {
@@ -86,10 +93,10 @@ public:
     : after_(std::to_string(after)), limit_(std::to_string(limit)), counting_(count),
       done_(std::move(done)) {}
 
-  bool send(PGconn* c) override {
+  bool send(statement_sender& out) override {
     if (counting_)
-      return send_prepared(c, pg::count_depts_statement, {});
-    return send_prepared(c, pg::fetch_deptemps_batch_statement, {&after_, &limit_});
+      return out.send(pg::count_depts_statement, {});
+    return out.send(pg::fetch_deptemps_batch_statement, {&after_, &limit_});
   }
 
   bool on_result(pg::result r) override {
@@ -120,9 +127,9 @@ class dept_ids_job final : public async_job {
 public:
   explicit dept_ids_job(std::function<void(dept_ids_outcome)> done) : done_(std::move(done)) {}
 
-  bool send(PGconn* c) override {
+  bool send(statement_sender& out) override {
     after_text_ = std::to_string(after_);
-    return send_prepared(c, pg::dept_ids_page_statement, {&after_text_, &limit_});
+    return out.send(pg::dept_ids_page_statement, {&after_text_, &limit_});
   }
 
   bool on_result(pg::result r) override {
@@ -149,7 +156,31 @@ private:
   once_callback<dept_ids_outcome> done_;
 };
 
+class prepare_job final : public async_job {
+public:
+  prepare_job(const char* name, const char* sql, std::function<void(bool)> done)
+    : name_(name), sql_(sql), done_(std::move(done)) {}
+
+  bool send(statement_sender& out) override { return PQsendPrepare(out.conn(), name_, sql_, 0, nullptr) == 1; }
+
+  bool on_result(pg::result) override {
+    done_(true);
+    return false;
+  }
+
+  void fail(rc_error) override { done_(false); }
+
+private:
+  const char* name_;
+  const char* sql_;
+  once_callback<bool> done_;
+};
+
 } // namespace
+
+std::unique_ptr<async_job> make_prepare_job(const char* name, const char* sql, std::function<void(bool)> done) {
+  return std::make_unique<prepare_job>(name, sql, std::move(done));
+}
 
 std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done,
                                              bool ask_replay_lsn) {

@@ -286,8 +286,16 @@ void pg_async_driver::impl::complete_setup_statement(slot_rec& s) {
   s.first_error = pg::result{};
   s.last_ok = pg::result{};
   if (err.get() != nullptr || res.get() == nullptr) {
-    connect_failed(s, "setting up the session: " + describe(s.conn, err.get()));
-    return;
+    const char* st = err.get() != nullptr ? PQresultErrorField(err.get(), PG_DIAG_SQLSTATE) : nullptr;
+    if (s.setup_step == 0 || st == nullptr || !pg::schema_changed(st)) {
+      connect_failed(s, "setting up the session: " + describe(s.conn, err.get()));
+      return;
+    }
+    // A column it reads is gone: the kinds that read it answer that error,
+    // the others are served (statement_state).
+    s.statement_states[s.setup_step - 1] = statement_state::unprepared;
+    spdlog::warn("db connection {}: {} runs unprepared until the database has what it reads: {}", s.slot,
+                 statements[s.setup_step - 1].first, describe(s.conn, err.get()));
   }
   if (++s.setup_step > statements.size())
     mark_up(s);
@@ -338,6 +346,8 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     }
     return;
   }
+  if (item.as_text >= 0 && s.statement_states[item.as_text] == statement_state::unprepared)
+    reprepare(s, static_cast<size_t>(item.as_text));
   // Observed before the result is handed on, so whoever sees the result
   // (a scrape right after the response) sees the observation too.
   metrics.query_duration.observe_us(std::chrono::duration_cast<std::chrono::microseconds>(now - item.at).count());
@@ -353,6 +363,16 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     s.queue.push_front(std::move(item.job));
 }
 
+void pg_async_driver::impl::reprepare(slot_rec& s, size_t i) {
+  // Ran as text and succeeded: what it reads is back.
+  s.statement_states[i] = statement_state::repreparing;
+  const auto& [name, sql] = statements[i];
+  s.queue.push_back(make_prepare_job(name, sql, [&s, i](bool ok) {
+    if (i < s.statement_states.size()) // empty once the session ended
+      s.statement_states[i] = ok ? statement_state::prepared : statement_state::unprepared;
+  }));
+}
+
 void pg_async_driver::impl::pump(slot_rec& s) {
   if (s.ph != slot_rec::phase::ready || s.conn == nullptr)
     return;
@@ -366,7 +386,8 @@ void pg_async_driver::impl::pump(slot_rec& s) {
       job->counted = true;
       bump(metrics.queries);
     }
-    if (!job->send(s.conn)) {
+    statement_sender out{s.conn, statements, s.statement_states};
+    if (!job->send(out)) {
       if (ends_session(s.conn, nullptr)) {
         s.queue.push_front(std::move(job));
         lose(s, pg::trimmed_message(PQerrorMessage(s.conn)));
@@ -377,7 +398,7 @@ void pg_async_driver::impl::pump(slot_rec& s) {
       job->fail(rc_error::internal);
       continue;
     }
-    s.sent.push_back(slot_rec::sent_item{std::move(job), now});
+    s.sent.push_back(slot_rec::sent_item{std::move(job), now, out.sent_as_text()});
     ++s.statements_sent;
     ++sent;
   }
@@ -387,7 +408,7 @@ void pg_async_driver::impl::pump(slot_rec& s) {
     lose(s, "cannot end a pipeline run: " + pg::trimmed_message(PQerrorMessage(s.conn)));
     return;
   }
-  s.sent.push_back(slot_rec::sent_item{nullptr, now});
+  s.sent.push_back(slot_rec::sent_item{nullptr, now, -1});
   if (!s.deadline && cfg.query_timeout.count() > 0)
     s.deadline = now + cfg.query_timeout + answer_grace;
   flush(s);
@@ -422,6 +443,7 @@ void pg_async_driver::impl::drop_session(slot_rec& s) {
   s.first_error = pg::result{};
   s.last_ok = pg::result{};
   s.aborted = false;
+  s.statement_states.clear();
   s.deadline.reset();
 }
 

@@ -521,6 +521,35 @@ CAF_TEST(a column the documents read dropped answers a 503 naming it and re-adde
   CAF_CHECK(serves_truth(d->port(), 43));
 }
 
+CAF_TEST(a daemon started while a column one kind reads is missing serves the others and a 503 naming it) {
+  auto empno = std::to_string(sql.exec("SELECT min(empno) FROM emp WHERE deptno = 54").int64(0, 0));
+  auto emp_path = "/depts/emps/" + empno;
+  sql.exec("ALTER TABLE dept RENAME COLUMN loc TO location");
+  for (std::string driver : {"async", "threads"}) {
+    CAF_MESSAGE("db.driver=" << driver);
+    auto d = start({"--changelog.drift-interval=200", "--db.driver=" + driver});
+    http_client c{d->port()};
+    // The employee documents read no column of dept: cached as ever.
+    CAF_CHECK_EQUAL(c.get(emp_path).status, 200);
+    CAF_CHECK(served_from_memory(d->port(), emp_path));
+    auto r = c.get("/deptemps/54");
+    CAF_CHECK_EQUAL(r.status, 503);
+    CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/problem+json");
+    CAF_CHECK(r.body.find("column public.dept.loc does not exist") != std::string::npos);
+    CAF_MESSAGE(r.body);
+    CAF_CHECK_EQUAL(c.get("/ready").status, 200);
+    sql.exec("ALTER TABLE dept RENAME COLUMN location TO loc");
+    CAF_REQUIRE(wait_until([&] {
+      return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
+    }, 5s));
+    CAF_CHECK(serves_truth(d->port(), 54));
+    CAF_CHECK(served_from_memory(d->port(), "/deptemps/54"));
+    sql.exec("UPDATE dept SET loc = 'SEEN " + driver + "' WHERE deptno = 54");
+    CAF_CHECK(serves_truth(d->port(), 54));
+    sql.exec("ALTER TABLE dept RENAME COLUMN loc TO location");
+  }
+}
+
 CAF_TEST(a column type altered with new values drops what was cached and serves the new values) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};

@@ -522,6 +522,27 @@ CAF_TEST(fetch_deptemps handles missing depts empty depts and null columns) {
   CAF_CHECK_EQUAL(r->emps[0].hiredate, std::optional<std::string>{"1981-04-02"});
 }
 
+CAF_TEST(a statement whose column is missing is prepared at its first use once the column is back) {
+  seed();
+  c.exec("ALTER TABLE dept RENAME COLUMN loc TO location");
+  pg::prepare_statements(c); // the others are prepared
+  CAF_CHECK(!c.is_prepared(pg::fetch_deptemps_statement));
+  CAF_CHECK(c.is_prepared(pg::fetch_emp_statement));
+  CAF_CHECK(pg::fetch_emp(c, 7521).has_value());
+  std::string sqlstate;
+  try {
+    pg::fetch_deptemps(c, 30);
+  } catch (const pg::error& e) {
+    sqlstate = e.sqlstate();
+  }
+  CAF_CHECK_EQUAL(sqlstate, "42703"); // undefined_column, mapped to a 503
+  c.exec("ALTER TABLE dept RENAME COLUMN location TO loc");
+  auto d = pg::fetch_deptemps(c, 30);
+  CAF_REQUIRE(d.has_value());
+  CAF_CHECK_EQUAL(d->dept.loc, std::optional<std::string>{"CHICAGO"});
+  CAF_CHECK(c.is_prepared(pg::fetch_deptemps_statement));
+}
+
 CAF_TEST(fetch_deptemps is one round trip) {
   seed();
   pg::prepare_statements(c);

@@ -83,8 +83,16 @@ enum col : int {
 };
 
 void ensure_prepared(connection& c, const char* name) {
-  if (!c.is_prepared(name))
+  if (c.is_prepared(name))
+    return;
+  // replay_lsn reads no table: unprepared only on a fresh session.
+  if (!c.is_prepared(replay_lsn_stmt))
     prepare_statements(c);
+  if (c.is_prepared(name))
+    return;
+  for (const auto& [n, sql] : statement_texts())
+    if (std::string_view{n} == name)
+      c.prepare(n, sql); // throws the schema's error while it lasts
 }
 
 } // namespace
@@ -112,8 +120,17 @@ std::vector<std::pair<const char*, const char*>> statement_texts() {
 
 void prepare_statements(connection& c) {
   c.exec(session_settings_sql);
-  for (const auto& [name, sql] : statement_texts())
-    c.prepare(name, sql);
+  for (const auto& [name, sql] : statement_texts()) {
+    try {
+      c.prepare(name, sql);
+    } catch (const error& e) {
+      // A table or column it reads is missing: the kinds that read it fail
+      // with that error at their first use (and work once it is back); the
+      // others are served.
+      if (!schema_changed(e.sqlstate()))
+        throw;
+    }
+  }
 }
 
 const char* const fetch_deptemps_statement = fetch_deptemps_stmt;

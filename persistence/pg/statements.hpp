@@ -13,7 +13,10 @@
 namespace restcache::pg {
 
 /// Prepares every named statement on a fresh connection (and sets the
-/// session settings the codec relies on, e.g. DateStyle ISO).
+/// session settings the codec relies on, e.g. DateStyle ISO). One that the
+/// database's schema cannot prepare (pg::schema_changed: a column it reads
+/// is gone) is left out; the calls below prepare it at their first use,
+/// failing with the schema's error until it is back. Other errors throw.
 void prepare_statements(connection& c);
 
 /// The session settings prepare_statements applies first (several SET

@@ -321,8 +321,10 @@ bool if_match_satisfied(std::string_view if_match, std::string_view current_etag
 }
 
 void prepare_write_statements(connection& c) {
-  if (!c.is_prepared(fetch_deptemps_statement) || !c.is_prepared(fetch_emp_statement))
-    prepare_statements(c); // outside any transaction: its SETs must not roll back
+  // Outside any transaction: its SETs must not roll back. A document
+  // statement it could not prepare is prepared at its first use.
+  if (!c.is_prepared(replay_lsn_statement))
+    prepare_statements(c);
   if (c.is_prepared(last_statement))
     return;
   for (const auto& s : all_statements)
