@@ -175,6 +175,8 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 rd(m.applied_seq));
   append_histogram_of(out, "restcache_invalidation_latency_seconds",
                       "From the change log read before the one that found a change (so from before its commit) to its keys dropped from memory (LMDB is not read for them from then on; see restcache_batch_deletes_total).", m.invalidation_latency);
+  append_histogram_of(out, "restcache_listener_poll_seconds",
+                      "One read of the change log (snapshot and entries in one statement), sent to decoded: the floor under restcache_invalidation_latency_seconds.", m.poll_duration);
   return out;
 }
 

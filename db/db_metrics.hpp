@@ -51,6 +51,7 @@ struct listener_metrics {
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
   std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
   latency_histogram invalidation_latency;  ///< change made to dropped from both tiers
+  latency_histogram poll_duration;         ///< a read of the change log sent to its rows decoded
   std::atomic<uint64_t> drift_checks{0};   ///< catalog checks of the watched tables (catalog_drift.hpp)
   /// Both tiers dropped because what the documents depend on changed in the
   /// catalog unseen (a trigger altered, a column's type, a table recreated).

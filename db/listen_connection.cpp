@@ -196,6 +196,7 @@ void listen_connection::add_stamped(pg::connection& c, change_batch& changes) {
 void listen_connection::poll(pg::connection& c) {
   auto sent_us = now_us();
   auto got = pg::poll_changes(c, position_, cfg_.replay_limit, last_poll_us_);
+  metrics_.poll_duration.observe_us(now_us() - sent_us);
   last_poll_us_ = sent_us;
   if (got.overflow) {
     spdlog::warn("change listener: more than {} changed keys since the last read: dropping both tiers",

@@ -375,7 +375,7 @@ CAF_TEST(metrics are valid exposition text and move with requests) {
     CHECK_SAYING(after.samples.count(std::string{"restcache_actor_mailbox_messages{actor=\""} + actor + "\"}"),
                       actor << " reports no mailbox");
   for (auto name : {"restcache_http_request_duration_seconds", "restcache_db_query_duration_seconds",
-                    "restcache_invalidation_latency_seconds"})
+                    "restcache_invalidation_latency_seconds", "restcache_listener_poll_seconds"})
     CAF_CHECK_EQUAL(after.types[name], "histogram");
   CAF_CHECK_GREATER(after.sum("process_resident_memory_bytes"), 0);
   CAF_CHECK_GREATER(after.sum("process_open_fds"), 0);
