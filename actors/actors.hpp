@@ -64,6 +64,8 @@ using cache_shard_actor = caf::typed_actor<
   /// Drops every entry and treats every fill in flight as overtaken; with a
   /// second tier, clears it too. Answers once both tiers are empty.
   caf::replies_to<clear_atom>::with<uint64_t>,
+  /// The same for the documents of the kinds in the set (kind_bit) only.
+  caf::replies_to<clear_atom, uint64_t>::with<uint64_t>,
   /// The outcome of fill number `uint64_t` for the key, from its db_query.
   caf::reacts_to<filled_atom, doc_key, uint64_t, fetch_outcome>,
   /// The shard's fill timer: every fill in flight for longer than
@@ -129,6 +131,9 @@ using batch_writer_actor = caf::typed_actor<
   caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
   /// Discards the queue and drops every record; answers once committed.
   caf::replies_to<clear_atom>::with<uint64_t>,
+  /// Discards the queued records of the kinds in the set (kind_bit) and
+  /// drops their stored ones; answers once committed.
+  caf::replies_to<clear_atom, uint64_t>::with<uint64_t>,
   /// The replay watermark: every change below it is applied in both tiers.
   /// Stored with the next transaction.
   /// xmin, its position, the witness entry (to_text) and the catalog

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "actors/mailbox_report.hpp"
+#include "messages/doc_catalogue.hpp"
 
 namespace restcache {
 
@@ -81,19 +82,25 @@ void batch_writer_state::bound_pending_deletes() {
 }
 
 bool batch_writer_state::flush_clear() {
-  if (!clear_pending)
+  if (!clear_pending && kinds_to_erase == 0)
     return true;
   try {
-    store->clear(watermark, history);
+    if (clear_pending)
+      store->clear(watermark, history);
+    else
+      store->erase_kinds(kinds_to_erase);
   } catch (const std::exception& e) {
     note_failure("clearing the tier (retrying)", 1, e);
     return false;
   }
   note_success();
-  watermark.reset();
-  history.reset();
+  if (clear_pending) {
+    watermark.reset();
+    history.reset();
+    bump(metrics->clears);
+  }
   clear_pending = false;
-  bump(metrics->clears);
+  kinds_to_erase = 0;
   for (auto& c : clear_promises)
     c.promise.deliver(c.seq);
   clear_promises.clear();
@@ -110,6 +117,16 @@ void batch_writer_state::discard_for_clear() {
     clear_promises.push_back(std::move(d));
   delete_promises.clear();
   clear_pending = true;
+}
+
+void batch_writer_state::discard_for_erase(uint64_t kinds) {
+  if (clear_pending)
+    return;
+  size_t before = queue.size();
+  std::erase_if(queue, [kinds](const auto& q) { return (kind_bit(q.first.kind) & kinds) != 0; });
+  bump(metrics->records_discarded, before - queue.size());
+  metrics->queued.store(static_cast<int64_t>(queue.size()), std::memory_order_relaxed);
+  kinds_to_erase |= kinds;
 }
 
 void batch_writer_state::schedule_delete_flush(batch_writer_actor::pointer self) {
@@ -238,6 +255,14 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
     [self](clear_atom) -> caf::result<uint64_t> {
       auto& st = self->state;
       st.discard_for_clear();
+      auto rp = self->make_response_promise<uint64_t>();
+      st.clear_promises.push_back({0, rp});
+      st.schedule_delete_flush(self);
+      return rp;
+    },
+    [self](clear_atom, uint64_t kinds) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      st.discard_for_erase(kinds);
       auto rp = self->make_response_promise<uint64_t>();
       st.clear_promises.push_back({0, rp});
       st.schedule_delete_flush(self);

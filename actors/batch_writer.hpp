@@ -64,6 +64,9 @@ struct batch_writer_state {
   /// A clear asked for and not yet committed, with the promises it answers.
   bool clear_pending = false;
   std::vector<pending_delete> clear_promises;
+  /// Kinds (kind_bit) whose records are to be dropped before anything
+  /// queued after the request is written; answered with clear_promises.
+  uint64_t kinds_to_erase = 0;
   /// The replay watermark to store with the next transaction.
   std::optional<replay_watermark> watermark;
   /// The history identity to store with the pending clear.
@@ -100,8 +103,12 @@ struct batch_writer_state {
   /// A clear is asked for: drops the queue and the pending deletes (their
   /// promises are answered by the clear) and marks the clear pending.
   void discard_for_clear();
-  /// Commits a pending clear; false on failure (the caller retries).
+  /// Commits a pending clear (or erase of kinds); false on failure (the
+  /// caller retries).
   bool flush_clear();
+  /// The records of some kinds are to be dropped: discards their queued
+  /// ones and marks the erase pending (a whole clear pending covers it).
+  void discard_for_erase(uint64_t kinds);
   /// Schedules flush_deletes after delete_delay unless already scheduled.
   void schedule_delete_flush(batch_writer_actor::pointer self);
   /// The deletes have committed: answer their promises.

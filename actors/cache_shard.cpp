@@ -78,6 +78,22 @@ void cache_shard_state::drop(const doc_key& key) {
   }
 }
 
+void cache_shard_state::drop_kinds(uint64_t kinds) {
+  auto of_kinds = [kinds](const doc_key& key) { return (kind_bit(key.kind) & kinds) != 0; };
+  std::vector<doc_key> keys;
+  for (const auto& [key, e] : entries)
+    if (of_kinds(key))
+      keys.push_back(key);
+  for (const auto& key : keys)
+    drop(key);
+  keys.clear();
+  for (const auto& [key, n] : negatives)
+    if (of_kinds(key))
+      keys.push_back(key);
+  for (const auto& key : keys)
+    drop_negative(key);
+}
+
 void cache_shard_state::drop_all() {
   metrics->entries.fetch_sub(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
   metrics->negative_entries.fetch_sub(static_cast<int64_t>(negatives.size()), std::memory_order_relaxed);
@@ -441,6 +457,49 @@ key_report cache_shard_state::report_key(const doc_key& key) const {
   return r;
 }
 
+namespace {
+
+/// Drops what memory holds of the kinds (every kind: nullopt), treats their
+/// fills in flight as overtaken, and has the writer drop them from the
+/// second tier; answers once both tiers are rid of them. The tier is read
+/// for no key meanwhile.
+caf::result<uint64_t> clear_tiers(cache_shard_actor::stateful_pointer<cache_shard_state> self,
+                                  std::optional<uint64_t> kinds) {
+  auto& st = self->state;
+  auto of_kinds = [&](const doc_key& key) { return !kinds || (kind_bit(key.kind) & *kinds) != 0; };
+  if (kinds)
+    st.drop_kinds(*kinds);
+  else
+    st.drop_all();
+  for (auto f = st.fills.begin(); f != st.fills.end();) {
+    if (!of_kinds(f->first)) {
+      ++f;
+      continue;
+    }
+    bump(st.metrics->fills_discarded);
+    st.uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
+    f = st.fills.erase(f);
+  }
+  ++st.epoch;
+  st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
+  if (!st.cfg.uses_tier() || !st.cfg.writer)
+    return uint64_t{0};
+  ++st.clears_in_flight;
+  auto rp = self->make_response_promise<uint64_t>();
+  auto answer = [self, rp](uint64_t confirmed) mutable {
+    --self->state.clears_in_flight;
+    rp.deliver(confirmed);
+  };
+  auto failed = [rp](caf::error& err) mutable { rp.deliver(std::move(err)); };
+  if (kinds)
+    self->request(st.cfg.writer, caf::infinite, clear_atom::value, *kinds).then(std::move(answer), std::move(failed));
+  else
+    self->request(st.cfg.writer, caf::infinite, clear_atom::value).then(std::move(answer), std::move(failed));
+  return rp;
+}
+
+} // namespace
+
 cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
@@ -589,29 +648,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       // so the watermark never commits ahead of them.
       return seq;
     },
-    [self](clear_atom) -> caf::result<uint64_t> {
-      auto& st = self->state;
-      st.drop_all();
-      for (auto& [key, f] : st.fills) {
-        bump(st.metrics->fills_discarded);
-        st.uncached_fills.emplace(f.id, std::move(f.waiters));
-      }
-      st.fills.clear();
-      ++st.epoch;
-      st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
-      if (!st.cfg.uses_tier() || !st.cfg.writer)
-        return uint64_t{0};
-      ++st.clears_in_flight;
-      auto rp = self->make_response_promise<uint64_t>();
-      self->request(st.cfg.writer, caf::infinite, clear_atom::value)
-        .then(
-          [self, rp](uint64_t confirmed) mutable {
-            --self->state.clears_in_flight;
-            rp.deliver(confirmed);
-          },
-          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
-      return rp;
-    },
+    [self](clear_atom) { return clear_tiers(self, std::nullopt); },
+    [self](clear_atom, uint64_t kinds) { return clear_tiers(self, kinds); },
     [self, send_fill](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
       if (auto rf = st.replica_fills.find(fill_id); rf != st.replica_fills.end()) {

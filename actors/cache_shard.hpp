@@ -241,6 +241,8 @@ struct cache_shard_state {
   void count_answer(cache_status status) noexcept;
   /// Drops every entry.
   void drop_all();
+  /// Drops the entries (and known-missing ones) of the kinds (kind_bit).
+  void drop_kinds(uint64_t kinds);
   /// The WAL position a standby must have replayed for a fill of `key`.
   uint64_t needed_lsn(const doc_key& key) const;
   /// The next usable standby, round robin; nullopt when none is.

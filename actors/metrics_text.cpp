@@ -142,7 +142,7 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 "Checks of the watched tables' catalog (restcache's triggers, the columns documents read).",
                 "counter", rd(m.drift_checks));
   append_metric(out, "restcache_listener_drift_drops_total",
-                "Both tiers dropped because what documents depend on changed in the catalog unseen "
+                "Kinds dropped from both tiers because what they read changed in the catalog unseen "
                 "(a trigger altered, a column altered, a table recreated).",
                 "counter", rd(m.drift_drops));
   append_metric_header(out, "restcache_documents_drifted",

@@ -103,6 +103,14 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
         .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
     }
   }
+  if (!r.drop_tiers && r.drop_kinds != 0) {
+    spdlog::warn("notify listener: dropping {} from both tiers", kind_names(r.drop_kinds));
+    for (auto& shard : shards) {
+      ++due;
+      self->request(shard, caf::infinite, clear_atom::value, r.drop_kinds)
+        .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
+    }
+  }
   with_fanned_out_keys(r.changes);
   std::erase_if(r.changes, [this](const key_change& c) {
     if (!applied_before(c))

@@ -384,7 +384,7 @@ restcache_config::restcache_config() {
              "ms between checks of the watched tables' catalog: restcache's triggers present and enabled ALWAYS, "
              "the columns the documents read unchanged")
     .note("Also checked at every (re)connect. A kind whose tables drifted is answered from PostgreSQL and not "
-          "cached until repaired; whatever changed unseen drops both tiers once. See \"Drift\" in "
+          "cached until repaired; a change made unseen drops the kinds reading that table from both tiers once. See \"Drift\" in "
           "[freshness.md](freshness.md).")
     .integer(o.changelog_warn_bytes, "warn-bytes", d::changelog_warn_bytes, 0, int_max,
              "bytes of the change log (table and indexes) beyond which the listener warns each minute, 0 = never")

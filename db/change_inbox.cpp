@@ -88,6 +88,17 @@ void change_inbox::request_drop() {
     wake();
 }
 
+void change_inbox::request_drop_kinds(uint64_t kinds) {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    drop_kinds_ |= kinds;
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
 void change_inbox::request_reset(const history_identity& history) {
   std::function<void()> wake;
   {
@@ -106,6 +117,7 @@ change_inbox::round change_inbox::take() {
   std::lock_guard guard{mtx_};
   round r;
   r.drop_tiers = drop_;
+  r.drop_kinds = drop_ ? 0 : drop_kinds_;
   r.new_history = std::move(new_history_);
   new_history_.reset();
   r.changes.reserve(changes_.size());
@@ -114,6 +126,7 @@ change_inbox::round change_inbox::take() {
   r.mark = mark_;
   changes_.clear();
   drop_ = false;
+  drop_kinds_ = 0;
   mark_.reset();
   woken_ = false;
   return r;

@@ -42,6 +42,8 @@ public:
   };
   struct round {
     bool drop_tiers = false;
+    /// Without drop_tiers: the kinds (kind_bit) to drop from both tiers.
+    uint64_t drop_kinds = 0;
     /// With drop_tiers: the tiers are to hold this history from now on, and
     /// the watermark restarts from 0 (marks of the old history are gone).
     std::optional<history_identity> new_history;
@@ -62,6 +64,9 @@ public:
   /// The log no longer reaches back far enough (or too much changed, or a
   /// table was truncated).
   void request_drop();
+  /// The same for the documents of some kinds (kind_bit) only: what the
+  /// catalog says changed under them.
+  void request_drop_kinds(uint64_t kinds);
   /// The connection reaches another history than the tiers hold: a drop
   /// that also forgets the pending mark (it belongs to the old history).
   void request_reset(const history_identity& history);
@@ -93,6 +98,7 @@ private:
   mutable std::mutex mtx_;
   std::unordered_map<doc_key, key_change, doc_key_hash> changes_;
   bool drop_ = false;
+  uint64_t drop_kinds_ = 0;
   std::optional<history_identity> new_history_;
   std::optional<mark_point> mark_;
   std::optional<feed_position> applied_;

@@ -84,7 +84,7 @@ void listen_connection::run() {
       last_mark_.reset();
       auto watermark = metrics_.watermark.load(std::memory_order_acquire);
       const bool same = same_history(c, watermark);
-      bool altered_away = false; // DDL on a watched table among the replayed entries
+      std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
       if (!same) {
         // Dropped; nothing of the old history is worth replaying.
       } else if (watermark == 0) {
@@ -116,7 +116,7 @@ void listen_connection::run() {
             bump(metrics_.truncates);
             inbox_.request_drop();
           }
-          altered_away = replay.catalog_changed;
+          altered_away = std::move(replay.altered_tables);
           bump(metrics_.replayed, replay.changes.size());
           add_stamped(c, replay.changes);
         }
@@ -212,11 +212,11 @@ void listen_connection::poll(pg::connection& c) {
       spdlog::info("change listener: a watched table was truncated: dropping both tiers");
       inbox_.request_drop();
     }
-    if (got.catalog_changes > 0) {
+    if (!got.altered_tables.empty()) {
       // Logged by the event trigger in the DDL's own transaction, so read
       // like a write: the kinds it broke are bypassed before this round's
       // drop is applied, and nothing filled before the drop is kept.
-      check_drift(c, true, true);
+      check_drift(c, true, got.altered_tables);
     }
   }
   // Everything this snapshot sees was read by this poll or an earlier one
@@ -233,16 +233,21 @@ void listen_connection::poll(pg::connection& c) {
   }
 }
 
-void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool altered) {
+void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
+                                    const std::vector<std::string>& altered_tables) {
   bump(metrics_.drift_checks);
-  auto drop = [&](const std::string& what) {
+  // Only the kinds reading what changed: the others' documents stay.
+  auto drop = [&](const std::string& what, uint64_t kinds) {
     spdlog::warn("change listener: what the cached documents depend on may have changed unseen ({}): "
-                 "dropping both tiers",
-                 what);
+                 "dropping {} from both tiers",
+                 what, kind_names(kinds));
     bump(metrics_.drift_drops);
-    bump(metrics_.tier_drops);
-    inbox_.request_drop();
+    inbox_.request_drop_kinds(kinds);
   };
+  const bool altered = !altered_tables.empty();
+  uint64_t altered_kinds = 0;
+  for (const auto& t : altered_tables)
+    altered_kinds |= pg::kinds_of_table(cfg_.watched, t);
   const char* ddl = "a watched table was altered (DDL logged by restcache's event trigger)";
   pg::drift_report rep;
   try {
@@ -251,7 +256,7 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool al
     if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
       throw;
     if (altered)
-      drop(ddl);
+      drop(ddl, altered_kinds);
     // Nothing can be vouched for: every kind is bypassed until a check
     // succeeds, which then compares with the last fingerprint known.
     uint64_t every = 0;
@@ -267,9 +272,10 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh, bool al
   }
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {
     drop(catalog_.empty() ? std::string{"the tiers hold no record of the catalog they were filled under"}
-                          : join(pg::fingerprint_changes(catalog_, rep.fingerprint), "; "));
+                          : join(pg::fingerprint_changes(catalog_, rep.fingerprint), "; "),
+         pg::fingerprint_kinds(catalog_, rep.fingerprint, cfg_.watched) | altered_kinds);
   } else if (altered) {
-    drop(ddl);
+    drop(ddl, altered_kinds);
   }
   if (rep.fingerprint != catalog_) {
     catalog_ = rep.fingerprint;

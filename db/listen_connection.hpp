@@ -73,12 +73,12 @@ private:
   /// tiers and restart the watermark. True when the tiers may be replayed.
   bool same_history(pg::connection& c, uint64_t watermark);
   /// Checks the watched tables' catalog: sets the drifted kinds, and asks
-  /// the inbox to drop both tiers when what the documents depend on changed
-  /// since the last check (or is not known to match what the tiers hold,
-  /// unless `tiers_fresh`: they hold nothing from before this session), or
-  /// when `altered` (the log holds DDL on a watched table: drop whatever the
-  /// fingerprint says).
-  void check_drift(pg::connection& c, bool tiers_fresh, bool altered = false);
+  /// the inbox to drop from both tiers the kinds reading what the documents
+  /// depend on when it changed since the last check (all of them when it is
+  /// not known to match what the tiers hold, unless `tiers_fresh`: they hold
+  /// nothing from before this session), and those reading `altered_tables`
+  /// (DDL on them in the log).
+  void check_drift(pg::connection& c, bool tiers_fresh, const std::vector<std::string>& altered_tables = {});
   /// Publishes the drifted kinds and logs what changed.
   void set_drift(uint64_t kinds, const std::string& problems);
   /// Reads what is new in the log into the inbox, with the poll's mark.

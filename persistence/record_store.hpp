@@ -37,6 +37,13 @@ public:
   /// the records to come belong to when given. Throws on failure.
   virtual void clear(std::optional<replay_watermark> watermark, const std::optional<history_identity>& history) = 0;
 
+  /// Drops every record of the kinds in the set (kind_bit), with what the
+  /// store keeps beside them; the other kinds' stay. May take several
+  /// transactions: a crash in between leaves some, which the catalog
+  /// fingerprint that comes after the drop (and so was not stored) drops at
+  /// the next start. Throws on failure.
+  virtual void erase_kinds(uint64_t kinds) = 0;
+
   /// What the store has to report since it was last asked (a budget it had
   /// to lower, say), for the writer's log; empty when nothing.
   virtual std::string take_notice() { return {}; }

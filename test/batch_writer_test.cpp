@@ -156,6 +156,37 @@ CAF_TEST(a record queued after an invalidation is written after the delete) {
   CAF_CHECK_EQUAL(confirmed->size(), 1u);
 }
 
+CAF_TEST(a drop of kinds discards their queued records and erases them before later records) {
+  put(5, "{\"old\":true}");
+  self->send(writer, put_atom::value, doc_key{doc_kind::emp, 6}, make_doc("{}"), uint64_t{1});
+  auto answered = std::make_shared<bool>(false);
+  sys.spawn(
+    [answered](caf::event_based_actor* client, batch_writer_actor target) {
+      client->request(target, caf::infinite, clear_atom::value, kind_bit(doc_kind::deptemps))
+        .then([answered](uint64_t) { *answered = true; });
+    },
+    writer);
+  sched.run();
+  CAF_CHECK_EQUAL(metrics.records_discarded.load(), 1u); // key 5's; the employee stays queued
+  put(5, "{\"new\":true}", 2);
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK(*answered);
+  CAF_REQUIRE_GREATER_OR_EQUAL(store->calls.size(), 2u);
+  CAF_CHECK_EQUAL(store->calls[0].erased_kinds, kind_bit(doc_kind::deptemps));
+  CAF_CHECK(!store->calls[0].clear);
+  std::vector<std::string> written;
+  for (auto& c : store->calls)
+    for (auto& r : c.puts)
+      written.push_back(r.doc->body);
+  CAF_CHECK_EQUAL(written.size(), 2u); // the employee and the newer key 5
+  CAF_CHECK(std::find(written.begin(), written.end(), "{\"old\":true}") == written.end());
+  CAF_CHECK_EQUAL(metrics.clears.load(), 0u);
+}
+
 CAF_TEST(a full queue drops records and counts them) {
   anon_send_exit(writer, caf::exit_reason::user_shutdown);
   sched.run();

@@ -125,6 +125,28 @@ CAF_TEST(each kind of drift names what is wrong and bypasses only the kinds that
   CAF_CHECK_EQUAL(r.drifted, tables[dept].kinds | tables[emp].kinds);
 }
 
+CAF_TEST(a fingerprint change drops only the kinds that read the changed table) {
+  auto tables = watched_tables();
+  auto before = pg::judge_catalog(healthy(tables), tables).fingerprint;
+  auto dept = index_of(tables, "dept"), emp = index_of(tables, "emp");
+  auto kinds_after = [&](auto change) {
+    auto facts = healthy(tables);
+    change(facts);
+    return pg::fingerprint_kinds(before, pg::judge_catalog(facts, tables).fingerprint, tables);
+  };
+  const uint64_t all = tables[dept].kinds | tables[emp].kinds;
+  CAF_CHECK_EQUAL(kinds_after([](pg::catalog_facts&) {}), 0u);
+  CAF_CHECK_EQUAL(kinds_after([&](pg::catalog_facts& f) { f.tables[dept].oid += "1"; }), tables[dept].kinds);
+  CAF_CHECK_EQUAL(kinds_after([&](pg::catalog_facts& f) { f.tables[emp].oid += "1"; }), tables[emp].kinds);
+  CAF_CHECK_EQUAL(kinds_after([&](pg::catalog_facts& f) { f.log_id = "1/2"; }), all);
+  CAF_CHECK_EQUAL(pg::fingerprint_kinds("", before, tables), all); // nothing known
+  // The department kinds read dept; the employee kind does not.
+  CAF_CHECK((tables[dept].kinds & kind_bit(doc_kind::emp)) == 0);
+  CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "public.dept"), tables[dept].kinds);
+  CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "emp"), tables[emp].kinds);
+  CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "other.unknown"), all);
+}
+
 CAF_TEST(a fingerprint change says which table changed and how) {
   auto tables = watched_tables();
   auto emp = index_of(tables, "emp");

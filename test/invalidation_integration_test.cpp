@@ -416,6 +416,37 @@ CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached unti
   CAF_CHECK(wait_until([&] { return c.get(emp_path).body == emp_truth(); }, 5s));
 }
 
+CAF_TEST(a drift of dept drops the department documents and keeps the employee documents in both tiers) {
+  auto d = start({"--lmdb.path=" + lmdb_dir, "--changelog.drift-interval=200"});
+  http_client c{d->port()};
+  auto empno = std::to_string(sql.exec("SELECT min(empno) FROM emp WHERE deptno = 55").int64(0, 0));
+  auto emp_path = "/depts/emps/" + empno;
+  CAF_REQUIRE_EQUAL(c.get(emp_path).status, 200);
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/55").status, 200);
+  CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_lmdb_records") == 2; }));
+  auto drops = metric(c.get("/metrics").body, "restcache_listener_drift_drops_total");
+  sql.exec("ALTER TABLE dept DISABLE TRIGGER restcache_changed");
+  CAF_REQUIRE(wait_until([&] {
+    auto m = c.get("/metrics").body;
+    return metric(m, "restcache_documents_drifted{kind=\"deptemps\"}") == 1
+           && metric(m, "restcache_listener_drift_drops_total") > drops
+           && metric(m, "restcache_lmdb_records") == 1;
+  }, 5s));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}"), 0);
+  // The employee document reads no column of dept: still in memory and LMDB.
+  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  CAF_CHECK_EQUAL(c.get("/deptemps/55").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  sql.exec("UPDATE dept SET loc = 'UNLOGGED' WHERE deptno = 55");
+  CAF_CHECK_EQUAL(c.get("/deptemps/55").body, truth(55));
+  sql.exec("SELECT restcache_install_triggers()");
+  CAF_REQUIRE(wait_until([&] {
+    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
+  }, 5s));
+  CAF_CHECK(served_from_memory(d->port(), "/deptemps/55"));
+  CAF_CHECK_EQUAL(c.get("/deptemps/55").body, truth(55));
+  CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+}
+
 CAF_TEST(replica mode writes after enable trigger all and after a table was recreated are served fresh) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};

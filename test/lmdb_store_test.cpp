@@ -1,6 +1,7 @@
 #define CAF_SUITE lmdb_store
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
+#include "messages/doc_catalogue.hpp"
 
 #include <caf/test/dsl.hpp>
 
@@ -241,6 +242,33 @@ CAF_TEST(the watermark keeps its position and only with it) {
   CAF_CHECK_EQUAL(s.watermark_witness(), "");
   s.clear(replay_watermark{140, "140:150:"});
   CAF_CHECK_EQUAL(s.watermark_position(), "140:150:");
+}
+
+CAF_TEST(erasing kinds drops their records in batches and keeps the others with their write order) {
+  store s(opts());
+  const int emps = static_cast<int>(store::erase_kinds_batch) + 5; // more than one transaction
+  for (int first = 0; first < emps; first += 2000) {
+    std::vector<record> batch;
+    for (int id = first; id < std::min(emps, first + 2000); ++id)
+      batch.push_back(make_record(doc_kind::emp, id, 1, 100));
+    s.put_batch(batch, {});
+  }
+  s.put_batch({make_record(doc_kind::deptemps, 1, 2), make_record(doc_kind::dept, 1, 3)}, {}, 500);
+  CAF_REQUIRE_EQUAL(s.count(), size_t(emps) + 2);
+  s.erase_kinds(kind_bit(doc_kind::emp));
+  CAF_CHECK_EQUAL(s.count(), 2u);
+  CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 2u);
+  {
+    auto txn = s.begin_read();
+    CAF_CHECK(!s.get(txn, {doc_kind::emp, 0}));
+    CAF_CHECK(s.get(txn, {doc_kind::deptemps, 1}));
+    CAF_CHECK(s.get(txn, {doc_kind::dept, 1}));
+  }
+  CAF_CHECK_EQUAL(s.watermark(), 500u); // not a clear: the watermark stays
+  s.erase_kinds(kind_bit(doc_kind::deptemps) | kind_bit(doc_kind::dept));
+  CAF_CHECK_EQUAL(s.count(), 0u);
+  CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 0u);
+  CAF_CHECK_EQUAL(s.counters().cleared, 0u);
 }
 
 CAF_TEST(a clear stores the history the records belong to with the watermark) {

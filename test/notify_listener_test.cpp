@@ -304,6 +304,39 @@ CAF_TEST(a drop request clears memory and the LMDB tier) {
   CAF_CHECK(tier->docs.empty());
 }
 
+CAF_TEST(a drop of some kinds clears only their documents from memory and the LMDB tier) {
+  connect();
+  cache(7);
+  cache(8);
+  CAF_REQUIRE_EQUAL(entries(), 2);
+  tier->docs[key(9)] = make_doc("{\"dept\":true}");
+  tier->docs[doc_key{doc_kind::emp, 9}] = make_doc("{\"emp\":true}");
+  inbox->request_drop_kinds(kind_bit(doc_kind::emp));
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 2); // the deptemps documents stay
+  CAF_CHECK(tier->docs.count(key(9)) == 1);
+  CAF_CHECK(tier->docs.count(doc_key{doc_kind::emp, 9}) == 0);
+  bool whole = false;
+  uint64_t erased = 0;
+  for (auto& c : tier->calls) {
+    whole = whole || c.clear;
+    erased |= c.erased_kinds;
+  }
+  CAF_CHECK(!whole);
+  CAF_CHECK_EQUAL(erased, kind_bit(doc_kind::emp));
+  // A drop of both tiers asked for in the same round covers it.
+  inbox->request_drop_kinds(kind_bit(doc_kind::deptemps));
+  inbox->request_drop();
+  sched.run();
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(entries(), 0);
+  CAF_CHECK(tier->docs.empty());
+  CAF_CHECK(tier->calls.back().clear);
+}
+
 CAF_TEST(another history clears both tiers stores its identity and restarts the watermark) {
   connect(1, 2182);
   cache(5);

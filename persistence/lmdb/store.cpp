@@ -532,6 +532,42 @@ void store::erase(const std::vector<doc_key>& keys) {
   txn.commit();
 }
 
+void store::erase_kinds(uint64_t kinds) {
+  // Records are keyed kind byte first: each kind is one key range.
+  for (unsigned kind = 0; kind < 64; ++kind) {
+    if ((kinds & (uint64_t{1} << kind)) == 0)
+      continue;
+    const char first = static_cast<char>(kind);
+    for (size_t taken = erase_kinds_batch; taken == erase_kinds_batch;) {
+      write_txn txn(env_);
+      std::vector<std::string> keys;
+      {
+        cursor c(txn.handle(), env_.records());
+        MDB_val k{1, const_cast<char*>(&first)}, v;
+        for (int rc = mdb_cursor_get(c.c, &k, &v, MDB_SET_RANGE);
+             rc != MDB_NOTFOUND && keys.size() < erase_kinds_batch; rc = mdb_cursor_get(c.c, &k, &v, MDB_NEXT)) {
+          check(rc, "mdb_cursor_get(records)");
+          if (k.mv_size == 0 || static_cast<const char*>(k.mv_data)[0] != first)
+            break;
+          keys.emplace_back(static_cast<const char*>(k.mv_data), k.mv_size);
+        }
+      }
+      for (const auto& key : keys) {
+        if (key.size() == key_size) {
+          key_bytes kb;
+          std::memcpy(kb.data(), key.data(), key_size);
+          remove_key(txn.handle(), kb);
+        } else { // malformed: no write_order entry to find
+          MDB_val k = to_val(key);
+          check(mdb_del(txn.handle(), env_.records(), &k, nullptr), "mdb_del(records)");
+        }
+      }
+      txn.commit();
+      taken = keys.size();
+    }
+  }
+}
+
 void store::clear(std::optional<replay_watermark> watermark, const std::optional<history_identity>& history) {
   write_txn txn(env_);
   // del = 0 empties the database and frees its pages, keeps the handle.

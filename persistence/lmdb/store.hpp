@@ -112,6 +112,10 @@ public:
   void clear(std::optional<replay_watermark> watermark = std::nullopt,
              const std::optional<history_identity>& history = std::nullopt) override;
 
+  /// record_store: erase_kinds, in transactions of erase_kinds_batch records.
+  void erase_kinds(uint64_t kinds) override;
+  static constexpr size_t erase_kinds_batch = 10'000;
+
   /// The replay watermark of the last commit that carried one; 0 if none yet.
   uint64_t watermark() const;
   /// The position that watermark was taken at (messages/feed_position.hpp),

@@ -110,6 +110,13 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
     problems.push_back("the function " + on + " calls is not as restcache_watched_key generates it");
 }
 
+uint64_t every_kind_of(const std::vector<watched_table>& tables) {
+  uint64_t every = 0;
+  for (const auto& t : tables)
+    every |= t.kinds;
+  return every;
+}
+
 } // namespace
 
 catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables) {
@@ -153,9 +160,7 @@ std::string drift_report::problems() const {
 
 drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables) {
   drift_report rep;
-  uint64_t every_kind = 0;
-  for (const auto& t : tables)
-    every_kind |= t.kinds;
+  const uint64_t every_kind = every_kind_of(tables);
   if (facts.log_id.empty())
     rep.log_problems.push_back("the change log (change_log) does not exist");
   rep.fingerprint = "log=" + facts.log_id;
@@ -191,18 +196,50 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
   return rep;
 }
 
-std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after) {
-  // name -> its part; the log's under "log".
-  auto parse = [](std::string_view s) {
-    std::map<std::string, std::string, std::less<>> parts;
-    while (!s.empty()) {
-      auto item = next_part(s, ';');
-      auto name = next_part(item, '=');
-      parts.emplace(std::string{name}, std::string{item});
-    }
-    return parts;
+namespace {
+
+/// A fingerprint's parts: name -> its part; the log's under "log".
+std::map<std::string, std::string, std::less<>> fingerprint_parts(std::string_view s) {
+  std::map<std::string, std::string, std::less<>> parts;
+  while (!s.empty()) {
+    auto item = next_part(s, ';');
+    auto name = next_part(item, '=');
+    parts.emplace(std::string{name}, std::string{item});
+  }
+  return parts;
+}
+
+} // namespace
+
+uint64_t kinds_of_table(const std::vector<watched_table>& tables, std::string_view name) {
+  // Named schema-qualified by the event trigger, bare in the catalogue.
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos)
+    name.remove_prefix(dot + 1);
+  for (const auto& t : tables)
+    if (t.name == name)
+      return t.kinds;
+  return every_kind_of(tables);
+}
+
+uint64_t fingerprint_kinds(std::string_view before, std::string_view after, const std::vector<watched_table>& tables) {
+  if (before.empty())
+    return every_kind_of(tables);
+  auto was = fingerprint_parts(before), now = fingerprint_parts(after);
+  uint64_t kinds = 0;
+  auto note = [&](const std::string& name) {
+    kinds |= name == "log" ? every_kind_of(tables) : kinds_of_table(tables, name);
   };
-  auto was = parse(before), now = parse(after);
+  for (const auto& [name, part] : now)
+    if (auto w = was.find(name); w == was.end() || w->second != part)
+      note(name);
+  for (const auto& [name, part] : was)
+    if (now.find(name) == now.end())
+      note(name);
+  return kinds;
+}
+
+std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after) {
+  auto was = fingerprint_parts(before), now = fingerprint_parts(after);
   std::vector<std::string> out;
   auto describe = [&](const std::string& name, std::string_view a, std::string_view b) {
     if (name == "log")

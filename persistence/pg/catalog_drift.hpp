@@ -95,4 +95,13 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
 /// that changed; empty when they are the same.
 std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after);
 
+/// The kinds whose documents a change between two fingerprints may have
+/// made old: those reading a table whose part differs; every kind when the
+/// log's differs or `before` is empty (nothing known).
+uint64_t fingerprint_kinds(std::string_view before, std::string_view after, const std::vector<watched_table>& tables);
+
+/// The kinds reading the watched table `name` ("<schema>.<table>" as the
+/// DDL entries name it, or bare); every kind when it is not one of them.
+uint64_t kinds_of_table(const std::vector<watched_table>& tables, std::string_view name);
+
 } // namespace restcache::pg

@@ -211,7 +211,7 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
     ch.changed_us = seen_after_us;
     switch (add_key(r.text(i, 2), ch, out.changes)) {
       case log_key_kind::truncate: ++out.truncates; break;
-      case log_key_kind::catalog: ++out.catalog_changes; break;
+      case log_key_kind::catalog: out.altered_tables.emplace_back(r.text(i, 2).substr(2)); break;
       default: break;
     }
   }
@@ -251,7 +251,7 @@ replay_result read_changes_since(connection& c, const feed_position& from, size_
   auto add = [&](std::string_view key, const key_change& ch) {
     switch (add_key(key, ch, out.changes)) {
       case log_key_kind::truncate: out.truncated = true; break;
-      case log_key_kind::catalog: out.catalog_changed = true; break;
+      case log_key_kind::catalog: out.altered_tables.emplace_back(key.substr(2)); break;
       default: break;
     }
   };

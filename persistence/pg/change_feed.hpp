@@ -66,7 +66,9 @@ position_read read_position(connection& c, poll_position& pos);
 struct poll_result {
   change_batch changes;     ///< every key of every entry the poll read
   size_t truncates = 0;     ///< TRUNCATEs among them: both tiers must be dropped
-  size_t catalog_changes = 0; ///< DDL on watched tables among them: the same, and a drift check now
+  /// DDL on watched tables among them ("<schema>.<table>", as logged): a
+  /// drift check now, and their kinds dropped.
+  std::vector<std::string> altered_tables;
   bool overflow = false;    ///< more than `limit` keys: not read; drop both tiers
   xid_snapshot snapshot;    ///< the poll's; its xmin is the round's mark
   std::optional<log_witness> newest; ///< the read entry of the highest xid (after an overflow: the log's)
@@ -83,7 +85,7 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
 struct replay_result {
   change_batch changes;   ///< every entry of a transaction not known complete at the watermark
   bool truncated = false; ///< among them a TRUNCATE: both tiers must be dropped
-  bool catalog_changed = false; ///< among them DDL on a watched table: both tiers must be dropped
+  std::vector<std::string> altered_tables; ///< DDL on watched tables among them, as poll_result's
   bool complete = true;   ///< false: the log was pruned past the watermark (or too many entries)
   uint64_t horizon = 0;   ///< change_log_horizon.pruned_below
 };
