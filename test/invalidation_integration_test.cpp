@@ -86,6 +86,14 @@ struct fixture {
                       limit);
   }
 
+  /// Waits (bounded) until `kind` is no longer bypassed for drift (after a repair).
+  bool cached_again(uint16_t port, const std::string& kind) {
+    http_client c{port};
+    return wait_until([&] {
+      return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"" + kind + "\"}") == 0;
+    }, 5s);
+  }
+
   int64_t metric_of(uint16_t port, const std::string& name) {
     http_client c{port};
     return metric(c.get("/metrics").body, name);
@@ -439,9 +447,7 @@ CAF_TEST(a drift of dept drops the department documents and keeps the employee d
   sql.exec("UPDATE dept SET loc = 'UNLOGGED' WHERE deptno = 55");
   CAF_CHECK_EQUAL(c.get("/deptemps/55").body, truth(55));
   sql.exec("SELECT restcache_install_triggers()");
-  CAF_REQUIRE(wait_until([&] {
-    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
-  }, 5s));
+  CAF_REQUIRE(cached_again(d->port(), "deptemps"));
   CAF_CHECK(served_from_memory(d->port(), "/deptemps/55"));
   CAF_CHECK_EQUAL(c.get("/deptemps/55").body, truth(55));
   CAF_CHECK_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
@@ -503,9 +509,7 @@ CAF_TEST(a database whose catalog cannot be checked caches nothing until the sch
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   // What restcache-load --schema-only runs.
   CAF_REQUIRE_EQUAL(pg::ensure_schema(sql), pg::schema_version);
-  CAF_REQUIRE(wait_until([&] {
-    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
-  }, 5s));
+  CAF_REQUIRE(cached_again(d->port(), "emp"));
   CAF_CHECK_EQUAL(c.get("/deptemps/53").body, truth(53));
   CAF_CHECK(served_from_memory(d->port(), "/deptemps/53"));
 }
@@ -544,9 +548,7 @@ CAF_TEST(a column the documents read dropped answers a 503 naming it and re-adde
   CAF_CHECK_EQUAL(c.get("/deptemps/43").status, 503);
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   sql.exec("ALTER TABLE emp ADD COLUMN comm int");
-  CAF_REQUIRE(wait_until([&] {
-    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"emp\"}") == 0;
-  }, 5s));
+  CAF_REQUIRE(cached_again(d->port(), "emp"));
   CAF_CHECK(wait_until([&] { return c.get(emp_path).status == 200; }, 5s));
   CAF_CHECK(served_from_memory(d->port(), emp_path));
   CAF_CHECK(serves_truth(d->port(), 43));
@@ -570,9 +572,7 @@ CAF_TEST(a daemon started while a column one kind reads is missing serves the ot
     CAF_MESSAGE(r.body);
     CAF_CHECK_EQUAL(c.get("/ready").status, 200);
     sql.exec("ALTER TABLE dept RENAME COLUMN location TO loc");
-    CAF_REQUIRE(wait_until([&] {
-      return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
-    }, 5s));
+    CAF_REQUIRE(cached_again(d->port(), "deptemps"));
     CAF_CHECK(serves_truth(d->port(), 54));
     CAF_CHECK(served_from_memory(d->port(), "/deptemps/54"));
     sql.exec("UPDATE dept SET loc = 'SEEN " + driver + "' WHERE deptno = 54");
@@ -609,9 +609,7 @@ CAF_TEST(a table swapped by rename is bypassed until its triggers are installed)
   CAF_CHECK(truth(45).find("SWAPPED") != std::string::npos);
   CAF_CHECK_EQUAL(c.get("/deptemps/45").header_or_empty("Cache-Status"), "restcache; fwd=bypass");
   sql.exec("SELECT restcache_install_triggers()");
-  CAF_REQUIRE(wait_until([&] {
-    return metric(c.get("/metrics").body, "restcache_documents_drifted{kind=\"deptemps\"}") == 0;
-  }, 5s));
+  CAF_REQUIRE(cached_again(d->port(), "deptemps"));
   CAF_CHECK(serves_truth(d->port(), 45));
   CAF_CHECK(served_from_memory(d->port(), "/deptemps/45"));
   sql.exec("UPDATE dept SET loc = 'SEEN' WHERE deptno = 45");
