@@ -484,10 +484,12 @@ void pg_async_driver::impl::close_slot(slot_rec& s) {
     return;
   const bool was_up = s.ph == slot_rec::phase::ready;
   s.up.store(false, std::memory_order_release);
-  drop_session(s);
-  s.ph = slot_rec::phase::closed;
+  // Counted down before the session ends: whoever sees it gone on the
+  // server sees the gauge down too.
   if (was_up)
     metrics.connections_up.fetch_sub(1, std::memory_order_relaxed);
+  drop_session(s);
+  s.ph = slot_rec::phase::closed;
   fail_queued(s, rc_error::db_unavailable); // none expected: the owner let go
 }
 
