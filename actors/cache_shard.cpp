@@ -86,23 +86,16 @@ void cache_shard_state::drop_kinds(uint64_t kinds) {
       keys.push_back(key);
   for (const auto& key : keys)
     drop(key);
-  keys.clear();
-  for (const auto& [key, n] : negatives)
-    if (of_kinds(key))
-      keys.push_back(key);
-  for (const auto& key : keys)
-    drop_negative(key);
+  change_missing([kinds](missing_keys& m) { m.forget_kinds(kinds); });
 }
 
 void cache_shard_state::drop_all() {
   metrics->entries.fetch_sub(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
-  metrics->negative_entries.fetch_sub(static_cast<int64_t>(negatives.size()), std::memory_order_relaxed);
+  metrics->negative_entries.fetch_sub(static_cast<int64_t>(missing.size()), std::memory_order_relaxed);
   metrics->bytes.fetch_sub(bytes, std::memory_order_relaxed);
   entries.clear();
   clock.clear();
-  negatives.clear();
-  negative_order.clear();
-  negative_bytes = 0;
+  missing.clear();
   bytes = 0;
 }
 
@@ -156,20 +149,24 @@ void cache_shard_state::forget_replayed_lsns() {
 }
 
 bool cache_shard_state::store_negative(const doc_key& key, caf::actor_clock::time_point now) {
-  if (cfg.negative_bytes < negative_charge || cfg.negative_ttl.count() <= 0)
+  if (!missing.keeps_any())
     return false;
   drop(key);
-  drop_negative(key);
-  auto generation = next_generation++;
-  negatives.emplace(key, negative_entry{now + cfg.negative_ttl, generation});
-  negative_order.push_back(negative_slot{key, generation});
-  negative_bytes += negative_charge;
-  bytes += negative_charge;
-  metrics->negative_entries.fetch_add(1, std::memory_order_relaxed);
-  metrics->bytes.fetch_add(negative_charge, std::memory_order_relaxed);
-  trim_negatives(now);
+  change_missing([&](missing_keys& m) { m.remember(key, now); });
   evict_until_within_budget();
   return true;
+}
+
+template <class Change>
+void cache_shard_state::change_missing(Change&& change) {
+  auto was = static_cast<int64_t>(missing.size());
+  change(missing);
+  auto added = static_cast<int64_t>(missing.size()) - was;
+  if (added == 0)
+    return;
+  bytes += added * missing_keys::charge;
+  metrics->negative_entries.fetch_add(added, std::memory_order_relaxed);
+  metrics->bytes.fetch_add(added * missing_keys::charge, std::memory_order_relaxed);
 }
 
 bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_point now) {
@@ -185,43 +182,13 @@ bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_p
 }
 
 bool cache_shard_state::known_missing(const doc_key& key, caf::actor_clock::time_point now) {
-  auto i = negatives.find(key);
-  if (i == negatives.end())
-    return false;
-  if (i->second.expires > now)
-    return true;
-  drop_negative(key);
-  return false;
+  bool found = false;
+  change_missing([&](missing_keys& m) { found = m.contains(key, now); }); // an expired one goes
+  return found;
 }
 
 void cache_shard_state::drop_negative(const doc_key& key) {
-  auto i = negatives.find(key);
-  if (i == negatives.end())
-    return;
-  negatives.erase(i);
-  negative_bytes -= negative_charge;
-  bytes -= negative_charge;
-  metrics->negative_entries.fetch_sub(1, std::memory_order_relaxed);
-  metrics->bytes.fetch_sub(negative_charge, std::memory_order_relaxed);
-  // Slots of dropped entries are skipped by the trim; compact when they dominate.
-  if (negative_order.size() > 2 * negatives.size() + 1024)
-    std::erase_if(negative_order, [this](const negative_slot& slot) {
-      auto j = negatives.find(slot.key);
-      return j == negatives.end() || j->second.generation != slot.generation;
-    });
-}
-
-void cache_shard_state::trim_negatives(caf::actor_clock::time_point now) {
-  while (!negative_order.empty()) {
-    auto slot = negative_order.front();
-    auto i = negatives.find(slot.key);
-    if (i != negatives.end() && i->second.generation == slot.generation) {
-      if (i->second.expires > now && negative_bytes <= cfg.negative_bytes)
-        return;
-      drop_negative(slot.key);
-    }
-    negative_order.pop_front();
-  }
+  change_missing([&](missing_keys& m) { m.forget(key); });
 }
 
 std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key, rc_error error) {
@@ -414,7 +381,7 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
   for (auto& [key, f] : fills)
     waiters += f.waiters.size();
   r.add("entries", entries.size())
-    .add("known missing", negatives.size())
+    .add("known missing", missing.size())
     .add("bytes", bytes)
     .add("budget", cfg.memory_bytes)
     .add("fills in flight", fills.size())
@@ -504,6 +471,7 @@ cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
   self->state.cfg = cfg;
+  self->state.missing = missing_keys{cfg.negative_bytes, cfg.negative_ttl};
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
 
@@ -589,7 +557,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       bump(st.metrics->misses);
       if (join(key, cb))
         return;
-      if (!st.negatives.empty() && st.known_missing(key, self->clock().now())) {
+      if (!st.missing.empty() && st.known_missing(key, self->clock().now())) {
         st.count_answer(cache_status::negative);
         cb(lookup_result{rc_error::not_found, nullptr, cache_status::negative});
         return;

@@ -17,6 +17,8 @@
 
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
+#include "cache/key_hash.hpp"
+#include "cache/missing_keys.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
 #include "db/feed_drift.hpp"
@@ -86,14 +88,6 @@ struct cache_shard_config {
   }
 };
 
-/// The shard's own table hash. Not doc_key_hash: the keys of one shard share
-/// that hash modulo the shard count, which would cost the table's low bits.
-struct doc_key_table_hash {
-  size_t operator()(const doc_key& k) const noexcept {
-    return absl::Hash<std::pair<int, int32_t>>{}({static_cast<int>(k.kind), k.id});
-  }
-};
-
 struct cache_shard_state {
   static inline const char* name = "cache_shard";
 
@@ -123,15 +117,6 @@ struct cache_shard_state {
     uint64_t seq = 0;
     waiter_list waiters;
   };
-  /// A remembered "does not exist", until `expires` or a change to its key.
-  struct negative_entry {
-    caf::actor_clock::time_point expires;
-    uint64_t generation = 0;
-  };
-  struct negative_slot {
-    doc_key key;
-    uint64_t generation;
-  };
 
   cache_shard_config cfg;
   db_pool_actor pool;
@@ -148,16 +133,11 @@ struct cache_shard_state {
   uint64_t next_generation = 1;
 
   /// "Does not exist" answers, apart from the documents: checked only on a
-  /// miss, never on a hit. Each costs negative_charge of the budget, all of
-  /// them at most cfg.negative_bytes; oldest first in `negative_order`
-  /// (every entry has the same TTL, so that is also expiry order; slots of
-  /// entries dropped meanwhile are skipped by generation).
-  absl::flat_hash_map<doc_key, negative_entry, doc_key_table_hash> negatives;
-  std::deque<negative_slot> negative_order;
+  /// miss, never on a hit; their bytes count in `bytes` (the budget).
+  missing_keys missing;
   /// Keys refreshed (no-cache) in the interval that ends at refresh_window_end.
   absl::flat_hash_set<doc_key, doc_key_table_hash> refreshed;
   caf::actor_clock::time_point refresh_window_end{};
-  int64_t negative_bytes = 0;
 
   /// The fill in flight per key; later misses join it.
   std::unordered_map<doc_key, fill, doc_key_hash> fills;
@@ -219,6 +199,10 @@ struct cache_shard_state {
   /// Remembers that `key` does not exist, within the negative byte cap;
   /// false when none are kept.
   bool store_negative(const doc_key& key, caf::actor_clock::time_point now);
+  /// Runs `change` on `missing` and carries what it added or removed into
+  /// the budget and the metrics.
+  template <class Change>
+  void change_missing(Change&& change);
   /// True when `key` is remembered as missing and not expired (an expired
   /// entry is dropped).
   bool known_missing(const doc_key& key, caf::actor_clock::time_point now);
@@ -226,8 +210,6 @@ struct cache_shard_state {
   /// key per cfg.refresh_interval (remembered when it may).
   bool may_refresh(const doc_key& key, caf::actor_clock::time_point now);
   void drop_negative(const doc_key& key);
-  /// Drops expired entries, then the oldest while over the cap.
-  void trim_negatives(caf::actor_clock::time_point now);
   /// A fill of `key` failed with `error`: when PostgreSQL could not be
   /// reached or timed out and the key was cached before the listener lost
   /// the database within cfg.stale_if_error, that document marked
@@ -286,8 +268,8 @@ struct cache_shard_state {
   key_report report_key(const doc_key& key) const;
 };
 
-/// Bytes a remembered "does not exist" costs: its table slot and queue slot.
-inline constexpr int64_t negative_charge = 64;
+/// Bytes a remembered "does not exist" costs.
+inline constexpr int64_t negative_charge = missing_keys::charge;
 
 /// Bytes a cached document costs: its body and ETag plus a fixed overhead
 /// for the map node, the shared control block and the CLOCK slot.

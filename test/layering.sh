@@ -15,9 +15,10 @@ declare -A may=(
   [db]="messages persistence"
   [runtime]=""
   [config]="messages"
-  [actors]="messages persistence db"
+  [cache]="messages"
+  [actors]="messages persistence db cache"
   [http]="messages logging"
-  [app]="messages logging persistence db runtime config actors http"
+  [app]="messages logging persistence db runtime config cache actors http"
   [tools]="messages persistence db actors config test tools"
 )
 
