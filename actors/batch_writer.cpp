@@ -123,7 +123,7 @@ void batch_writer_state::discard_for_erase(uint64_t kinds) {
   if (clear_pending)
     return;
   size_t before = queue.size();
-  std::erase_if(queue, [kinds](const auto& q) { return (kind_bit(q.first.kind) & kinds) != 0; });
+  std::erase_if(queue, [kinds](const auto& q) { return of_kinds(q.first, kinds); });
   bump(metrics->records_discarded, before - queue.size());
   metrics->queued.store(static_cast<int64_t>(queue.size()), std::memory_order_relaxed);
   kinds_to_erase |= kinds;

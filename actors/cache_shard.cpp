@@ -79,10 +79,9 @@ void cache_shard_state::drop(const doc_key& key) {
 }
 
 void cache_shard_state::drop_kinds(uint64_t kinds) {
-  auto of_kinds = [kinds](const doc_key& key) { return (kind_bit(key.kind) & kinds) != 0; };
   std::vector<doc_key> keys;
   for (const auto& [key, e] : entries)
-    if (of_kinds(key))
+    if (of_kinds(key, kinds))
       keys.push_back(key);
   for (const auto& key : keys)
     drop(key);
@@ -433,13 +432,12 @@ namespace {
 caf::result<uint64_t> clear_tiers(cache_shard_actor::stateful_pointer<cache_shard_state> self,
                                   std::optional<uint64_t> kinds) {
   auto& st = self->state;
-  auto of_kinds = [&](const doc_key& key) { return !kinds || (kind_bit(key.kind) & *kinds) != 0; };
   if (kinds)
     st.drop_kinds(*kinds);
   else
     st.drop_all();
   for (auto f = st.fills.begin(); f != st.fills.end();) {
-    if (!of_kinds(f->first)) {
+    if (kinds && !of_kinds(f->first, *kinds)) {
       ++f;
       continue;
     }

@@ -92,24 +92,24 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     if (writer)
       caf::anon_send(writer, history_atom::value, *r.new_history);
   }
+  // Every kind (no argument) or those of a set; each shard's answer
+  // confirms a share of the round.
+  auto clear_shards = [&](auto... kinds) {
+    for (auto& shard : shards) {
+      ++due;
+      self->request(shard, caf::infinite, clear_atom::value, kinds...)
+        .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
+    }
+  };
   if (r.drop_tiers) {
     // A reset was logged by the connection with its rule; a first use of
     // empty tiers is no news.
     if (!r.new_history)
       spdlog::warn("notify listener: dropping both tiers");
-    for (auto& shard : shards) {
-      ++due;
-      self->request(shard, caf::infinite, clear_atom::value)
-        .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
-    }
-  }
-  if (!r.drop_tiers && r.drop_kinds != 0) {
+    clear_shards();
+  } else if (r.drop_kinds != 0) {
     spdlog::warn("notify listener: dropping {} from both tiers", kind_names(r.drop_kinds));
-    for (auto& shard : shards) {
-      ++due;
-      self->request(shard, caf::infinite, clear_atom::value, r.drop_kinds)
-        .then([self, id](uint64_t) { self->state.confirm(self, id); }, on_error);
-    }
+    clear_shards(r.drop_kinds);
   }
   with_fanned_out_keys(r.changes);
   std::erase_if(r.changes, [this](const key_change& c) {

@@ -41,7 +41,7 @@ void missing_keys::forget(const doc_key& key) {
 void missing_keys::forget_kinds(uint64_t kinds) {
   std::vector<doc_key> keys;
   for (const auto& [key, e] : entries_)
-    if ((kind_bit(key.kind) & kinds) != 0)
+    if (of_kinds(key, kinds))
       keys.push_back(key);
   for (const auto& key : keys)
     forget(key);

@@ -259,15 +259,12 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
       drop(ddl, altered_kinds);
     // Nothing can be vouched for: every kind is bypassed until a check
     // succeeds, which then compares with the last fingerprint known.
-    uint64_t every = 0;
-    for (const auto& t : cfg_.watched)
-      every |= t.kinds;
     // The words reach clients (a 503's detail): the SQLSTATE, not the SQL.
     auto problem = "cannot check the watched tables (SQLSTATE " + e.sqlstate()
                    + "; an older restcache schema? `restcache-load --schema-only` installs this build's)";
     if (problem != drift_problems_)
       spdlog::warn("change listener: the drift check failed: {}", e.what());
-    set_drift(every, problem);
+    set_drift(kinds_reading(cfg_.watched), problem);
     return;
   }
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {

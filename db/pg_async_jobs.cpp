@@ -21,7 +21,6 @@ bool statement_sender::send(const char* stmt, std::initializer_list<const std::s
 
 namespace {
 
-
 /// Calls a callback at most once and survives it throwing.
 template <class Outcome>
 class once_callback {

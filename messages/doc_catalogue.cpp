@@ -108,6 +108,13 @@ std::vector<watched_table> watched_tables() {
   return out;
 }
 
+uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept {
+  uint64_t kinds = 0;
+  for (const auto& t : tables)
+    kinds |= t.kinds;
+  return kinds;
+}
+
 std::string kind_names(uint64_t kinds) {
   std::string out;
   for (const auto& e : catalogue)

@@ -65,6 +65,8 @@ struct doc_kind_entry {
 
 /// A kind as one bit of a set of kinds (the drifted kinds, for one).
 constexpr uint64_t kind_bit(doc_kind k) noexcept { return uint64_t{1} << static_cast<unsigned>(k); }
+/// Whether the key's kind is in the set.
+constexpr bool of_kinds(const doc_key& key, uint64_t kinds) noexcept { return (kind_bit(key.kind) & kinds) != 0; }
 
 /// A table some kind reads, with what all of them need of it.
 struct watched_table {
@@ -76,6 +78,9 @@ struct watched_table {
 
 /// Every table the catalogue's kinds read, in first-read order.
 std::vector<watched_table> watched_tables();
+
+/// The kinds that read any of `tables`.
+uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept;
 
 /// The names of the kinds in a set ("deptemps, emp"), in catalogue order.
 std::string kind_names(uint64_t kinds);

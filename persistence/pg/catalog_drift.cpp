@@ -110,13 +110,6 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
     problems.push_back("the function " + on + " calls is not as restcache_watched_key generates it");
 }
 
-uint64_t every_kind_of(const std::vector<watched_table>& tables) {
-  uint64_t every = 0;
-  for (const auto& t : tables)
-    every |= t.kinds;
-  return every;
-}
-
 } // namespace
 
 catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables) {
@@ -160,7 +153,7 @@ std::string drift_report::problems() const {
 
 drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables) {
   drift_report rep;
-  const uint64_t every_kind = every_kind_of(tables);
+  const uint64_t every_kind = kinds_reading(tables);
   if (facts.log_id.empty())
     rep.log_problems.push_back("the change log (change_log) does not exist");
   rep.fingerprint = "log=" + facts.log_id;
@@ -218,16 +211,16 @@ uint64_t kinds_of_table(const std::vector<watched_table>& tables, std::string_vi
   for (const auto& t : tables)
     if (t.name == name)
       return t.kinds;
-  return every_kind_of(tables);
+  return kinds_reading(tables);
 }
 
 uint64_t fingerprint_kinds(std::string_view before, std::string_view after, const std::vector<watched_table>& tables) {
   if (before.empty())
-    return every_kind_of(tables);
+    return kinds_reading(tables);
   auto was = fingerprint_parts(before), now = fingerprint_parts(after);
   uint64_t kinds = 0;
   auto note = [&](const std::string& name) {
-    kinds |= name == "log" ? every_kind_of(tables) : kinds_of_table(tables, name);
+    kinds |= name == "log" ? kinds_reading(tables) : kinds_of_table(tables, name);
   };
   for (const auto& [name, part] : now)
     if (auto w = was.find(name); w == was.end() || w->second != part)

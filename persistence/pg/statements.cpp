@@ -85,9 +85,7 @@ enum col : int {
 void ensure_prepared(connection& c, const char* name) {
   if (c.is_prepared(name))
     return;
-  // replay_lsn reads no table: unprepared only on a fresh session.
-  if (!c.is_prepared(replay_lsn_stmt))
-    prepare_statements(c);
+  ensure_session(c);
   if (c.is_prepared(name))
     return;
   for (const auto& [n, sql] : statement_texts())
@@ -131,6 +129,12 @@ void prepare_statements(connection& c) {
         throw;
     }
   }
+}
+
+void ensure_session(connection& c) {
+  // replay_lsn reads no table: unprepared only on a fresh session.
+  if (!c.is_prepared(replay_lsn_stmt))
+    prepare_statements(c);
 }
 
 const char* const fetch_deptemps_statement = fetch_deptemps_stmt;

@@ -19,6 +19,11 @@ namespace restcache::pg {
 /// failing with the schema's error until it is back. Other errors throw.
 void prepare_statements(connection& c);
 
+/// prepare_statements on a session that has not run it yet (its settings
+/// are then missing too); nothing on one that has. Outside a transaction:
+/// its SETs must not roll back.
+void ensure_session(connection& c);
+
 /// The session settings prepare_statements applies first (several SET
 /// statements in one text, for PQexec or PQsendQuery).
 extern const char* const session_settings_sql;

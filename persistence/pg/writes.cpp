@@ -321,10 +321,8 @@ bool if_match_satisfied(std::string_view if_match, std::string_view current_etag
 }
 
 void prepare_write_statements(connection& c) {
-  // Outside any transaction: its SETs must not roll back. A document
-  // statement it could not prepare is prepared at its first use.
-  if (!c.is_prepared(replay_lsn_statement))
-    prepare_statements(c);
+  // A document statement it could not prepare is prepared at its first use.
+  ensure_session(c);
   if (c.is_prepared(last_statement))
     return;
   for (const auto& s : all_statements)
