@@ -791,7 +791,10 @@ CAF_TEST(a deadlock is retried) {
   CAF_CHECK_EQUAL(deptemps_doc(30), encode_deptemps(d));
   CAF_CHECK_EQUAL(checked_keys(*out), keys({"dept:30"}));
   // It was a deadlock (PostgreSQL counts it once the aborted backend
-  // reports its statistics, at the latest when it goes idle).
+  // reports its statistics, at the latest when it goes idle). On a loaded
+  // machine `other` may still be asleep when the retry asks for dept 30:
+  // the retry then deadlocks with it once more and the last attempt
+  // succeeds, so one or two deadlocks both show a retried write.
   int64_t deadlocks = 0;
   for (int n = 0; n < 50 && deadlocks == 0; ++n) {
     c.exec("SELECT pg_stat_clear_snapshot()");
@@ -799,7 +802,8 @@ CAF_TEST(a deadlock is retried) {
     if (deadlocks == 0)
       std::this_thread::sleep_for(100ms);
   }
-  CAF_CHECK_EQUAL(deadlocks, 1);
+  CAF_CHECK_GREATER_OR_EQUAL(deadlocks, 1);
+  CAF_CHECK_LESS_OR_EQUAL(deadlocks, 2);
 }
 
 // -- If-Match parsing -----------------------------------------------------------------

@@ -1,7 +1,10 @@
 #include "persistence/pg/writes.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -138,6 +141,16 @@ bool retryable(const error& e) {
 
 constexpr int max_attempts = 3;
 
+/// The transaction that won a deadlock still has to wake and take the locks
+/// it waited for; a retry sent at once can take them first and deadlock with
+/// it again. A short, jittered pause (a deadlock already cost a
+/// deadlock_timeout) lets the winner go first.
+void pause_before_retry(int attempt) {
+  thread_local std::minstd_rand rng{std::random_device{}()};
+  std::uniform_int_distribution<int> ms{10 * attempt, 40 * attempt};
+  std::this_thread::sleep_for(std::chrono::milliseconds{ms(rng)});
+}
+
 /// Runs `body` (returns a write_outcome) in one transaction: on ok/created,
 /// reads the change-log entries and commits; otherwise rolls back. A
 /// pg::error rolls back, is retried when transient, then offered to
@@ -159,8 +172,10 @@ write_outcome run_write(connection& c, Body&& body, OnError&& on_error) {
       }
       return out;
     } catch (const error& e) {
-      if (retryable(e) && attempt < max_attempts)
+      if (retryable(e) && attempt < max_attempts) {
+        pause_before_retry(attempt);
         continue;
+      }
       if (!e.connection_lost())
         if (auto mapped = on_error(e))
           return std::move(*mapped);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs one unit-test suite as ctest's test. The test framework prints a
+# failed check only at its most verbose level, where every passed check is
+# printed too; so all checks go to a log file and, when the suite fails, the
+# failed ones (file, line, the values compared) are printed after its output.
+# Usage: run_suite.sh TEST_BINARY SUITE
+set -u
+bin=$1
+suite=$2
+log=$(mktemp "${TMPDIR:-/tmp}/restcache-suite-$suite.XXXXXX")
+trap 'rm -f "$log"' EXIT
+"$bin" -r 300 -s "^${suite}\$" -l "$log" -V 4
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "failed checks of $suite:"
+  grep -a '^!! ' "$log" | head -n 40
+fi
+exit "$rc"
