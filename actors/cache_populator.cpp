@@ -99,7 +99,7 @@ cache_populator(cache_populator_actor::stateful_pointer<cache_populator_state> s
       for (auto& d : *page.depts) {
         doc_key key{doc_kind::deptemps, d.dept.deptno};
         auto doc = make_doc(encode_deptemps(d));
-        page_bytes += entry_charge(*doc);
+        page_bytes += memory_tier::charge_of(*doc);
         auto i = doc_key_hash{}(key) % st.shards.size();
         self->send(st.shards[i], put_atom::value, key, std::move(doc), st.epochs[i]);
         st.after = d.dept.deptno;

@@ -23,81 +23,6 @@ cache_status unkept(cache_status how) noexcept {
 
 } // namespace
 
-int64_t entry_charge(const cached_doc& doc) noexcept {
-  // map node + entry + CLOCK slot + make_shared block, measured roughly.
-  constexpr int64_t overhead = 160;
-  return static_cast<int64_t>(doc.body.capacity() + doc.etag.capacity()) + overhead;
-}
-
-void cache_shard_state::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
-  auto charge = entry_charge(*doc);
-  if (charge > cfg.memory_bytes)
-    return; // larger than the whole budget: serve it, don't keep it
-  drop(key);
-  drop_negative(key);
-  auto generation = next_generation++;
-  entries.emplace(key, entry{std::move(doc), charge, generation, false, seq});
-  clock.push_back(clock_slot{key, generation});
-  bytes += charge;
-  metrics->entries.fetch_add(1, std::memory_order_relaxed);
-  metrics->bytes.fetch_add(charge, std::memory_order_relaxed);
-  evict_until_within_budget();
-}
-
-void cache_shard_state::keep_gzip(entry& e) {
-  if (e.doc->gzip() != nullptr || e.doc->body.size() < gzip_min_bytes)
-    return;
-  auto variant = make_gzip_variant(*e.doc);
-  auto extra = static_cast<int64_t>(variant->body.capacity() + variant->etag.capacity()) + 32;
-  if (!e.doc->set_gzip(std::move(variant)))
-    return;
-  e.charge += extra;
-  bytes += extra;
-  metrics->bytes.fetch_add(extra, std::memory_order_relaxed);
-  evict_until_within_budget();
-}
-
-void cache_shard_state::drop(const doc_key& key) {
-  auto i = entries.find(key);
-  if (i == entries.end())
-    return;
-  bytes -= i->second.charge;
-  metrics->entries.fetch_sub(1, std::memory_order_relaxed);
-  metrics->bytes.fetch_sub(i->second.charge, std::memory_order_relaxed);
-  entries.erase(i);
-  // Its CLOCK slot goes stale (generation mismatch) and is skipped later;
-  // compact when stale slots dominate so the ring stays bounded.
-  if (clock.size() > 2 * entries.size() + 1024) {
-    std::deque<clock_slot> live;
-    for (auto& slot : clock) {
-      auto j = entries.find(slot.key);
-      if (j != entries.end() && j->second.generation == slot.generation)
-        live.push_back(slot);
-    }
-    clock.swap(live);
-  }
-}
-
-void cache_shard_state::drop_kinds(uint64_t kinds) {
-  std::vector<doc_key> keys;
-  for (const auto& [key, e] : entries)
-    if (of_kinds(key, kinds))
-      keys.push_back(key);
-  for (const auto& key : keys)
-    drop(key);
-  change_missing([kinds](missing_keys& m) { m.forget_kinds(kinds); });
-}
-
-void cache_shard_state::drop_all() {
-  metrics->entries.fetch_sub(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
-  metrics->negative_entries.fetch_sub(static_cast<int64_t>(missing.size()), std::memory_order_relaxed);
-  metrics->bytes.fetch_sub(bytes, std::memory_order_relaxed);
-  entries.clear();
-  clock.clear();
-  missing.clear();
-  bytes = 0;
-}
-
 uint64_t cache_shard_state::needed_lsn(const doc_key& key) const {
   uint64_t need = lsn_floor;
   if (cfg.listener != nullptr)
@@ -147,27 +72,6 @@ void cache_shard_state::forget_replayed_lsns() {
   metrics->key_lsns.store(static_cast<int64_t>(key_lsns.size()), std::memory_order_relaxed);
 }
 
-bool cache_shard_state::store_negative(const doc_key& key, caf::actor_clock::time_point now) {
-  if (!missing.keeps_any())
-    return false;
-  drop(key);
-  change_missing([&](missing_keys& m) { m.remember(key, now); });
-  evict_until_within_budget();
-  return true;
-}
-
-template <class Change>
-void cache_shard_state::change_missing(Change&& change) {
-  auto was = static_cast<int64_t>(missing.size());
-  change(missing);
-  auto added = static_cast<int64_t>(missing.size()) - was;
-  if (added == 0)
-    return;
-  bytes += added * missing_keys::charge;
-  metrics->negative_entries.fetch_add(added, std::memory_order_relaxed);
-  metrics->bytes.fetch_add(added * missing_keys::charge, std::memory_order_relaxed);
-}
-
 bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_point now) {
   if (cfg.refresh_interval.count() <= 0)
     return true;
@@ -178,16 +82,6 @@ bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_p
   if (refreshed.size() >= cfg.max_refreshed_keys)
     return false;
   return refreshed.insert(key).second;
-}
-
-bool cache_shard_state::known_missing(const doc_key& key, caf::actor_clock::time_point now) {
-  bool found = false;
-  change_missing([&](missing_keys& m) { found = m.contains(key, now); }); // an expired one goes
-  return found;
-}
-
-void cache_shard_state::drop_negative(const doc_key& key) {
-  change_missing([&](missing_keys& m) { m.forget(key); });
 }
 
 std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key, rc_error error) {
@@ -202,8 +96,8 @@ std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key,
   if (!age)
     return std::nullopt;
   doc_ptr doc;
-  if (auto i = entries.find(key); i != entries.end())
-    doc = i->second.doc;
+  if (auto* e = memory.peek(key))
+    doc = e->doc;
   else if (tier_readable(key))
     doc = cfg.tier->get(key);
   if (!doc)
@@ -233,35 +127,12 @@ void cache_shard_state::apply_change(const key_change& change) {
   bump(metrics->invalidations);
   applied_seq = std::max(applied_seq, change.seq);
   note_change_lsn(change);
-  drop(change.key);
-  drop_negative(change.key); // the INSERT that creates it
+  memory.forget(change.key);
   if (auto f = fills.find(change.key); f != fills.end()) {
     // The fill may have read the row before the change committed.
     bump(metrics->fills_discarded);
     uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
     fills.erase(f);
-  }
-}
-
-void cache_shard_state::evict_until_within_budget() {
-  // CLOCK (second chance): a hit only sets a bit, no list splicing on the hot
-  // path; a key hit since the hand last passed survives one more round.
-  while (bytes > cfg.memory_bytes && !clock.empty()) {
-    auto slot = clock.front();
-    clock.pop_front();
-    auto i = entries.find(slot.key);
-    if (i == entries.end() || i->second.generation != slot.generation)
-      continue; // stale slot
-    if (i->second.referenced) {
-      i->second.referenced = false;
-      clock.push_back(slot);
-      continue;
-    }
-    bytes -= i->second.charge;
-    metrics->entries.fetch_sub(1, std::memory_order_relaxed);
-    metrics->bytes.fetch_sub(i->second.charge, std::memory_order_relaxed);
-    bump(metrics->evictions);
-    entries.erase(i);
   }
 }
 
@@ -379,10 +250,10 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
     waiters += w.size();
   for (auto& [key, f] : fills)
     waiters += f.waiters.size();
-  r.add("entries", entries.size())
-    .add("known missing", missing.size())
-    .add("bytes", bytes)
-    .add("budget", cfg.memory_bytes)
+  r.add("entries", memory.size())
+    .add("known missing", memory.missing_count())
+    .add("bytes", memory.bytes())
+    .add("budget", memory.budget())
     .add("fills in flight", fills.size())
     .add("uncached fills", uncached_fills.size())
     .add("waiting readers", waiters)
@@ -400,11 +271,11 @@ key_report cache_shard_state::report_key(const doc_key& key) const {
   key_report r;
   r.key = std::string{doc_kind_info(key.kind).name} + ":" + std::to_string(key.id);
   r.shard_applied_seq = applied_seq;
-  if (auto i = entries.find(key); i != entries.end()) {
+  if (auto* e = memory.peek(key)) {
     r.in_memory = true;
-    r.memory_bytes = static_cast<int64_t>(i->second.doc->body.size());
-    r.etag = i->second.doc->etag;
-    r.doc_seq = i->second.seq;
+    r.memory_bytes = static_cast<int64_t>(e->doc->body.size());
+    r.etag = e->doc->etag;
+    r.doc_seq = e->seq;
   }
   if (auto f = fills.find(key); f != fills.end()) {
     r.fill_in_flight = true;
@@ -433,9 +304,9 @@ caf::result<uint64_t> clear_tiers(cache_shard_actor::stateful_pointer<cache_shar
                                   std::optional<uint64_t> kinds) {
   auto& st = self->state;
   if (kinds)
-    st.drop_kinds(*kinds);
+    st.memory.drop_kinds(*kinds);
   else
-    st.drop_all();
+    st.memory.clear();
   for (auto f = st.fills.begin(); f != st.fills.end();) {
     if (kinds && !of_kinds(f->first, *kinds)) {
       ++f;
@@ -469,7 +340,7 @@ cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
   self->state.cfg = cfg;
-  self->state.missing = missing_keys{cfg.negative_bytes, cfg.negative_ttl};
+  self->state.memory = memory_tier{cfg.memory_bytes, missing_keys{cfg.negative_bytes, cfg.negative_ttl}, *metrics};
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
 
@@ -543,19 +414,18 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       auto& st = self->state;
       if (st.cfg.bypassed(key.kind))
         return bypass(key, cb);
-      if (auto i = st.entries.find(key); i != st.entries.end()) {
+      if (auto* e = st.memory.hit(key)) {
         bump_hot(st.metrics->hits);
-        i->second.referenced = true;
-        auto doc = i->second.doc; // keep_gzip may evict the entry
+        auto doc = e->doc; // keep_gzip may evict the entry
         if (gzip)
-          st.keep_gzip(i->second);
+          st.memory.keep_gzip(*e);
         cb(lookup_result{rc_error::none, std::move(doc), cache_status::memory});
         return;
       }
       bump(st.metrics->misses);
       if (join(key, cb))
         return;
-      if (!st.missing.empty() && st.known_missing(key, self->clock().now())) {
+      if (st.memory.known_missing(key, self->clock().now())) {
         st.count_answer(cache_status::negative);
         cb(lookup_result{rc_error::not_found, nullptr, cache_status::negative});
         return;
@@ -566,7 +436,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         if (auto doc = st.cfg.tier->get(key)) {
           bump(st.metrics->tier_hits);
           if (st.cfg.uses_memory())
-            st.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
+            st.memory.store(key, doc, st.applied_seq); // promoted: current, as it was not shielded
           cb(lookup_result{rc_error::none, std::move(doc), cache_status::lmdb});
           return;
         }
@@ -660,20 +530,19 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       bool kept = false;
       if (current && result.doc) {
         if (st.cfg.uses_memory())
-          st.store(key, result.doc, seq);
+          st.memory.store(key, result.doc, seq);
         st.write_through(self, key, result.doc, seq);
         kept = st.cfg.uses_memory() || st.cfg.uses_tier();
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
-        kept = st.store_negative(key, self->clock().now());
+        kept = st.memory.remember_missing(key, self->clock().now());
       } else if (!current && st.cfg.bypassed(key.kind) && (result.doc || result.error == rc_error::not_found)) {
         // Read while the listener is not caught up: an older copy, in memory
         // or in LMDB, must not answer a later stale-if-error after this newer
         // answer. The LMDB copy is deleted unread (nothing is read from the
         // file while bypassed: its history may not be checked yet), and with
         // it a record still queued in the writer.
-        if (auto i = st.entries.find(key);
-            i != st.entries.end() && (!result.doc || i->second.doc->etag != result.doc->etag))
-          st.drop(key);
+        if (auto* e = st.memory.peek(key); e != nullptr && (!result.doc || e->doc->etag != result.doc->etag))
+          st.memory.drop(key);
         if (st.cfg.uses_tier()) // not in cache.mode=none, where every GET comes here
           st.delete_from_tier(self, change_batch{key_change{key}});
       }
@@ -681,13 +550,13 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (st.cfg.bypassed(key.kind) || epoch != st.epoch || st.entries.count(key) > 0
+      if (st.cfg.bypassed(key.kind) || epoch != st.epoch || st.memory.contains(key)
           || st.fills.count(key) > 0)
         return;
       bump(st.metrics->populated);
       st.write_through(self, key, doc, st.applied_seq);
       if (st.cfg.uses_memory())
-        st.store(key, std::move(doc), st.applied_seq);
+        st.memory.store(key, std::move(doc), st.applied_seq);
     },
     [self](mailbox_atom) {
       self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),

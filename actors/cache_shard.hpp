@@ -18,7 +18,7 @@
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "cache/key_hash.hpp"
-#include "cache/missing_keys.hpp"
+#include "cache/memory_tier.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
 #include "db/feed_drift.hpp"
@@ -91,19 +91,6 @@ struct cache_shard_config {
 struct cache_shard_state {
   static inline const char* name = "cache_shard";
 
-  struct entry {
-    doc_ptr doc;
-    int64_t charge = 0;      ///< bytes counted against the budget
-    uint64_t generation = 0; ///< matches the clock slot that owns this entry
-    bool referenced = false; ///< CLOCK bit: set on a hit, cleared by the hand
-    /// applied_seq when the document was read (fill start, populate, LMDB
-    /// read): it reflects every change up to it. Shown by inspection.
-    uint64_t seq = 0;
-  };
-  struct clock_slot {
-    doc_key key;
-    uint64_t generation;
-  };
   /// A reader waiting for a fill, and how its answer is marked if the fill
   /// brings one (stored, collapsed, refresh, bypass).
   struct waiter {
@@ -122,19 +109,8 @@ struct cache_shard_state {
   db_pool_actor pool;
   cache_metrics* metrics = nullptr;
 
-  /// Open addressing: a hit is one probe into a flat array rather than a
-  /// walk to a separately allocated node.
-  absl::flat_hash_map<doc_key, entry, doc_key_table_hash> entries;
-  /// CLOCK ring as a queue: the hand pops the front; a referenced entry gets
-  /// its bit cleared and goes to the back. Slots whose generation no longer
-  /// matches (the entry was dropped or replaced) are skipped.
-  std::deque<clock_slot> clock;
-  int64_t bytes = 0;
-  uint64_t next_generation = 1;
-
-  /// "Does not exist" answers, apart from the documents: checked only on a
-  /// miss, never on a hit; their bytes count in `bytes` (the budget).
-  missing_keys missing;
+  /// The documents and "does not exist" answers kept, under the budget.
+  memory_tier memory;
   /// Keys refreshed (no-cache) in the interval that ends at refresh_window_end.
   absl::flat_hash_set<doc_key, doc_key_table_hash> refreshed;
   caf::actor_clock::time_point refresh_window_end{};
@@ -188,28 +164,9 @@ struct cache_shard_state {
   std::unordered_map<uint64_t, replica_fill> replica_fills;
   size_t next_replica = 0;
 
-  /// Stores a document read at change sequence `seq`, evicting under the budget.
-  void store(const doc_key& key, doc_ptr doc, uint64_t seq);
-  /// A client asked for the entry's document gzip-encoded: compresses it
-  /// once, keeps the variant with the document and charges it to the
-  /// budget (which may evict, this entry too: do not use `e` afterwards).
-  void keep_gzip(entry& e);
-  /// Drops the key's entry if present.
-  void drop(const doc_key& key);
-  /// Remembers that `key` does not exist, within the negative byte cap;
-  /// false when none are kept.
-  bool store_negative(const doc_key& key, caf::actor_clock::time_point now);
-  /// Runs `change` on `missing` and carries what it added or removed into
-  /// the budget and the metrics.
-  template <class Change>
-  void change_missing(Change&& change);
-  /// True when `key` is remembered as missing and not expired (an expired
-  /// entry is dropped).
-  bool known_missing(const doc_key& key, caf::actor_clock::time_point now);
   /// Whether a no-cache refresh of `key` may reach PostgreSQL now: once per
   /// key per cfg.refresh_interval (remembered when it may).
   bool may_refresh(const doc_key& key, caf::actor_clock::time_point now);
-  void drop_negative(const doc_key& key);
   /// A fill of `key` failed with `error`: when PostgreSQL could not be
   /// reached or timed out and the key was cached before the listener lost
   /// the database within cfg.stale_if_error, that document marked
@@ -221,10 +178,6 @@ struct cache_shard_state {
   void answer_fill(waiter_list& waiters, const lookup_result& result, bool kept);
   /// Counts one answer of `status` (memory hits are counted as hits).
   void count_answer(cache_status status) noexcept;
-  /// Drops every entry.
-  void drop_all();
-  /// Drops the entries (and known-missing ones) of the kinds (kind_bit).
-  void drop_kinds(uint64_t kinds);
   /// The WAL position a standby must have replayed for a fill of `key`.
   uint64_t needed_lsn(const doc_key& key) const;
   /// The next usable standby, round robin; nullopt when none is.
@@ -239,7 +192,6 @@ struct cache_shard_state {
   bool tier_readable(const doc_key& key) const {
     return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0;
   }
-  void evict_until_within_budget();
   /// Removes fill `fill_id` of `key` and returns its waiters; `current` says
   /// whether it was the key's current fill (only then may its result be
   /// kept). nullopt when it is gone already (answered by its timeout).
@@ -267,13 +219,6 @@ struct cache_shard_state {
   /// with this shard's tier reader, fill, shield, sequences).
   key_report report_key(const doc_key& key) const;
 };
-
-/// Bytes a remembered "does not exist" costs.
-inline constexpr int64_t negative_charge = missing_keys::charge;
-
-/// Bytes a cached document costs: its body and ETag plus a fixed overhead
-/// for the map node, the shared control block and the CLOCK slot.
-int64_t entry_charge(const cached_doc& doc) noexcept;
 
 cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "cache/memory_tier_gauges.hpp"
 #include "messages/cache_types.hpp"
 #include "messages/history.hpp"
 #include "messages/metric_types.hpp"
@@ -14,7 +15,9 @@
 
 namespace restcache {
 
-struct cache_metrics {
+/// The memory tier's gauges (entries, negative_entries, bytes, evictions)
+/// are its base: the shard's tier updates them itself.
+struct cache_metrics : memory_tier_gauges {
   std::atomic<uint64_t> hits{0};
   std::atomic<uint64_t> tier_hits{0};    ///< misses answered from the LMDB tier
   std::atomic<uint64_t> misses{0};       ///< lookups not answered from memory
@@ -22,7 +25,6 @@ struct cache_metrics {
   std::atomic<uint64_t> fills{0};        ///< fills started
   std::atomic<uint64_t> fill_errors{0};
   std::atomic<uint64_t> fills_discarded{0}; ///< fills overtaken by an invalidation
-  std::atomic<uint64_t> evictions{0};
   std::atomic<uint64_t> invalidations{0};
   /// Incremented by the shard before it applies each invalidation. A
   /// populate batch read after observing value N is stored only while the
@@ -36,9 +38,6 @@ struct cache_metrics {
   std::atomic<uint64_t> replica_behind{0};     ///< standby answers older than the key's last change: not used
   std::atomic<uint64_t> replica_to_primary{0}; ///< fills that gave up on the standbys and read the primary
   std::atomic<int64_t> key_lsns{0};            ///< keys whose last change a standby may not have replayed yet
-  std::atomic<int64_t> negative_entries{0}; ///< "does not exist" entries held
-  std::atomic<int64_t> entries{0};
-  std::atomic<int64_t> bytes{0};
   /// The shard's mailbox size as it last reported it (only the owning actor
   /// may read its mailbox size in CAF 0.17).
   std::atomic<int64_t> mailbox{0};

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "messages/doc_catalogue.hpp"
+#include "cache/keys_of_kinds.hpp"
 
 namespace restcache {
 
@@ -39,11 +39,7 @@ void missing_keys::forget(const doc_key& key) {
 }
 
 void missing_keys::forget_kinds(uint64_t kinds) {
-  std::vector<doc_key> keys;
-  for (const auto& [key, e] : entries_)
-    if (of_kinds(key, kinds))
-      keys.push_back(key);
-  for (const auto& key : keys)
+  for (const auto& key : keys_of_kinds(entries_, kinds))
     forget(key);
 }
 

@@ -26,7 +26,7 @@ struct fixture : fake_pool_fixture {
     cache_shard_config cfg{cache_mode::memory, 1 << 20, 10s};
     cfg.stale_if_error = 300s;
     cfg.negative_ttl = 60s;
-    cfg.negative_bytes = 3 * negative_charge;
+    cfg.negative_bytes = 3 * missing_keys::charge;
     return cfg;
   }
 
@@ -200,7 +200,7 @@ CAF_TEST(two gets of a missing id run one query and the second says negative) {
   CAF_CHECK(results[1].status == cache_status::negative);
   CAF_CHECK_EQUAL(answered(cache_status::negative), 1u);
   CAF_CHECK_EQUAL(cm.negative_entries.load(), 1);
-  CAF_CHECK_EQUAL(cm.bytes.load(), negative_charge); // in the budget
+  CAF_CHECK_EQUAL(cm.bytes.load(), missing_keys::charge); // in the budget
 }
 
 CAF_TEST(the change that creates a missing id drops what was remembered) {

@@ -50,7 +50,7 @@ CAF_TEST(every department is cached page by page) {
 }
 
 CAF_TEST(populate stops before the budget is used up) {
-  auto one = entry_charge(*make_doc(encode_deptemps(make_dept(1, 2))));
+  auto one = memory_tier::charge_of(*make_doc(encode_deptemps(make_dept(1, 2))));
   // Room for about 30 documents in all; pages of 5.
   sys.spawn(cache_populator, cache_populator_config{5, one * 30}, pool, shards, &cms);
   sched.run();

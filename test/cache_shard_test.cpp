@@ -359,7 +359,7 @@ struct budget_fixture : fixture {
     sched.run();
     conns->clear();
     // Room for about five documents of two employees.
-    auto one = entry_charge(*make_doc(encode_deptemps(make_dept(1, 2))));
+    auto one = memory_tier::charge_of(*make_doc(encode_deptemps(make_dept(1, 2))));
     budget = one * 5 + one / 2;
     spawn_shard(cache_shard_config{cache_mode::memory, budget, std::chrono::seconds{10}});
   }
