@@ -128,67 +128,29 @@ void cache_shard_state::apply_change(const key_change& change) {
   applied_seq = std::max(applied_seq, change.seq);
   note_change_lsn(change);
   memory.forget(change.key);
-  if (auto f = fills.find(change.key); f != fills.end()) {
-    // The fill may have read the row before the change committed.
+  if (fills.overtake(change.key)) // it may have read the row before the change committed
     bump(metrics->fills_discarded);
-    uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
-    fills.erase(f);
-  }
-}
-
-std::optional<cache_shard_state::waiter_list>
-cache_shard_state::take_fill(const doc_key& key, uint64_t fill_id, bool& current, uint64_t& seq) {
-  std::optional<waiter_list> waiters;
-  current = false;
-  if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id) {
-    current = true;
-    seq = f->second.seq;
-    waiters = std::move(f->second.waiters);
-    fills.erase(f);
-  } else if (auto u = uncached_fills.find(fill_id); u != uncached_fills.end()) {
-    waiters = std::move(u->second);
-    uncached_fills.erase(u);
-  }
-  return waiters;
-}
-
-bool cache_shard_state::fill_pending(const doc_key& key, uint64_t fill_id) const {
-  if (auto f = fills.find(key); f != fills.end() && f->second.id == fill_id)
-    return true;
-  return uncached_fills.count(fill_id) > 0;
-}
-
-void cache_shard_state::drop_answered_deadlines() {
-  while (!fill_deadlines.empty()
-         && !fill_pending(fill_deadlines.front().key, fill_deadlines.front().id))
-    fill_deadlines.pop_front();
 }
 
 void cache_shard_state::arm_fill_timer(cache_shard_actor::pointer self) {
-  if (fill_timer_armed || fill_deadlines.empty())
+  if (fill_timer_armed)
     return;
-  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(fill_deadlines.front().at
-                                                                    - self->clock().now());
+  auto at = fills.next_deadline();
+  if (!at)
+    return;
+  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*at - self->clock().now());
   fill_timer_armed = true;
   self->delayed_send(self, std::max(wait, std::chrono::milliseconds{1}), fill_tmo_atom::value);
 }
 
 void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
   fill_timer_armed = false;
-  auto now = self->clock().now();
-  while (!fill_deadlines.empty() && fill_deadlines.front().at <= now) {
-    auto d = fill_deadlines.front();
-    fill_deadlines.pop_front();
-    bool current = false;
-    uint64_t seq = 0;
-    if (auto waiters = take_fill(d.key, d.id, current, seq)) {
-      replica_fills.erase(d.id);
-      bump(metrics->fill_errors);
-      auto stale = stale_answer(d.key, rc_error::db_timeout);
-      answer_fill(*waiters, stale ? *stale : lookup_result{rc_error::db_timeout, nullptr}, false);
-    }
+  for (auto& f : fills.expire(self->clock().now())) {
+    replica_fills.erase(f.id);
+    bump(metrics->fill_errors);
+    auto stale = stale_answer(f.key, rc_error::db_timeout);
+    answer_fill(f.waiters, stale ? *stale : lookup_result{rc_error::db_timeout, nullptr}, false);
   }
-  drop_answered_deadlines();
   arm_fill_timer(self);
 }
 
@@ -245,18 +207,13 @@ const char* mode_name(cache_mode m) {
 
 actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
   auto r = begin_report(name, self, &metrics->mailbox);
-  size_t waiters = 0;
-  for (auto& [id, w] : uncached_fills)
-    waiters += w.size();
-  for (auto& [key, f] : fills)
-    waiters += f.waiters.size();
   r.add("entries", memory.size())
     .add("known missing", memory.missing_count())
     .add("bytes", memory.bytes())
     .add("budget", memory.budget())
-    .add("fills in flight", fills.size())
-    .add("uncached fills", uncached_fills.size())
-    .add("waiting readers", waiters)
+    .add("fills in flight", fills.current_count())
+    .add("uncached fills", fills.uncached_count())
+    .add("waiting readers", fills.waiting_readers())
     .add("shielded keys", shielded.size())
     .add("clears in flight", clears_in_flight)
     .add("keys waiting for standby replay", key_lsns.size())
@@ -277,10 +234,10 @@ key_report cache_shard_state::report_key(const doc_key& key) const {
     r.etag = e->doc->etag;
     r.doc_seq = e->seq;
   }
-  if (auto f = fills.find(key); f != fills.end()) {
+  if (auto seq = fills.current_seq(key)) {
     r.fill_in_flight = true;
     if (!r.in_memory)
-      r.doc_seq = f->second.seq;
+      r.doc_seq = *seq;
   }
   r.shielded = clears_in_flight > 0 || shielded.count(key) > 0;
   r.tier_enabled = cfg.uses_tier();
@@ -307,15 +264,7 @@ caf::result<uint64_t> clear_tiers(cache_shard_actor::stateful_pointer<cache_shar
     st.memory.drop_kinds(*kinds);
   else
     st.memory.clear();
-  for (auto f = st.fills.begin(); f != st.fills.end();) {
-    if (kinds && !of_kinds(f->first, *kinds)) {
-      ++f;
-      continue;
-    }
-    bump(st.metrics->fills_discarded);
-    st.uncached_fills.emplace(f->second.id, std::move(f->second.waiters));
-    f = st.fills.erase(f);
-  }
+  bump(st.metrics->fills_discarded, st.fills.overtake_kinds(kinds));
   ++st.epoch;
   st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
   if (!st.cfg.uses_tier() || !st.cfg.writer)
@@ -340,6 +289,7 @@ cache_shard_actor::behavior_type
 cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_shard_config cfg,
             db_pool_actor pool, cache_metrics* metrics) {
   self->state.cfg = cfg;
+  self->state.fills = fill_table{cfg.fill_timeout};
   self->state.memory = memory_tier{cfg.memory_bytes, missing_keys{cfg.negative_bytes, cfg.negative_ttl}, *metrics};
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
@@ -365,16 +315,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     self->spawn(db_query, st.pool, me, key, id);
   };
 
-  auto start_fill = [self, send_fill](const doc_key& key) {
+  // Sends the read of a fill just started (to a standby, unless the fill is
+  // bypassed: nothing known of what changed) and arms the timer for its
+  // deadline: a stuck query cannot hang readers.
+  auto send_new_fill = [self, send_fill](const doc_key& key, uint64_t id) {
     auto& st = self->state;
-    auto id = st.next_fill_id++;
     bump(st.metrics->fills);
-    // A standby, unless the fill is bypassed (nothing known of what changed).
     send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed(key.kind));
-    // A stuck query cannot hang readers: each fill has a deadline.
-    st.fill_deadlines.push_back({self->clock().now() + st.cfg.fill_timeout, key, id});
     st.arm_fill_timer(self);
-    return id;
   };
 
   // The mailbox size for /metrics: one message a second from a helper that
@@ -384,28 +332,21 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
 
   // cache.mode=none, or bypassed while the listener is not caught up: every
   // request runs its own query; nothing is kept.
-  auto bypass = [self, start_fill](const doc_key& key, reply_callback& cb) {
+  auto bypass = [self, send_new_fill](const doc_key& key, reply_callback& cb) {
     auto& st = self->state;
     bump(st.metrics->misses);
-    auto id = start_fill(key);
-    st.uncached_fills[id].push_back({std::move(cb), cache_status::bypass});
+    send_new_fill(key, st.fills.start_uncached(key, {std::move(cb), cache_status::bypass}, self->clock().now()));
   };
   // A fill whose answer is kept; `how` marks the answer of the reader that started it.
-  auto fill_for = [self, start_fill](const doc_key& key, reply_callback& cb, cache_status how) {
+  auto fill_for = [self, send_new_fill](const doc_key& key, reply_callback& cb, cache_status how) {
     auto& st = self->state;
-    auto id = start_fill(key);
-    auto& f = st.fills[key];
-    f.id = id;
-    f.seq = st.applied_seq;
-    f.waiters.push_back({std::move(cb), how});
+    send_new_fill(key, st.fills.start(key, st.applied_seq, {std::move(cb), how}, self->clock().now()));
   };
   auto join = [self](const doc_key& key, reply_callback& cb) {
     auto& st = self->state;
-    auto f = st.fills.find(key);
-    if (f == st.fills.end())
+    if (!st.fills.join(key, cb, cache_status::collapsed))
       return false;
     bump(st.metrics->coalesced);
-    f->second.waiters.push_back({std::move(cb), cache_status::collapsed});
     return true;
   };
 
@@ -493,7 +434,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         // key's last change before it read: else it may be the old row.
         bool behind = outcome.on_standby && st.cfg.replica_lsn_check && outcome.replay_lsn < rf->second.need_lsn;
         bool unreachable = outcome.error != rc_error::none && outcome.error != rc_error::not_found;
-        if ((behind || unreachable) && st.fill_pending(key, fill_id)) {
+        if ((behind || unreachable) && st.fills.pending(key, fill_id)) {
           if (behind)
             bump(st.metrics->replica_behind);
           auto waited = self->clock().now() - rf->second.began;
@@ -509,12 +450,10 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       }
       if (outcome.error != rc_error::none && outcome.error != rc_error::not_found)
         bump(st.metrics->fill_errors);
-      bool current = false;
-      uint64_t seq = 0;
-      auto waiters = st.take_fill(key, fill_id, current, seq);
-      st.drop_answered_deadlines();
-      if (!waiters)
+      auto fill = st.fills.finish(key, fill_id);
+      if (!fill)
         return; // the fill timed out and its waiters were answered already
+      const bool current = fill->current;
       lookup_result result{outcome.error, nullptr};
       if (outcome.error == rc_error::none) {
         if (outcome.doc)
@@ -526,12 +465,12 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
           result.error = rc_error::internal;
       }
       if (auto stale = st.stale_answer(key, result.error))
-        return st.answer_fill(*waiters, *stale, false);
+        return st.answer_fill(fill->waiters, *stale, false);
       bool kept = false;
       if (current && result.doc) {
         if (st.cfg.uses_memory())
-          st.memory.store(key, result.doc, seq);
-        st.write_through(self, key, result.doc, seq);
+          st.memory.store(key, result.doc, fill->seq);
+        st.write_through(self, key, result.doc, fill->seq);
         kept = st.cfg.uses_memory() || st.cfg.uses_tier();
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
         kept = st.memory.remember_missing(key, self->clock().now());
@@ -546,12 +485,12 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         if (st.cfg.uses_tier()) // not in cache.mode=none, where every GET comes here
           st.delete_from_tier(self, change_batch{key_change{key}});
       }
-      st.answer_fill(*waiters, result, kept);
+      st.answer_fill(fill->waiters, result, kept);
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
       if (st.cfg.bypassed(key.kind) || epoch != st.epoch || st.memory.contains(key)
-          || st.fills.count(key) > 0)
+          || st.fills.in_flight(key))
         return;
       bump(st.metrics->populated);
       st.write_through(self, key, doc, st.applied_seq);
@@ -570,7 +509,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       auto rf = st.replica_fills.find(fill_id);
       if (rf == st.replica_fills.end())
         return;
-      if (!st.fill_pending(key, fill_id)) { // answered meanwhile (its timeout)
+      if (!st.fills.pending(key, fill_id)) { // answered meanwhile (its timeout)
         st.replica_fills.erase(rf);
         return;
       }

@@ -18,6 +18,7 @@
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
 #include "cache/key_hash.hpp"
+#include "cache/fill_table.hpp"
 #include "cache/memory_tier.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
@@ -91,19 +92,7 @@ struct cache_shard_config {
 struct cache_shard_state {
   static inline const char* name = "cache_shard";
 
-  /// A reader waiting for a fill, and how its answer is marked if the fill
-  /// brings one (stored, collapsed, refresh, bypass).
-  struct waiter {
-    reply_callback cb;
-    cache_status how = cache_status::stored;
-  };
-  using waiter_list = std::vector<waiter>;
-  struct fill {
-    uint64_t id = 0;
-    /// applied_seq when the fill started: its document is at least that new.
-    uint64_t seq = 0;
-    waiter_list waiters;
-  };
+  using waiter_list = fill_table::waiter_list;
 
   cache_shard_config cfg;
   db_pool_actor pool;
@@ -115,23 +104,11 @@ struct cache_shard_state {
   absl::flat_hash_set<doc_key, doc_key_table_hash> refreshed;
   caf::actor_clock::time_point refresh_window_end{};
 
-  /// The fill in flight per key; later misses join it.
-  std::unordered_map<doc_key, fill, doc_key_hash> fills;
-  /// Fills whose result must not be cached: overtaken by an invalidation
-  /// (their waiters asked before it, so they still get the answer), or run
-  /// in cache mode none.
-  std::unordered_map<uint64_t, waiter_list> uncached_fills;
-  uint64_t next_fill_id = 1;
-  /// When each fill in flight times out, in start order. Every fill has the
-  /// same cache.fill-timeout, so the front is always the next to expire, and
-  /// one timer message for the front replaces a timer per fill (each of
-  /// which woke the clock thread twice and the shard once).
-  struct fill_deadline {
-    caf::actor_clock::time_point at;
-    doc_key key;
-    uint64_t id;
-  };
-  std::deque<fill_deadline> fill_deadlines;
+  /// The fills in flight (one per key; later misses join it), those
+  /// overtaken by a change, and their deadlines: one timer message for the
+  /// earliest replaces a timer per fill (each of which woke the clock thread
+  /// twice and the shard once).
+  fill_table fills;
   bool fill_timer_armed = false;
   /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
   uint64_t epoch = 0;
@@ -192,16 +169,7 @@ struct cache_shard_state {
   bool tier_readable(const doc_key& key) const {
     return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0;
   }
-  /// Removes fill `fill_id` of `key` and returns its waiters; `current` says
-  /// whether it was the key's current fill (only then may its result be
-  /// kept). nullopt when it is gone already (answered by its timeout).
-  std::optional<waiter_list> take_fill(const doc_key& key, uint64_t fill_id,
-                                                       bool& current, uint64_t& seq);
-  /// True while fill `fill_id` of `key` has not been answered.
-  bool fill_pending(const doc_key& key, uint64_t fill_id) const;
-  /// Forgets the deadlines of fills answered already, from the front.
-  void drop_answered_deadlines();
-  /// Arms the fill timer for the front deadline unless it is armed.
+  /// Arms the fill timer for the earliest deadline unless it is armed.
   void arm_fill_timer(cache_shard_actor::pointer self);
   /// The fill timer fired: answers every fill past its deadline with
   /// db_timeout and re-arms for the next one.

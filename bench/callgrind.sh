@@ -9,13 +9,21 @@
 # var/bench/callgrind-<yyyymmdd-hhmmss>/, beside the daemon's log and ab's output.
 #   MODEARGS="--cache.mode=memory --cache.populate --log.access --log.access-file=/tmp/a.log" bench/callgrind.sh
 # BIN_DIR defaults to build/release (BENCH_NO_BUILD=1 is implied: build it first).
+# TIER=none counts a fill instead of a memory hit: cache.mode=none, so every
+# GET is a miss read from PostgreSQL and answered through the shard's fill
+# table (N defaults to 5000 then).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BENCH_BIN="${1:-$BENCH_BIN}"
-n="${N:-20000}"
+tier="${TIER:-memory}"
+case "$tier" in
+  memory) n="${N:-20000}"; default_modeargs="--cache.mode=memory --cache.populate" ;;
+  none) n="${N:-5000}"; default_modeargs="--cache.mode=none" ;;
+  *) echo "TIER is memory or none, not $tier" >&2; exit 2 ;;
+esac
 conc="${C:-16}"
 export BENCH_NO_BUILD=1
-ensure_packages valgrind
+ensure_packages valgrind curl
 BENCH_LOG_DIR="$(bench_out_dir callgrind)"
 out="${2:-$BENCH_LOG_DIR/callgrind.out}"
 trap 'bench_stop_cluster || true' EXIT
@@ -24,9 +32,17 @@ port=18777
 # shellcheck disable=SC2086
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" "$BENCH_BIN/restcached" \
   --db.dsn="$BENCH_DSN" --http.port=$port --lmdb.path="$BENCH_LOG_DIR/lmdb" \
-  ${MODEARGS:---cache.mode=memory --cache.populate} >"$BENCH_LOG_DIR/out" 2>"$BENCH_LOG_DIR/log" &
+  ${MODEARGS:-$default_modeargs} >"$BENCH_LOG_DIR/out" 2>"$BENCH_LOG_DIR/log" &
 vpid=$!
-for _ in $(seq 1 600); do grep -q "cache.populate: done" "$BENCH_LOG_DIR/log" 2>/dev/null && break; sleep 1; done
+modeargs="${MODEARGS:-$default_modeargs}"
+for _ in $(seq 1 600); do
+  if [[ "$modeargs" == *--cache.populate* ]]; then
+    grep -q "cache.populate: done" "$BENCH_LOG_DIR/log" 2>/dev/null && break
+  else
+    curl -sf "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && break
+  fi
+  sleep 1
+done
 ab -k -c "$conc" -n $(( conc > 2000 ? conc : 2000 )) "http://127.0.0.1:$port/deptemps/77" >/dev/null 2>&1 # warm
 callgrind_control -i on "$vpid" >/dev/null
 ab -k -c "$conc" -n "$n" "http://127.0.0.1:$port/deptemps/77" >"$BENCH_LOG_DIR/ab.txt" 2>&1
