@@ -23,53 +23,8 @@ cache_status unkept(cache_status how) noexcept {
 
 } // namespace
 
-uint64_t cache_shard_state::needed_lsn(const doc_key& key) const {
-  uint64_t need = lsn_floor;
-  if (cfg.listener != nullptr)
-    need = std::max(need, cfg.listener->lsn_floor.load(std::memory_order_acquire));
-  if (auto i = key_lsns.find(key); i != key_lsns.end())
-    need = std::max(need, i->second);
-  return need;
-}
-
-std::optional<size_t> cache_shard_state::pick_replica() {
-  for (size_t tried = 0; tried < cfg.replicas.size(); ++tried) {
-    auto i = next_replica++ % cfg.replicas.size();
-    if (cfg.replica_states[i]->usable.load(std::memory_order_acquire))
-      return i;
-  }
-  return std::nullopt;
-}
-
-void cache_shard_state::note_change_lsn(const key_change& change) {
-  if (change.lsn == 0 || cfg.replicas.empty())
-    return;
-  auto& at = key_lsns[change.key];
-  if (change.lsn <= at)
-    return;
-  at = change.lsn;
-  lsn_order.emplace_back(change.lsn, change.key);
-}
-
-void cache_shard_state::forget_replayed_lsns() {
-  if (key_lsns.size() > cfg.max_key_lsns) {
-    // Too many to remember one by one: every key waits for the highest.
-    for (auto& [key, lsn] : key_lsns)
-      lsn_floor = std::max(lsn_floor, lsn);
-    key_lsns.clear();
-    lsn_order.clear();
-  }
-  auto replayed = replica_monitor::replayed_everywhere(cfg.replica_states);
-  while (!lsn_order.empty() && lsn_order.front().first <= replayed) {
-    auto [lsn, key] = lsn_order.front();
-    lsn_order.pop_front();
-    if (auto i = key_lsns.find(key); i != key_lsns.end() && i->second <= lsn) {
-      key_lsns.erase(i);
-      // A standby that comes back from further behind must still wait.
-      lsn_floor = std::max(lsn_floor, lsn);
-    }
-  }
-  metrics->key_lsns.store(static_cast<int64_t>(key_lsns.size()), std::memory_order_relaxed);
+uint64_t cache_shard_state::listener_lsn_floor() const noexcept {
+  return cfg.listener != nullptr ? cfg.listener->lsn_floor.load(std::memory_order_acquire) : 0;
 }
 
 bool cache_shard_state::may_refresh(const doc_key& key, caf::actor_clock::time_point now) {
@@ -126,7 +81,7 @@ void cache_shard_state::answer_fill(waiter_list& waiters, const lookup_result& r
 void cache_shard_state::apply_change(const key_change& change) {
   bump(metrics->invalidations);
   applied_seq = std::max(applied_seq, change.seq);
-  note_change_lsn(change);
+  replicas.note_change(change.key, change.lsn);
   memory.forget(change.key);
   if (fills.overtake(change.key)) // it may have read the row before the change committed
     bump(metrics->fills_discarded);
@@ -146,7 +101,7 @@ void cache_shard_state::arm_fill_timer(cache_shard_actor::pointer self) {
 void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
   fill_timer_armed = false;
   for (auto& f : fills.expire(self->clock().now())) {
-    replica_fills.erase(f.id);
+    replicas.forget_fill(f.id);
     bump(metrics->fill_errors);
     auto stale = stale_answer(f.key, rc_error::db_timeout);
     answer_fill(f.waiters, stale ? *stale : lookup_result{rc_error::db_timeout, nullptr}, false);
@@ -216,8 +171,8 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
     .add("waiting readers", fills.waiting_readers())
     .add("shielded keys", shielded.size())
     .add("clears in flight", clears_in_flight)
-    .add("keys waiting for standby replay", key_lsns.size())
-    .add("standby fills in flight", replica_fills.size())
+    .add("keys waiting for standby replay", replicas.waiting_keys())
+    .add("standby fills in flight", replicas.standby_fills())
     .add("applied seq", applied_seq)
     .add("epoch", epoch)
     .add("mode", std::string{mode_name(cfg.mode)} + (cfg.bypassed() && cfg.mode != cache_mode::none ? " (bypassed)" : ""));
@@ -290,6 +245,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
             db_pool_actor pool, cache_metrics* metrics) {
   self->state.cfg = cfg;
   self->state.fills = fill_table{cfg.fill_timeout};
+  self->state.replicas = replica_tracker{{cfg.replica_states, cfg.replica_lsn_check, cfg.replica_wait, cfg.max_key_lsns}};
   self->state.memory = memory_tier{cfg.memory_bytes, missing_keys{cfg.negative_bytes, cfg.negative_ttl}, *metrics};
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
@@ -301,16 +257,14 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   auto send_fill = [self](const doc_key& key, uint64_t id, bool standby_ok) {
     auto& st = self->state;
     auto me = caf::actor_cast<cache_shard_actor>(self);
-    if (auto replica = standby_ok ? st.pick_replica() : std::nullopt) {
-      auto [rf, fresh] = st.replica_fills.try_emplace(id);
-      if (fresh)
-        rf->second = {st.needed_lsn(key), *replica, self->clock().now()};
-      rf->second.replica = *replica;
-      bump(st.metrics->replica_fills);
-      self->spawn(db_query, st.cfg.replicas[*replica], me, key, id);
-      return;
+    if (standby_ok) {
+      if (auto standby = st.replicas.route(key, id, st.listener_lsn_floor(), self->clock().now())) {
+        bump(st.metrics->replica_fills);
+        self->spawn(db_query, st.cfg.replicas[*standby], me, key, id);
+        return;
+      }
     }
-    if (st.replica_fills.erase(id) > 0)
+    if (st.replicas.forget_fill(id))
       bump(st.metrics->replica_to_primary);
     self->spawn(db_query, st.pool, me, key, id);
   };
@@ -409,8 +363,10 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         st.apply_change(c);
         seq = std::max(seq, c.seq);
       }
-      if (!st.cfg.replicas.empty())
-        st.forget_replayed_lsns();
+      if (st.replicas.any()) {
+        st.replicas.forget_replayed();
+        st.metrics->key_lsns.store(static_cast<int64_t>(st.replicas.waiting_keys()), std::memory_order_relaxed);
+      }
       // Before anything else reads the epoch: a populate page read before
       // these changes is not kept.
       ++st.epoch;
@@ -429,24 +385,24 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](clear_atom, uint64_t kinds) { return clear_tiers(self, kinds); },
     [self, send_fill](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
-      if (auto rf = st.replica_fills.find(fill_id); rf != st.replica_fills.end()) {
-        // A standby's answer counts only if the standby had replayed the
-        // key's last change before it read: else it may be the old row.
-        bool behind = outcome.on_standby && st.cfg.replica_lsn_check && outcome.replay_lsn < rf->second.need_lsn;
-        bool unreachable = outcome.error != rc_error::none && outcome.error != rc_error::not_found;
-        if ((behind || unreachable) && st.fills.pending(key, fill_id)) {
-          if (behind)
+      if (st.replicas.on_standby(fill_id)) {
+        if (!st.fills.pending(key, fill_id)) {
+          st.replicas.forget_fill(fill_id); // answered meanwhile (its timeout)
+        } else {
+          replica_tracker::answer read{outcome.on_standby, outcome.replay_lsn,
+                                       outcome.error != rc_error::none && outcome.error != rc_error::not_found};
+          auto verdict = st.replicas.judge(fill_id, read, self->clock().now());
+          if (verdict.behind)
             bump(st.metrics->replica_behind);
-          auto waited = self->clock().now() - rf->second.began;
-          if (behind && waited < st.cfg.replica_wait) {
-            auto retry_in = std::min<caf::timespan>(std::chrono::milliseconds{10}, st.cfg.replica_wait - waited);
-            self->delayed_send(self, retry_in, refetch_atom::value, key, fill_id);
-          } else {
-            send_fill(key, fill_id, false);
+          if (verdict.step == replica_tracker::next_step::retry_standby) {
+            self->delayed_send(self, caf::timespan{verdict.retry_in}, refetch_atom::value, key, fill_id);
+            return;
           }
-          return;
+          if (verdict.step == replica_tracker::next_step::read_primary) {
+            send_fill(key, fill_id, false);
+            return;
+          }
         }
-        st.replica_fills.erase(rf);
       }
       if (outcome.error != rc_error::none && outcome.error != rc_error::not_found)
         bump(st.metrics->fill_errors);
@@ -506,11 +462,10 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](fill_tmo_atom) { self->state.expire_fills(self); },
     [self, send_fill](refetch_atom, const doc_key& key, uint64_t fill_id) {
       auto& st = self->state;
-      auto rf = st.replica_fills.find(fill_id);
-      if (rf == st.replica_fills.end())
+      if (!st.replicas.on_standby(fill_id))
         return;
       if (!st.fills.pending(key, fill_id)) { // answered meanwhile (its timeout)
-        st.replica_fills.erase(rf);
+        st.replicas.forget_fill(fill_id);
         return;
       }
       send_fill(key, fill_id, true);

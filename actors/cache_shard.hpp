@@ -20,6 +20,7 @@
 #include "cache/key_hash.hpp"
 #include "cache/fill_table.hpp"
 #include "cache/memory_tier.hpp"
+#include "cache/replica_tracker.hpp"
 #include "actors/batch_writer.hpp"
 #include "actors/listener_status.hpp"
 #include "db/feed_drift.hpp"
@@ -123,23 +124,9 @@ struct cache_shard_state {
   /// Clears of the second tier in flight: no tier read at all meanwhile.
   uint32_t clears_in_flight = 0;
 
-  /// Keys changed at a WAL position a standby may not have replayed yet: a
-  /// fill of such a key uses a standby's document only if the standby had
-  /// replayed that far. Forgotten (oldest first, `lsn_order`) once every
-  /// standby has; `lsn_floor` then holds the highest position forgotten,
-  /// which every key needs.
-  absl::flat_hash_map<doc_key, uint64_t, doc_key_table_hash> key_lsns;
-  std::deque<std::pair<uint64_t, doc_key>> lsn_order;
-  uint64_t lsn_floor = 0;
-  /// Fills sent to a standby: the position it must have replayed, which
-  /// standby, and when the fill began (its wait for replay is bounded).
-  struct replica_fill {
-    uint64_t need_lsn = 0;
-    size_t replica = 0;
-    caf::actor_clock::time_point began;
-  };
-  std::unordered_map<uint64_t, replica_fill> replica_fills;
-  size_t next_replica = 0;
+  /// The standbys fills read from: the WAL position each changed key must
+  /// see there, and the fills reading one now.
+  replica_tracker replicas;
 
   /// Whether a no-cache refresh of `key` may reach PostgreSQL now: once per
   /// key per cfg.refresh_interval (remembered when it may).
@@ -155,15 +142,8 @@ struct cache_shard_state {
   void answer_fill(waiter_list& waiters, const lookup_result& result, bool kept);
   /// Counts one answer of `status` (memory hits are counted as hits).
   void count_answer(cache_status status) noexcept;
-  /// The WAL position a standby must have replayed for a fill of `key`.
-  uint64_t needed_lsn(const doc_key& key) const;
-  /// The next usable standby, round robin; nullopt when none is.
-  std::optional<size_t> pick_replica();
-  /// Remembers the WAL position of a change to wait for (standbys only).
-  void note_change_lsn(const key_change& change);
-  /// Forgets the positions every standby has replayed; past max_key_lsns,
-  /// all of them (the floor rises to the highest).
-  void forget_replayed_lsns();
+  /// The position every key's standby fill needs: the listener's floor.
+  uint64_t listener_lsn_floor() const noexcept;
   /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
   void apply_change(const key_change& change);
   bool tier_readable(const doc_key& key) const {

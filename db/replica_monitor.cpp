@@ -24,13 +24,6 @@ replica_monitor::~replica_monitor() {
     t.join();
 }
 
-uint64_t replica_monitor::replayed_everywhere(const std::vector<replica_health*>& replicas) noexcept {
-  uint64_t least = UINT64_MAX;
-  for (auto* r : replicas)
-    least = std::min(least, r->replay_lsn.load(std::memory_order_acquire));
-  return replicas.empty() ? 0 : least;
-}
-
 bool replica_monitor::pause(std::chrono::milliseconds d) {
   std::unique_lock<std::mutex> lock{mtx_};
   cv_.wait_for(lock, d, [this] { return stopping_; });

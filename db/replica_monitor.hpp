@@ -17,17 +17,9 @@
 #include <thread>
 #include <vector>
 
-namespace restcache {
+#include "messages/replica_health.hpp"
 
-/// One standby as last seen. Written by its monitor thread, read anywhere.
-struct replica_health {
-  std::atomic<bool> up{false};          ///< the last probe answered
-  std::atomic<bool> usable{false};      ///< up and no further behind than the limit
-  std::atomic<bool> in_recovery{true};  ///< false: the address reaches a primary now
-  std::atomic<int64_t> lag_ms{0};       ///< since the last replayed commit, while WAL waits to be replayed
-  std::atomic<uint64_t> replay_lsn{0};  ///< pg_last_wal_replay_lsn as of the last probe
-  std::atomic<uint64_t> probes_failed{0};
-};
+namespace restcache {
 
 struct replica_monitor_config {
   std::vector<std::string> dsns;
@@ -45,10 +37,6 @@ public:
   replica_monitor& operator=(const replica_monitor&) = delete;
 
   const std::vector<std::unique_ptr<replica_health>>& health() const noexcept { return health_; }
-
-  /// The least replay position over every standby (0 while one has not
-  /// answered yet): every WAL position at or below it is replayed everywhere.
-  static uint64_t replayed_everywhere(const std::vector<replica_health*>& replicas) noexcept;
 
 private:
   void watch(size_t i);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "messages/doc_catalogue.hpp"
+#include "test/fixtures/doc_keys.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
 
@@ -15,14 +16,6 @@ using namespace std::chrono_literals;
 namespace {
 
 const memory_tier::time_point t0{};
-
-doc_key dept(int32_t id) {
-  return doc_key{doc_kind::deptemps, id};
-}
-
-doc_key emp(int32_t id) {
-  return doc_key{doc_kind::emp, id};
-}
 
 /// A document of `size` bytes; every one of a size costs the same.
 doc_ptr doc_of(size_t size, char fill = 'x') {
@@ -63,26 +56,26 @@ CAF_TEST_FIXTURE_SCOPE(memory_tier_tests, fixture)
 CAF_TEST(the hand evicts the first entry not hit since it last passed) {
   auto t = tier_for(3);
   for (int32_t id = 1; id <= 3; ++id)
-    CAF_REQUIRE(t.store(dept(id), doc_of(100), 0));
-  CAF_REQUIRE(t.hit(dept(1)) != nullptr); // a second chance for 1
-  t.store(dept(4), doc_of(100), 0);
+    CAF_REQUIRE(t.store(dept_key(id), doc_of(100), 0));
+  CAF_REQUIRE(t.hit(dept_key(1)) != nullptr); // a second chance for 1
+  t.store(dept_key(4), doc_of(100), 0);
   // The hand passes 1 (clearing its bit) and evicts 2, the oldest unused.
-  CAF_CHECK(t.contains(dept(1)));
-  CAF_CHECK(!t.contains(dept(2)));
-  CAF_CHECK(t.contains(dept(3)));
-  CAF_CHECK(t.contains(dept(4)));
+  CAF_CHECK(t.contains(dept_key(1)));
+  CAF_CHECK(!t.contains(dept_key(2)));
+  CAF_CHECK(t.contains(dept_key(3)));
+  CAF_CHECK(t.contains(dept_key(4)));
   CAF_CHECK_EQUAL(gauges.evictions.load(), 1u);
   // The hand goes on from where it stopped: 3, then 4, then 1, whose bit it
   // cleared on the way and which was not hit since.
-  t.store(dept(5), doc_of(100), 0);
-  CAF_CHECK(!t.contains(dept(3)));
-  t.store(dept(6), doc_of(100), 0);
-  CAF_CHECK(!t.contains(dept(4)));
-  t.store(dept(7), doc_of(100), 0);
-  CAF_CHECK(!t.contains(dept(1)));
-  CAF_CHECK(t.contains(dept(5)));
-  CAF_CHECK(t.contains(dept(6)));
-  CAF_CHECK(t.contains(dept(7)));
+  t.store(dept_key(5), doc_of(100), 0);
+  CAF_CHECK(!t.contains(dept_key(3)));
+  t.store(dept_key(6), doc_of(100), 0);
+  CAF_CHECK(!t.contains(dept_key(4)));
+  t.store(dept_key(7), doc_of(100), 0);
+  CAF_CHECK(!t.contains(dept_key(1)));
+  CAF_CHECK(t.contains(dept_key(5)));
+  CAF_CHECK(t.contains(dept_key(6)));
+  CAF_CHECK(t.contains(dept_key(7)));
   CAF_CHECK_EQUAL(t.size(), 3u);
   CAF_CHECK_EQUAL(gauges.evictions.load(), 4u);
   CAF_CHECK(gauges_match(t));
@@ -92,67 +85,67 @@ CAF_TEST(when every entry was hit the hand clears them all and the new entry goe
   // The hot set wins over a document nobody asked for a second time yet.
   auto t = tier_for(3);
   for (int32_t id = 1; id <= 3; ++id)
-    t.store(dept(id), doc_of(100), 0);
+    t.store(dept_key(id), doc_of(100), 0);
   for (int32_t id = 1; id <= 3; ++id)
-    t.hit(dept(id));
-  t.store(dept(4), doc_of(100), 0);
-  CAF_CHECK(!t.contains(dept(4)));
+    t.hit(dept_key(id));
+  t.store(dept_key(4), doc_of(100), 0);
+  CAF_CHECK(!t.contains(dept_key(4)));
   for (int32_t id = 1; id <= 3; ++id)
-    CAF_CHECK(t.contains(dept(id)));
+    CAF_CHECK(t.contains(dept_key(id)));
   // Their bits are spent now: the next store evicts the oldest of them.
-  t.store(dept(5), doc_of(100), 0);
-  CAF_CHECK(!t.contains(dept(1)));
-  CAF_CHECK(t.contains(dept(5)));
+  t.store(dept_key(5), doc_of(100), 0);
+  CAF_CHECK(!t.contains(dept_key(1)));
+  CAF_CHECK(t.contains(dept_key(5)));
 }
 
 CAF_TEST(the bytes held never pass the budget and the gauges follow them) {
   auto t = tier_for(10);
   for (int32_t id = 1; id <= 200; ++id) {
-    t.store(dept(id), doc_of(static_cast<size_t>(50 + id % 120)), 0);
+    t.store(dept_key(id), doc_of(static_cast<size_t>(50 + id % 120)), 0);
     if (id % 3 == 0)
-      t.hit(dept(id - 1));
+      t.hit(dept_key(id - 1));
     CAF_REQUIRE_LESS_OR_EQUAL(t.bytes(), t.budget());
   }
   CAF_CHECK_GREATER(gauges.evictions.load(), 150u);
   CAF_CHECK(gauges_match(t));
   int64_t sum = 0;
   for (int32_t id = 1; id <= 200; ++id)
-    if (auto* e = t.peek(dept(id)))
+    if (auto* e = t.peek(dept_key(id)))
       sum += e->charge;
   CAF_CHECK_EQUAL(sum, t.bytes());
 }
 
 CAF_TEST(a document larger than the whole budget is not kept and evicts nothing) {
   auto t = tier_for(2);
-  t.store(dept(1), doc_of(100), 0);
-  CAF_CHECK(!t.store(dept(2), doc_of(1000), 0));
-  CAF_CHECK(!t.contains(dept(2)));
-  CAF_CHECK(t.contains(dept(1)));
+  t.store(dept_key(1), doc_of(100), 0);
+  CAF_CHECK(!t.store(dept_key(2), doc_of(1000), 0));
+  CAF_CHECK(!t.contains(dept_key(2)));
+  CAF_CHECK(t.contains(dept_key(1)));
   CAF_CHECK_EQUAL(gauges.evictions.load(), 0u);
 }
 
 CAF_TEST(storing a key again replaces its entry and its old clock slot is skipped) {
   auto t = tier_for(2);
-  t.store(dept(1), doc_of(100, 'a'), 1);
-  t.store(dept(2), doc_of(100), 1);
-  t.store(dept(1), doc_of(100, 'b'), 7); // the old slot of 1 is now stale
+  t.store(dept_key(1), doc_of(100, 'a'), 1);
+  t.store(dept_key(2), doc_of(100), 1);
+  t.store(dept_key(1), doc_of(100, 'b'), 7); // the old slot of 1 is now stale
   CAF_CHECK_EQUAL(t.size(), 2u);
   CAF_CHECK_EQUAL(t.bytes(), 2 * one);
-  CAF_CHECK_EQUAL(t.peek(dept(1))->seq, 7u);
-  CAF_CHECK_EQUAL(t.peek(dept(1))->doc->body, std::string(100, 'b'));
+  CAF_CHECK_EQUAL(t.peek(dept_key(1))->seq, 7u);
+  CAF_CHECK_EQUAL(t.peek(dept_key(1))->doc->body, std::string(100, 'b'));
   // The hand skips the stale slot and evicts 2, then the new 1 in turn.
-  t.store(dept(3), doc_of(100), 1);
-  CAF_CHECK(!t.contains(dept(2)));
-  CAF_CHECK(t.contains(dept(1)));
-  CAF_CHECK(t.contains(dept(3)));
+  t.store(dept_key(3), doc_of(100), 1);
+  CAF_CHECK(!t.contains(dept_key(2)));
+  CAF_CHECK(t.contains(dept_key(1)));
+  CAF_CHECK(t.contains(dept_key(3)));
 }
 
 CAF_TEST(dropped entries leave stale slots that are compacted away) {
   auto t = tier_for(100'000);
   for (int round = 0; round < 5; ++round)
     for (int32_t id = 1; id <= 2000; ++id) {
-      t.store(dept(id), doc_of(100), 0);
-      t.drop(dept(id));
+      t.store(dept_key(id), doc_of(100), 0);
+      t.drop(dept_key(id));
     }
   CAF_CHECK_EQUAL(t.size(), 0u);
   CAF_CHECK_EQUAL(t.bytes(), 0);
@@ -164,29 +157,29 @@ CAF_TEST(a gzip variant is made once and charged to the budget) {
   memory_tier t{1 << 20, missing_keys{}, gauges};
   auto d = compressible_doc(40);
   CAF_REQUIRE_GREATER_OR_EQUAL(d->body.size(), gzip_min_bytes);
-  t.store(dept(1), d, 0);
+  t.store(dept_key(1), d, 0);
   auto plain = t.bytes();
-  auto* e = t.hit(dept(1));
+  auto* e = t.hit(dept_key(1));
   CAF_REQUIRE(e != nullptr);
   t.keep_gzip(*e);
   CAF_REQUIRE(d->gzip() != nullptr);
   CAF_CHECK_GREATER(t.bytes(), plain);
-  CAF_CHECK_EQUAL(t.peek(dept(1))->charge, t.bytes());
+  CAF_CHECK_EQUAL(t.peek(dept_key(1))->charge, t.bytes());
   auto with_gzip = t.bytes();
-  t.keep_gzip(*t.hit(dept(1))); // made already: nothing more
+  t.keep_gzip(*t.hit(dept_key(1))); // made already: nothing more
   CAF_CHECK_EQUAL(t.bytes(), with_gzip);
   CAF_CHECK(gauges_match(t));
-  t.drop(dept(1));
+  t.drop(dept_key(1));
   CAF_CHECK_EQUAL(t.bytes(), 0);
   CAF_CHECK_EQUAL(gauges.bytes.load(), 0);
 }
 
 CAF_TEST(a small document gets no gzip variant) {
   memory_tier t{1 << 20, missing_keys{}, gauges};
-  t.store(dept(1), doc_of(gzip_min_bytes - 1), 0);
+  t.store(dept_key(1), doc_of(gzip_min_bytes - 1), 0);
   auto before = t.bytes();
-  t.keep_gzip(*t.hit(dept(1)));
-  CAF_CHECK(t.peek(dept(1))->doc->gzip() == nullptr);
+  t.keep_gzip(*t.hit(dept_key(1)));
+  CAF_CHECK(t.peek(dept_key(1))->doc->gzip() == nullptr);
   CAF_CHECK_EQUAL(t.bytes(), before);
 }
 
@@ -194,23 +187,23 @@ CAF_TEST(a gzip variant that passes the budget evicts other entries) {
   auto d = compressible_doc(40);
   auto charge = memory_tier::charge_of(*d);
   memory_tier t{2 * charge, missing_keys{}, gauges};
-  t.store(dept(1), d, 0);
-  t.store(dept(2), compressible_doc(40), 0);
-  t.keep_gzip(*t.hit(dept(1)));
-  CAF_CHECK(t.contains(dept(1))); // its bit was set by the hit
-  CAF_CHECK(!t.contains(dept(2)));
+  t.store(dept_key(1), d, 0);
+  t.store(dept_key(2), compressible_doc(40), 0);
+  t.keep_gzip(*t.hit(dept_key(1)));
+  CAF_CHECK(t.contains(dept_key(1))); // its bit was set by the hit
+  CAF_CHECK(!t.contains(dept_key(2)));
   CAF_CHECK_LESS_OR_EQUAL(t.bytes(), t.budget());
 }
 
 CAF_TEST(missing keys share the budget and expire after their ttl) {
   auto t = tier_for(2, 4, 5s);
-  t.store(dept(1), doc_of(100), 0);
-  CAF_CHECK(t.remember_missing(dept(9), t0));
+  t.store(dept_key(1), doc_of(100), 0);
+  CAF_CHECK(t.remember_missing(dept_key(9), t0));
   CAF_CHECK_EQUAL(t.bytes(), one + missing_keys::charge);
-  CAF_CHECK(t.known_missing(dept(9), t0 + 4s));
-  CAF_CHECK(!t.known_missing(dept(8), t0 + 4s));
+  CAF_CHECK(t.known_missing(dept_key(9), t0 + 4s));
+  CAF_CHECK(!t.known_missing(dept_key(8), t0 + 4s));
   CAF_CHECK(gauges_match(t));
-  CAF_CHECK(!t.known_missing(dept(9), t0 + 5s)); // expired: forgotten
+  CAF_CHECK(!t.known_missing(dept_key(9), t0 + 5s)); // expired: forgotten
   CAF_CHECK_EQUAL(t.missing_count(), 0u);
   CAF_CHECK_EQUAL(t.bytes(), one);
   CAF_CHECK(gauges_match(t));
@@ -220,76 +213,76 @@ CAF_TEST(missing keys are capped apart from the documents and may evict them) {
   // Room for one document and a missing key, so the second missing key
   // pushes the document out; the third passes the cap of two.
   memory_tier t{one + missing_keys::charge, missing_keys{2 * missing_keys::charge, 60s}, gauges};
-  t.store(dept(1), doc_of(100), 0);
-  t.remember_missing(dept(7), t0);
-  CAF_CHECK(t.contains(dept(1)));
-  t.remember_missing(dept(8), t0 + 1s);
-  CAF_CHECK(!t.contains(dept(1)));
-  t.remember_missing(dept(9), t0 + 2s);
+  t.store(dept_key(1), doc_of(100), 0);
+  t.remember_missing(dept_key(7), t0);
+  CAF_CHECK(t.contains(dept_key(1)));
+  t.remember_missing(dept_key(8), t0 + 1s);
+  CAF_CHECK(!t.contains(dept_key(1)));
+  t.remember_missing(dept_key(9), t0 + 2s);
   CAF_CHECK_EQUAL(t.missing_count(), 2u);
-  CAF_CHECK(!t.known_missing(dept(7), t0 + 3s)); // the oldest went
-  CAF_CHECK(t.known_missing(dept(9), t0 + 3s));
+  CAF_CHECK(!t.known_missing(dept_key(7), t0 + 3s)); // the oldest went
+  CAF_CHECK(t.known_missing(dept_key(9), t0 + 3s));
   CAF_CHECK(gauges_match(t));
 }
 
 CAF_TEST(a key is either a document or missing never both) {
   auto t = tier_for(4, 4);
-  t.store(dept(1), doc_of(100), 0);
-  t.remember_missing(dept(1), t0); // deleted since
-  CAF_CHECK(!t.contains(dept(1)));
-  CAF_CHECK(t.known_missing(dept(1), t0));
-  t.store(dept(1), doc_of(100), 0); // created again
-  CAF_CHECK(t.contains(dept(1)));
-  CAF_CHECK(!t.known_missing(dept(1), t0));
+  t.store(dept_key(1), doc_of(100), 0);
+  t.remember_missing(dept_key(1), t0); // deleted since
+  CAF_CHECK(!t.contains(dept_key(1)));
+  CAF_CHECK(t.known_missing(dept_key(1), t0));
+  t.store(dept_key(1), doc_of(100), 0); // created again
+  CAF_CHECK(t.contains(dept_key(1)));
+  CAF_CHECK(!t.known_missing(dept_key(1), t0));
   CAF_CHECK_EQUAL(t.bytes(), one);
   CAF_CHECK(gauges_match(t));
 }
 
 CAF_TEST(none are kept without a cap or a ttl) {
   auto no_cap = tier_for(2, 0);
-  CAF_CHECK(!no_cap.remember_missing(dept(1), t0));
+  CAF_CHECK(!no_cap.remember_missing(dept_key(1), t0));
   auto no_ttl = tier_for(2, 4, 0s);
-  CAF_CHECK(!no_ttl.remember_missing(dept(1), t0));
-  CAF_CHECK(!no_ttl.known_missing(dept(1), t0));
+  CAF_CHECK(!no_ttl.remember_missing(dept_key(1), t0));
+  CAF_CHECK(!no_ttl.known_missing(dept_key(1), t0));
   CAF_CHECK_EQUAL(gauges.negative_entries.load(), 0);
 }
 
 CAF_TEST(a change forgets the document and the missing mark of its key only) {
   auto t = tier_for(4, 4);
-  t.store(dept(1), doc_of(100), 0);
-  t.store(dept(2), doc_of(100), 0);
-  t.remember_missing(dept(3), t0);
-  t.forget(dept(1));
-  t.forget(dept(3));
-  CAF_CHECK(!t.contains(dept(1)));
-  CAF_CHECK(t.contains(dept(2)));
-  CAF_CHECK(!t.known_missing(dept(3), t0));
+  t.store(dept_key(1), doc_of(100), 0);
+  t.store(dept_key(2), doc_of(100), 0);
+  t.remember_missing(dept_key(3), t0);
+  t.forget(dept_key(1));
+  t.forget(dept_key(3));
+  CAF_CHECK(!t.contains(dept_key(1)));
+  CAF_CHECK(t.contains(dept_key(2)));
+  CAF_CHECK(!t.known_missing(dept_key(3), t0));
   CAF_CHECK_EQUAL(t.bytes(), one);
   CAF_CHECK(gauges_match(t));
 }
 
 CAF_TEST(dropping kinds keeps the other kinds) {
   auto t = tier_for(8, 4);
-  t.store(dept(1), doc_of(100), 0);
-  t.store(emp(1), doc_of(100), 0);
-  t.store(emp(2), doc_of(100), 0);
-  t.remember_missing(dept(5), t0);
-  t.remember_missing(emp(5), t0);
+  t.store(dept_key(1), doc_of(100), 0);
+  t.store(emp_key(1), doc_of(100), 0);
+  t.store(emp_key(2), doc_of(100), 0);
+  t.remember_missing(dept_key(5), t0);
+  t.remember_missing(emp_key(5), t0);
   t.drop_kinds(kind_bit(doc_kind::emp));
-  CAF_CHECK(t.contains(dept(1)));
-  CAF_CHECK(!t.contains(emp(1)));
-  CAF_CHECK(!t.contains(emp(2)));
-  CAF_CHECK(t.known_missing(dept(5), t0));
-  CAF_CHECK(!t.known_missing(emp(5), t0));
+  CAF_CHECK(t.contains(dept_key(1)));
+  CAF_CHECK(!t.contains(emp_key(1)));
+  CAF_CHECK(!t.contains(emp_key(2)));
+  CAF_CHECK(t.known_missing(dept_key(5), t0));
+  CAF_CHECK(!t.known_missing(emp_key(5), t0));
   CAF_CHECK_EQUAL(t.bytes(), one + missing_keys::charge);
   CAF_CHECK(gauges_match(t));
 }
 
 CAF_TEST(clear drops everything and brings the gauges to zero) {
   auto t = tier_for(8, 4);
-  t.store(dept(1), doc_of(100), 0);
-  t.store(emp(1), doc_of(100), 0);
-  t.remember_missing(dept(5), t0);
+  t.store(dept_key(1), doc_of(100), 0);
+  t.store(emp_key(1), doc_of(100), 0);
+  t.remember_missing(dept_key(5), t0);
   t.clear();
   CAF_CHECK_EQUAL(t.size(), 0u);
   CAF_CHECK_EQUAL(t.missing_count(), 0u);
@@ -299,8 +292,8 @@ CAF_TEST(clear drops everything and brings the gauges to zero) {
   CAF_CHECK_EQUAL(gauges.negative_entries.load(), 0);
   CAF_CHECK_EQUAL(gauges.bytes.load(), 0);
   // It keeps working after a clear.
-  t.store(dept(2), doc_of(100), 0);
-  CAF_CHECK(t.hit(dept(2)) != nullptr);
+  t.store(dept_key(2), doc_of(100), 0);
+  CAF_CHECK(t.hit(dept_key(2)) != nullptr);
   CAF_CHECK(gauges_match(t));
 }
 

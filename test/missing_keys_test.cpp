@@ -4,6 +4,7 @@
 #include <caf/test/unit_test.hpp>
 
 #include "messages/doc_catalogue.hpp"
+#include "test/fixtures/doc_keys.hpp"
 
 using namespace restcache;
 using namespace std::chrono_literals;
@@ -12,19 +13,15 @@ namespace {
 
 const missing_keys::time_point t0{};
 
-doc_key dept(int32_t id) {
-  return doc_key{doc_kind::deptemps, id};
-}
-
 } // namespace
 
 CAF_TEST(a key is remembered until its ttl and forgotten once it expired) {
   missing_keys m{10 * missing_keys::charge, 5s};
-  CAF_REQUIRE(m.remember(dept(1), t0));
-  CAF_CHECK(m.contains(dept(1), t0 + 4s));
-  CAF_CHECK(!m.contains(dept(2), t0));
+  CAF_REQUIRE(m.remember(dept_key(1), t0));
+  CAF_CHECK(m.contains(dept_key(1), t0 + 4s));
+  CAF_CHECK(!m.contains(dept_key(2), t0));
   CAF_CHECK_EQUAL(m.bytes(), missing_keys::charge);
-  CAF_CHECK(!m.contains(dept(1), t0 + 5s));
+  CAF_CHECK(!m.contains(dept_key(1), t0 + 5s));
   CAF_CHECK(m.empty()); // the expired entry went with the lookup
   CAF_CHECK_EQUAL(m.bytes(), 0);
 }
@@ -32,55 +29,55 @@ CAF_TEST(a key is remembered until its ttl and forgotten once it expired) {
 CAF_TEST(past the cap the oldest go first and remembering again makes a key the newest) {
   missing_keys m{3 * missing_keys::charge, 60s};
   for (int32_t id = 1; id <= 3; ++id)
-    m.remember(dept(id), t0 + std::chrono::seconds{id});
-  m.remember(dept(1), t0 + 4s); // again: newest now, with a new ttl
-  m.remember(dept(4), t0 + 5s);
+    m.remember(dept_key(id), t0 + std::chrono::seconds{id});
+  m.remember(dept_key(1), t0 + 4s); // again: newest now, with a new ttl
+  m.remember(dept_key(4), t0 + 5s);
   CAF_CHECK_EQUAL(m.size(), 3u);
-  CAF_CHECK(!m.contains(dept(2), t0 + 5s)); // the oldest
-  CAF_CHECK(m.contains(dept(1), t0 + 5s));
-  CAF_CHECK(m.contains(dept(3), t0 + 5s));
-  CAF_CHECK(m.contains(dept(4), t0 + 5s));
-  CAF_CHECK(m.contains(dept(1), t0 + 63s)); // its second ttl
-  CAF_CHECK(!m.contains(dept(3), t0 + 63s));
+  CAF_CHECK(!m.contains(dept_key(2), t0 + 5s)); // the oldest
+  CAF_CHECK(m.contains(dept_key(1), t0 + 5s));
+  CAF_CHECK(m.contains(dept_key(3), t0 + 5s));
+  CAF_CHECK(m.contains(dept_key(4), t0 + 5s));
+  CAF_CHECK(m.contains(dept_key(1), t0 + 63s)); // its second ttl
+  CAF_CHECK(!m.contains(dept_key(3), t0 + 63s));
 }
 
 CAF_TEST(expired entries are trimmed when another is remembered) {
   missing_keys m{10 * missing_keys::charge, 5s};
   for (int32_t id = 1; id <= 4; ++id)
-    m.remember(dept(id), t0);
-  m.remember(dept(9), t0 + 6s);
+    m.remember(dept_key(id), t0);
+  m.remember(dept_key(9), t0 + 6s);
   CAF_CHECK_EQUAL(m.size(), 1u);
   CAF_CHECK_EQUAL(m.bytes(), missing_keys::charge);
 }
 
 CAF_TEST(a forgotten key leaves no slot that could push out a live one) {
   missing_keys m{2 * missing_keys::charge, 60s};
-  m.remember(dept(1), t0);
-  m.forget(dept(1)); // the INSERT that created it
-  CAF_CHECK(!m.contains(dept(1), t0));
-  m.remember(dept(2), t0 + 1s);
-  m.remember(dept(3), t0 + 2s);
-  CAF_CHECK(m.contains(dept(2), t0 + 2s));
-  CAF_CHECK(m.contains(dept(3), t0 + 2s));
+  m.remember(dept_key(1), t0);
+  m.forget(dept_key(1)); // the INSERT that created it
+  CAF_CHECK(!m.contains(dept_key(1), t0));
+  m.remember(dept_key(2), t0 + 1s);
+  m.remember(dept_key(3), t0 + 2s);
+  CAF_CHECK(m.contains(dept_key(2), t0 + 2s));
+  CAF_CHECK(m.contains(dept_key(3), t0 + 2s));
   // Many forgotten slots are compacted away, and the cap still holds.
   for (int32_t id = 100; id < 3000; ++id) {
-    m.remember(dept(id), t0 + 3s);
-    m.forget(dept(id));
+    m.remember(dept_key(id), t0 + 3s);
+    m.forget(dept_key(id));
   }
-  m.remember(dept(4), t0 + 4s);
+  m.remember(dept_key(4), t0 + 4s);
   CAF_CHECK_EQUAL(m.size(), 2u);
-  CAF_CHECK(m.contains(dept(4), t0 + 4s));
-  CAF_CHECK(m.contains(dept(3), t0 + 4s));
+  CAF_CHECK(m.contains(dept_key(4), t0 + 4s));
+  CAF_CHECK(m.contains(dept_key(3), t0 + 4s));
 }
 
 CAF_TEST(forgetting kinds keeps the other kinds) {
   missing_keys m{10 * missing_keys::charge, 60s};
-  m.remember(dept(1), t0);
+  m.remember(dept_key(1), t0);
   m.remember(doc_key{doc_kind::emp, 1}, t0);
   m.remember(doc_key{doc_kind::dept, 1}, t0);
   m.forget_kinds(kind_bit(doc_kind::emp) | kind_bit(doc_kind::dept));
   CAF_CHECK_EQUAL(m.size(), 1u);
-  CAF_CHECK(m.contains(dept(1), t0));
+  CAF_CHECK(m.contains(dept_key(1), t0));
   m.clear();
   CAF_CHECK(m.empty());
 }
@@ -88,10 +85,10 @@ CAF_TEST(forgetting kinds keeps the other kinds) {
 CAF_TEST(a cap below one entry or a ttl of zero keeps none) {
   missing_keys small{missing_keys::charge - 1, 60s};
   CAF_CHECK(!small.keeps_any());
-  CAF_CHECK(!small.remember(dept(1), t0));
+  CAF_CHECK(!small.remember(dept_key(1), t0));
   CAF_CHECK(small.empty());
   missing_keys no_ttl{10 * missing_keys::charge, 0s};
-  CAF_CHECK(!no_ttl.remember(dept(1), t0));
+  CAF_CHECK(!no_ttl.remember(dept_key(1), t0));
   missing_keys none;
   CAF_CHECK(!none.keeps_any());
 }
