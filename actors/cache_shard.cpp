@@ -414,9 +414,6 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (outcome.error == rc_error::none) {
         if (outcome.doc)
           result.doc = std::move(outcome.doc);
-        else if (auto body = doc_kind_info(key.kind).encode(doc_rows{outcome.deptemps.get(), outcome.emp.get()});
-                 !body.empty())
-          result.doc = make_doc(std::move(body));
         else
           result.error = rc_error::internal;
       }

@@ -20,7 +20,7 @@ db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query
     .then(
       [self, pool, key, finish](borrow_result& borrowed) {
         if (borrowed.error != rc_error::none) {
-          finish(fetch_outcome{borrowed.error, nullptr, nullptr, nullptr});
+          finish(fetch_outcome{borrowed.error, nullptr});
           return;
         }
         self->state.lease = std::move(borrowed.lease);
@@ -29,7 +29,7 @@ db_query_actor::behavior_type db_query(db_query_actor::stateful_pointer<db_query
           caf::anon_send(me, fetched_atom::value, std::move(outcome));
         });
       },
-      [finish](caf::error&) { finish(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr, nullptr}); });
+      [finish](caf::error&) { finish(fetch_outcome{rc_error::db_unavailable, nullptr}); });
   return {
     [self, pool, finish](fetched_atom, fetch_outcome& outcome) {
       if (self->state.lease)

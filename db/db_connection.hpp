@@ -22,11 +22,8 @@ namespace restcache {
 /// A document's rows: `deptemps` for doc_kind::deptemps, `emp` for doc_kind::emp.
 struct fetch_outcome {
   rc_error error = rc_error::none; ///< not_found when the entity does not exist
-  std::shared_ptr<const dept_with_emps> deptemps;
-  std::shared_ptr<const emp_row> emp;
-  /// The key's document, encoded where its rows were read (the async
-  /// driver encodes from the result's text); else the shard encodes
-  /// `deptemps` or `emp`.
+  /// The key's document, encoded where its rows were read (from the
+  /// result's text); null unless error is none.
   doc_ptr doc;
   /// Read on a streaming standby that had replayed the WAL up to
   /// `replay_lsn` before the document's statement began (a connection of a

@@ -63,7 +63,7 @@ public:
     }
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
-    fetch_outcome out{rc_error::not_found, nullptr, nullptr, nullptr};
+    fetch_outcome out{rc_error::not_found, nullptr};
     auto body = pg::row_query_of(key_.kind).encode_result(r, doc_kind_info(key_.kind));
     if (!body.empty()) {
       out.doc = make_doc(std::move(body));
@@ -75,7 +75,7 @@ public:
     return false;
   }
 
-  void fail(rc_error e) override { done_(fetch_outcome{e, nullptr, nullptr, nullptr}); }
+  void fail(rc_error e) override { done_(fetch_outcome{e, nullptr}); }
 
 private:
   doc_key key_;

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
@@ -91,7 +92,7 @@ void pg_connection_worker::execute(std::function<void(pg::connection&)> job,
 void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_outcome)> done) {
   enqueue([this, key, done = std::move(done)](pg::connection* conn) {
     if (!conn) {
-      done(fetch_outcome{rc_error::db_unavailable, nullptr, nullptr, nullptr});
+      done(fetch_outcome{rc_error::db_unavailable, nullptr});
       return;
     }
     bump(metrics_.queries);
@@ -101,15 +102,15 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
       std::optional<uint64_t> replayed;
       if (cfg_.read_replay_lsn)
         replayed = pg::replay_lsn(*conn);
-      auto rows = pg::row_query_of(key.kind).fetch(*conn, key.id);
-      fetch_outcome out{rows.department || rows.employee ? rc_error::none : rc_error::not_found,
-                        std::move(rows.department), std::move(rows.employee), nullptr};
+      auto body = pg::read_document(*conn, key);
+      fetch_outcome out{body.empty() ? rc_error::not_found : rc_error::none,
+                        body.empty() ? nullptr : make_doc(std::move(body))};
       out.on_standby = replayed.has_value();
       out.replay_lsn = replayed.value_or(0);
       timed.observe_now();
       done(std::move(out));
     } catch (const std::exception& e) {
-      done(fetch_outcome{on_failure(e, conn), nullptr, nullptr, nullptr});
+      done(fetch_outcome{on_failure(e, conn), nullptr});
     }
   });
 }

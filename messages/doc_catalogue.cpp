@@ -10,20 +10,11 @@ namespace restcache {
 
 namespace {
 
-std::string deptemps_body(const doc_rows& r) {
-  return r.department ? encode_deptemps(*r.department) : std::string{};
-}
 std::string deptemps_text_body(const doc_text_rows& r) {
   return r.department ? encode_deptemps(*r.department) : std::string{};
 }
-std::string dept_body(const doc_rows& r) {
-  return r.department ? encode_dept(r.department->dept) : std::string{};
-}
 std::string dept_text_body(const doc_text_rows& r) {
   return r.department ? encode_dept(r.department->dept) : std::string{};
-}
-std::string emp_body(const doc_rows& r) {
-  return r.employee ? encode_emp(*r.employee) : std::string{};
 }
 std::string emp_text_body(const doc_text_rows& r) {
   return r.employee ? encode_emp(*r.employee) : std::string{};
@@ -41,11 +32,10 @@ constexpr std::array<table_read, 1> employee_reads{{
 
 // In doc_kind order, so an entry is found by its value.
 constexpr std::array<doc_kind_entry, 3> catalogue{{
-  {doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/", &deptemps_body,
-   &deptemps_text_body, department_reads},
-  {doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/", &emp_body, &emp_text_body, employee_reads},
-  {doc_kind::dept, "dept", "dept", row_shape::department, "/depts/", &dept_body, &dept_text_body,
+  {doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/", &deptemps_text_body,
    department_reads},
+  {doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/", &emp_text_body, employee_reads},
+  {doc_kind::dept, "dept", "dept", row_shape::department, "/depts/", &dept_text_body, department_reads},
 }};
 
 constexpr bool in_kind_order() {

@@ -24,14 +24,8 @@ enum class row_shape : uint8_t {
   employee,   ///< one employee (by empno)
 };
 
-/// A document's rows, decoded; only its shape's member is set.
-struct doc_rows {
-  const dept_with_emps* department = nullptr;
-  const emp_row* employee = nullptr;
-};
-
-/// The same as views into a result's text (the async driver encodes from
-/// these without decoding).
+/// A document's rows as views into a result's text (both drivers encode
+/// from these without decoding).
 struct doc_text_rows {
   const deptemps_text* department = nullptr;
   const emp_text* employee = nullptr;
@@ -56,7 +50,6 @@ struct doc_kind_entry {
   row_shape rows;
   std::string_view route;  ///< GET path: route followed by the id
   /// The body from its rows; empty when its shape's rows are not there.
-  std::string (*encode)(const doc_rows&);
   std::string (*encode_text)(const doc_text_rows&);
   /// What its statement reads: the tables whose drift (missing triggers,
   /// changed columns) makes its cached documents unsafe.

@@ -82,17 +82,6 @@ enum col : int {
   c_empno, c_ename, c_job, c_mgr, c_hiredate, c_sal, c_comm, c_emp_deptno,
 };
 
-void ensure_prepared(connection& c, const char* name) {
-  if (c.is_prepared(name))
-    return;
-  ensure_session(c);
-  if (c.is_prepared(name))
-    return;
-  for (const auto& [n, sql] : statement_texts())
-    if (std::string_view{n} == name)
-      c.prepare(n, sql); // throws the schema's error while it lasts
-}
-
 } // namespace
 
 // Session settings the codec relies on: ISO dates (also for any date or
@@ -354,5 +343,17 @@ std::vector<dept_row> fetch_dept_page(connection& c, int32_t after, int32_t limi
     out.push_back(dept_row{*r.opt_int32(i, 0), r.opt_text(i, 1), r.opt_text(i, 2)});
   return out;
 }
+
+void ensure_prepared(connection& c, const char* name) {
+  if (c.is_prepared(name))
+    return;
+  ensure_session(c);
+  if (c.is_prepared(name))
+    return;
+  for (const auto& [n, sql] : statement_texts())
+    if (std::string_view{n} == name)
+      c.prepare(n, sql); // throws the schema's error while it lasts
+}
+
 
 } // namespace restcache::pg

@@ -24,6 +24,11 @@ void prepare_statements(connection& c);
 /// its SETs must not roll back.
 void ensure_session(connection& c);
 
+/// Prepares the named statement on `c` unless it is: one that
+/// prepare_statements left out is prepared at its first use (failing with
+/// the schema's error while it lasts).
+void ensure_prepared(connection& c, const char* name);
+
 /// The session settings prepare_statements applies first (several SET
 /// statements in one text, for PQexec or PQsendQuery).
 extern const char* const session_settings_sql;
