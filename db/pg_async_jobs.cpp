@@ -64,7 +64,7 @@ public:
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
     fetch_outcome out{rc_error::not_found, nullptr};
-    auto body = pg::row_query_of(key_.kind).encode_result(r, doc_kind_info(key_.kind));
+    auto body = pg::encode_result(r, doc_kind_info(key_.kind));
     if (!body.empty()) {
       out.doc = make_doc(std::move(body));
       out.error = rc_error::none;

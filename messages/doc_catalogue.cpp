@@ -2,23 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
-#include "messages/document_encoder.hpp"
 #include "messages/text.hpp"
 
 namespace restcache {
 
 namespace {
-
-std::string deptemps_text_body(const doc_text_rows& r) {
-  return r.department ? encode_deptemps(*r.department) : std::string{};
-}
-std::string dept_text_body(const doc_text_rows& r) {
-  return r.department ? encode_dept(r.department->dept) : std::string{};
-}
-std::string emp_text_body(const doc_text_rows& r) {
-  return r.employee ? encode_emp(*r.employee) : std::string{};
-}
 
 // The department statement reads dept and its employees; a department's
 // documents change with a dept row's deptno and an emp row's (old and new).
@@ -30,29 +20,54 @@ constexpr std::array<table_read, 1> employee_reads{{
   {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "emp:empno"},
 }};
 
-// In doc_kind order, so an entry is found by its value.
-constexpr std::array<doc_kind_entry, 3> catalogue{{
-  {doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/", &deptemps_text_body,
-   department_reads},
-  {doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/", &emp_text_body, employee_reads},
-  {doc_kind::dept, "dept", "dept", row_shape::department, "/depts/", &dept_text_body, department_reads},
-}};
-
-constexpr bool in_kind_order() {
-  for (size_t i = 0; i < catalogue.size(); ++i)
-    if (static_cast<size_t>(catalogue[i].kind) != i + 1)
-      return false;
-  return true;
+/// The members of a department: the first three columns of its statement.
+object_plan department_members() {
+  return {{{"deptNumber", 0, value_type::number},
+           {"deptName", 1, value_type::text},
+           {"deptLocation", 2, value_type::text}}};
 }
-static_assert(in_kind_order(), "the catalogue lists the kinds in doc_kind order, from 1");
+
+/// The members of an employee: eight columns from `at`.
+object_plan employee_members(int at) {
+  return {{{"empNo", at, value_type::number},
+           {"empName", at + 1, value_type::text},
+           {"job", at + 2, value_type::text},
+           {"mgr", at + 3, value_type::number},
+           {"hiredate", at + 4, value_type::date},
+           {"sal", at + 5, value_type::number},
+           {"comm", at + 6, value_type::number},
+           {"deptNumber", at + 7, value_type::number}}};
+}
+
+/// In doc_kind order, from 1, so an entry is found by its value.
+std::vector<doc_kind_entry> make_catalogue() {
+  std::vector<doc_kind_entry> kinds;
+  kinds.push_back({doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/",
+                   {department_members(), detail_plan{"emps", 3, employee_members(3)}, false},
+                   department_reads});
+  kinds.push_back({doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/",
+                   {employee_members(0), std::nullopt, false}, employee_reads});
+  kinds.push_back({doc_kind::dept, "dept", "dept", row_shape::department, "/depts/",
+                   {department_members(), std::nullopt, false}, department_reads});
+  for (size_t i = 0; i < kinds.size(); ++i)
+    if (static_cast<size_t>(kinds[i].kind) != i + 1)
+      throw std::logic_error("the catalogue lists the kinds in doc_kind order, from 1");
+  return kinds;
+}
+
+const std::vector<doc_kind_entry>& catalogue_entries() {
+  static const std::vector<doc_kind_entry> kinds = make_catalogue();
+  return kinds;
+}
 
 } // namespace
 
 std::span<const doc_kind_entry> doc_catalogue() noexcept {
-  return catalogue;
+  return catalogue_entries();
 }
 
 const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept {
+  const auto& catalogue = catalogue_entries();
   if (kind == 0 || kind > catalogue.size())
     return nullptr;
   return &catalogue[kind - 1];
@@ -62,11 +77,11 @@ const doc_kind_entry& doc_kind_info(doc_kind kind) noexcept {
   // Every doc_kind value has an entry (checked above); a corrupt value
   // reads the first rather than out of bounds.
   auto* e = find_doc_kind(static_cast<uint8_t>(kind));
-  return e ? *e : catalogue[0];
+  return e ? *e : catalogue_entries()[0];
 }
 
 const doc_kind_entry* find_doc_kind(std::string_view name) noexcept {
-  for (const auto& e : catalogue)
+  for (const auto& e : catalogue_entries())
     if (e.name == name)
       return &e;
   return nullptr;
@@ -86,7 +101,7 @@ void add_each(std::vector<std::string>& to, std::string_view list) {
 
 std::vector<watched_table> watched_tables() {
   std::vector<watched_table> out;
-  for (const auto& e : catalogue)
+  for (const auto& e : catalogue_entries())
     for (const auto& r : e.reads) {
       auto t = std::find_if(out.begin(), out.end(), [&](const watched_table& w) { return w.name == r.table; });
       if (t == out.end())
@@ -107,14 +122,14 @@ uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept {
 
 std::string kind_names(uint64_t kinds) {
   std::string out;
-  for (const auto& e : catalogue)
+  for (const auto& e : catalogue_entries())
     if ((kinds & kind_bit(e.kind)) != 0)
       out += (out.empty() ? "" : ", ") + std::string{e.name};
   return out;
 }
 
 std::optional<doc_kind> change_kind(std::string_view entity) noexcept {
-  for (const auto& e : catalogue)
+  for (const auto& e : catalogue_entries())
     if (e.entity == entity)
       return e.kind;
   return std::nullopt;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "messages/cache_types.hpp"
+#include "messages/document_plan.hpp"
 #include "messages/records.hpp"
 
 namespace restcache {
@@ -22,13 +23,6 @@ namespace restcache {
 enum class row_shape : uint8_t {
   department, ///< a department with its employees (by deptno)
   employee,   ///< one employee (by empno)
-};
-
-/// A document's rows as views into a result's text (both drivers encode
-/// from these without decoding).
-struct doc_text_rows {
-  const deptemps_text* department = nullptr;
-  const emp_text* employee = nullptr;
 };
 
 /// A table a document is read from: the columns its statement reads and the
@@ -49,8 +43,8 @@ struct doc_kind_entry {
   std::string_view entity;
   row_shape rows;
   std::string_view route;  ///< GET path: route followed by the id
-  /// The body from its rows; empty when its shape's rows are not there.
-  std::string (*encode_text)(const doc_text_rows&);
+  /// How its statement's result is written as its document.
+  document_plan plan;
   /// What its statement reads: the tables whose drift (missing triggers,
   /// changed columns) makes its cached documents unsafe.
   std::span<const table_read> reads;

@@ -1,8 +1,6 @@
 #include "messages/document_encoder.hpp"
 
-#include <cassert>
-#include <charconv>
-#include <cstring>
+#include "messages/json_sink.hpp"
 
 // Header-only: the functions are compiled in here, no library to link.
 #define XXH_INLINE_ALL
@@ -12,76 +10,11 @@ namespace restcache {
 
 namespace {
 
-// Every document is laid out once, by the put_* templates below, over two
-// sinks: size_sink measures it exactly, then write_sink writes it into a
-// string of that size with plain stores (no capacity check per piece).
+using json_sink::encode;
+using json_sink::size_sink;
+using json_sink::write_sink;
 
-/// Bytes s takes as a JSON string body (without the quotes).
-size_t escaped_size(std::string_view s) noexcept {
-  size_t n = s.size();
-  for (unsigned char c : s)
-    if (c < 0x20 || c == '"' || c == '\\')
-      n += (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') ? 1 : 5;
-  return n;
-}
-
-size_t decimal_size(int64_t v) noexcept {
-  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  size_t n = v < 0 ? 2 : 1;
-  while (u >= 10) {
-    u /= 10;
-    ++n;
-  }
-  return n;
-}
-
-struct size_sink {
-  size_t n = 0;
-  void raw(std::string_view s) noexcept { n += s.size(); }
-  void ch(char) noexcept { ++n; }
-  void integer(int64_t v) noexcept { n += decimal_size(v); }
-  void string(std::string_view s) noexcept { n += escaped_size(s) + 2; }
-};
-
-struct write_sink {
-  char* p;
-  void raw(std::string_view s) noexcept {
-    std::memcpy(p, s.data(), s.size());
-    p += s.size();
-  }
-  void ch(char c) noexcept { *p++ = c; }
-  void integer(int64_t v) noexcept { p = std::to_chars(p, p + 20, v).ptr; }
-  void string(std::string_view s) noexcept {
-    static constexpr char hex[] = "0123456789abcdef";
-    *p++ = '"';
-    size_t run = 0; // start of the pending run of characters needing no escape
-    for (size_t i = 0; i < s.size(); ++i) {
-      auto c = static_cast<unsigned char>(s[i]);
-      if (c >= 0x20 && c != '"' && c != '\\')
-        continue;
-      raw(s.substr(run, i - run));
-      run = i + 1;
-      *p++ = '\\';
-      switch (c) {
-        case '"': *p++ = '"'; break;
-        case '\\': *p++ = '\\'; break;
-        case '\n': *p++ = 'n'; break;
-        case '\r': *p++ = 'r'; break;
-        case '\t': *p++ = 't'; break;
-        case '\b': *p++ = 'b'; break;
-        case '\f': *p++ = 'f'; break;
-        default:
-          raw("u00");
-          *p++ = hex[c >> 4];
-          *p++ = hex[c & 0xf];
-      }
-    }
-    raw(s.substr(run));
-    *p++ = '"';
-  }
-};
-
-// Values of decoded rows (std::string converts) and of rows read as text.
+// Values of decoded rows (std::string converts).
 template <class Sink>
 void put_value(Sink& out, std::string_view v) {
   out.string(v);
@@ -90,11 +23,6 @@ void put_value(Sink& out, std::string_view v) {
 template <class Sink>
 void put_value(Sink& out, int32_t v) {
   out.integer(v);
-}
-
-template <class Sink>
-void put_value(Sink& out, int_text v) {
-  out.raw(v.digits);
 }
 
 // A member after the first: `key` is `,"name":`. A SQL NULL omits it.
@@ -157,18 +85,6 @@ void put_dept_list(Sink& out, const std::vector<dept_row>& depts) {
   out.ch(']');
 }
 
-/// Measures, then writes: `put` is called with each sink in turn.
-template <class Put>
-std::string encode(Put put) {
-  size_sink size;
-  put(size);
-  std::string out(size.n, '\0');
-  write_sink w{out.data()};
-  put(w);
-  assert(w.p == out.data() + out.size());
-  return out;
-}
-
 } // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -193,18 +109,6 @@ std::string encode_dept_list(const std::vector<dept_row>& depts) {
 }
 
 std::string encode_emp(const emp_row& e) {
-  return encode([&](auto& sink) { put_emp(sink, e); });
-}
-
-std::string encode_deptemps(const deptemps_text& d) {
-  return encode([&](auto& sink) { put_deptemps(sink, d); });
-}
-
-std::string encode_dept(const dept_text& d) {
-  return encode([&](auto& sink) { put_dept(sink, d); });
-}
-
-std::string encode_emp(const emp_text& e) {
   return encode([&](auto& sink) { put_emp(sink, e); });
 }
 

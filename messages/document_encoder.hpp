@@ -24,12 +24,6 @@ std::string encode_dept_list(const std::vector<dept_row>& depts);
 /// {"empNo":..,"empName":..,"job":..,"mgr":..,"hiredate":..,"sal":..,"comm":..,"deptNumber":..}
 std::string encode_emp(const emp_row& e);
 
-/// The same documents from rows read as text (a fill's): byte for byte
-/// what the overloads above write for the same values.
-std::string encode_deptemps(const deptemps_text& d);
-std::string encode_dept(const dept_text& d);
-std::string encode_emp(const emp_text& e);
-
 /// Appends s as a JSON string literal (with quotes), escaping as RFC 8259 asks.
 void append_json_string(std::string& out, std::string_view s);
 

@@ -34,36 +34,10 @@ struct dept_with_emps {
   std::vector<emp_row> emps;
 };
 
-// The same rows as views into the result that holds them (which must
-// outlive them), for a fill that encodes its document where the rows were
-// read: no string copied, no integer parsed.
-
 /// An integer column's decimal text as PostgreSQL sent it, checked to be
-/// decimal by whoever made it; a document gets these digits as they are.
+/// decimal (pg::result::opt_int_text), as a view into its result.
 struct int_text {
   std::string_view digits;
-};
-
-struct emp_text {
-  int_text empno;
-  std::optional<std::string_view> ename;
-  std::optional<std::string_view> job;
-  std::optional<int_text> mgr;
-  std::optional<std::string_view> hiredate;
-  std::optional<int_text> sal;
-  std::optional<int_text> comm;
-  std::optional<int_text> deptno;
-};
-
-struct dept_text {
-  int_text deptno;
-  std::optional<std::string_view> dname;
-  std::optional<std::string_view> loc;
-};
-
-struct deptemps_text {
-  dept_text dept;
-  std::vector<emp_text> emps;
 };
 
 } // namespace restcache

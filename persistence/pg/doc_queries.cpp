@@ -9,20 +9,24 @@ namespace restcache::pg {
 
 namespace {
 
-std::string encode_department(const result& r, const doc_kind_entry& kind) {
-  auto d = deptemps_text_of(r);
-  return d ? kind.encode_text(doc_text_rows{&*d, nullptr}) : std::string{};
-}
+/// A result's cells for the plan encoder.
+class result_cells final : public text_cells {
+public:
+  explicit result_cells(const result& r) : r_(r) {}
+  int rows() const noexcept override { return r_.rows(); }
+  bool is_null(int row, int column) const noexcept override { return r_.is_null(row, column); }
+  std::optional<std::string_view> value(int row, int column) const noexcept override {
+    return r_.opt_view(row, column);
+  }
 
-std::string encode_employee(const result& r, const doc_kind_entry& kind) {
-  auto e = emp_text_of(r);
-  return e ? kind.encode_text(doc_text_rows{nullptr, &*e}) : std::string{};
-}
+private:
+  const result& r_;
+};
 
 // In row_shape order.
 const std::array<row_query, 2> queries{{
-  {row_shape::department, &fetch_deptemps_statement, &encode_department},
-  {row_shape::employee, &fetch_emp_statement, &encode_employee},
+  {row_shape::department, &fetch_deptemps_statement},
+  {row_shape::employee, &fetch_emp_statement},
 }};
 
 } // namespace
@@ -31,10 +35,17 @@ const row_query& row_query_of(row_shape shape) noexcept {
   return queries[static_cast<size_t>(shape) < queries.size() ? static_cast<size_t>(shape) : 0];
 }
 
+std::string encode_result(const result& r, const doc_kind_entry& kind) {
+  if (r.rows() > 0 && r.columns() <= last_column(kind.plan))
+    throw error(std::string{kind.name} + ": its statement returned " + std::to_string(r.columns())
+                + " columns, its plan reads column " + std::to_string(last_column(kind.plan)));
+  return encode_document(kind.plan, result_cells{r});
+}
+
 std::string read_document(connection& c, const doc_key& key) {
   const auto& q = row_query_of(key.kind);
   ensure_prepared(c, *q.statement);
-  return q.encode_result(c.exec_prepared(*q.statement, {std::to_string(key.id)}), doc_kind_info(key.kind));
+  return encode_result(c.exec_prepared(*q.statement, {std::to_string(key.id)}), doc_kind_info(key.kind));
 }
 
 } // namespace restcache::pg

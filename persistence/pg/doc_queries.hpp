@@ -1,8 +1,9 @@
 #pragma once
 
 // The database half of the document catalogue (messages/doc_catalogue.hpp):
-// per row shape, the named prepared statement that reads it and its
-// decoders. Both drivers read documents only through this.
+// per row shape, the named prepared statement that reads it, and the
+// kind's document written from its result by the kind's plan. Both drivers
+// read documents only through this.
 
 #include <cstdint>
 #include <memory>
@@ -19,15 +20,17 @@ class result;
 struct row_query {
   row_shape shape;
   const char* const* statement; ///< the prepared statement's name; one parameter: the id
-  /// The document of `kind` encoded straight from a result of the statement
-  /// (both drivers); empty when the result holds no rows.
-  std::string (*encode_result)(const result& r, const doc_kind_entry& kind);
 };
 
 const row_query& row_query_of(row_shape shape) noexcept;
 inline const row_query& row_query_of(doc_kind kind) noexcept {
   return row_query_of(doc_kind_info(kind).rows);
 }
+
+/// The document of `kind` written straight from a result of its statement
+/// by its plan (both drivers); empty when the result holds no rows. Throws
+/// pg::error when the result has fewer columns than the plan reads.
+std::string encode_result(const result& r, const doc_kind_entry& kind);
 
 /// The document `key` names, read with its kind's statement and encoded
 /// from the result's text (the threads driver); empty when it does not

@@ -174,54 +174,6 @@ std::optional<dept_with_emps> decode_deptemps(const result& r) {
   return out;
 }
 
-namespace {
-
-emp_text emp_text_at(const result& r, int i, int first_col) {
-  emp_text e;
-  e.empno = *r.opt_int_text(i, first_col);
-  e.ename = r.opt_view(i, first_col + 1);
-  e.job = r.opt_view(i, first_col + 2);
-  e.mgr = r.opt_int_text(i, first_col + 3);
-  e.hiredate = r.opt_view(i, first_col + 4);
-  e.sal = r.opt_int_text(i, first_col + 5);
-  e.comm = r.opt_int_text(i, first_col + 6);
-  e.deptno = r.opt_int_text(i, first_col + 7);
-  return e;
-}
-
-} // namespace
-
-std::optional<deptemps_text> deptemps_text_of(const result& r) {
-  auto n = r.rows();
-  if (n == 0)
-    return std::nullopt;
-  check_columns(r, fetch_deptemps_stmt);
-  deptemps_text out;
-  if (r.is_null(0, c_deptno))
-    throw error(std::string{fetch_deptemps_stmt} + ": NULL deptno");
-  out.dept.deptno = *r.opt_int_text(0, c_deptno);
-  out.dept.dname = r.opt_view(0, c_dname);
-  out.dept.loc = r.opt_view(0, c_loc);
-  out.emps.reserve(static_cast<size_t>(n));
-  // As decode_deptemps: a department without employees has one row with
-  // NULL emp columns.
-  for (int i = 0; i < n; ++i)
-    if (!r.is_null(i, c_empno))
-      out.emps.push_back(emp_text_at(r, i, c_empno));
-  return out;
-}
-
-std::optional<emp_text> emp_text_of(const result& r) {
-  if (r.rows() == 0)
-    return std::nullopt;
-  if (r.columns() != 8)
-    throw error(std::string{fetch_emp_stmt} + ": unexpected column count "
-                + std::to_string(r.columns()));
-  if (r.is_null(0, 0))
-    throw error(std::string{fetch_emp_stmt} + ": NULL empno");
-  return emp_text_at(r, 0, 0);
-}
-
 std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit) {
   ensure_prepared(c, fetch_deptemps_batch_stmt);
   return decode_deptemps_batch(

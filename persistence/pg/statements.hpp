@@ -86,13 +86,6 @@ extern const char* const fetch_deptemps_statement;
 /// Decodes a result of fetch_deptemps_statement; nullopt when no rows.
 std::optional<dept_with_emps> decode_deptemps(const result& r);
 
-/// The same rows as views into `r` (integers checked, not parsed), to be
-/// encoded while `r` lives; nullopt when no rows. Throws pg::error.
-std::optional<deptemps_text> deptemps_text_of(const result& r);
-
-/// A result of fetch_emp_statement as views into `r`, like deptemps_text_of.
-std::optional<emp_text> emp_text_of(const result& r);
-
 /// Up to `limit` department documents with deptno > `after`, ordered by
 /// deptno, employees by empno; one round trip (cache.populate). Throws pg::error.
 std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit);
