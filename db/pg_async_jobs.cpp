@@ -51,7 +51,7 @@ public:
   bool send(statement_sender& out) override {
     if (asking_lsn_)
       return out.send(pg::replay_lsn_statement, {});
-    return out.send(*pg::row_query_of(key_.kind).statement, {&id_});
+    return out.send(doc_kind_info(key_.kind).statement.name.c_str(), {&id_});
   }
 
   bool on_result(pg::result r) override {

@@ -20,6 +20,25 @@ constexpr std::array<table_read, 1> employee_reads{{
   {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "emp:empno"},
 }};
 
+// One round trip: the department and its employees. LEFT JOIN so a
+// department without employees still answers one row (emp columns NULL).
+// to_char keeps hiredate 'YYYY-MM-DD' whatever DateStyle a session has.
+kind_statement department_statement() {
+  return {"restcache_fetch_deptemps",
+          "SELECT d.deptno, d.dname, d.loc,"
+          "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
+          "       e.sal, e.comm, e.deptno"
+          "  FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno"
+          " WHERE d.deptno = $1::int"
+          " ORDER BY e.empno"};
+}
+
+kind_statement employee_statement() {
+  return {"restcache_fetch_emp",
+          "SELECT empno, ename, job, mgr, to_char(hiredate, 'YYYY-MM-DD'), sal, comm, deptno"
+          "  FROM emp WHERE empno = $1::int"};
+}
+
 /// The members of a department: the first three columns of its statement.
 object_plan department_members() {
   return {{{"deptNumber", 0, value_type::number},
@@ -42,12 +61,12 @@ object_plan employee_members(int at) {
 /// In doc_kind order, from 1, so an entry is found by its value.
 std::vector<doc_kind_entry> make_catalogue() {
   std::vector<doc_kind_entry> kinds;
-  kinds.push_back({doc_kind::deptemps, "deptemps", "dept", row_shape::department, "/deptemps/",
+  kinds.push_back({doc_kind::deptemps, "deptemps", "dept", department_statement(), "/deptemps/",
                    {department_members(), detail_plan{"emps", 3, employee_members(3)}, false},
                    department_reads});
-  kinds.push_back({doc_kind::emp, "emp", "emp", row_shape::employee, "/depts/emps/",
+  kinds.push_back({doc_kind::emp, "emp", "emp", employee_statement(), "/depts/emps/",
                    {employee_members(0), std::nullopt, false}, employee_reads});
-  kinds.push_back({doc_kind::dept, "dept", "dept", row_shape::department, "/depts/",
+  kinds.push_back({doc_kind::dept, "dept", "dept", department_statement(), "/depts/",
                    {department_members(), std::nullopt, false}, department_reads});
   for (size_t i = 0; i < kinds.size(); ++i)
     if (static_cast<size_t>(kinds[i].kind) != i + 1)

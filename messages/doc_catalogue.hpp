@@ -1,10 +1,10 @@
 #pragma once
 
 // Every cached document kind in one table: its name, the change-log entity
-// whose changes invalidate it, the rows it is made of, its GET route and its
-// encoder. The shard, the listener, the LMDB codec, the inspector, both
-// database drivers (through persistence/pg/doc_queries.hpp, which adds each
-// shape's statement and decoder) and the tests read it; nothing else lists
+// whose changes invalidate it, the statement that reads it, its GET route,
+// the plan that writes its document and the tables it reads. The listener,
+// the LMDB codec, the inspector, both database drivers (through
+// persistence/pg/doc_queries.hpp) and the tests read it; nothing else lists
 // the kinds.
 
 #include <optional>
@@ -19,10 +19,12 @@
 
 namespace restcache {
 
-/// What a document is made of: one query reads each shape.
-enum class row_shape : uint8_t {
-  department, ///< a department with its employees (by deptno)
-  employee,   ///< one employee (by empno)
+/// The named prepared statement that reads a kind's documents: one
+/// parameter, the key ($1); its result is written by the kind's plan.
+/// Kinds may share one.
+struct kind_statement {
+  std::string name;
+  std::string sql;
 };
 
 /// A table a document is read from: the columns its statement reads and the
@@ -41,7 +43,7 @@ struct doc_kind_entry {
   /// The change_log entity whose changes invalidate it (schema.sql's
   /// triggers write it; its CHECK lists every entity).
   std::string_view entity;
-  row_shape rows;
+  kind_statement statement;
   std::string_view route;  ///< GET path: route followed by the id
   /// How its statement's result is written as its document.
   document_plan plan;

@@ -136,9 +136,8 @@ CAF_TEST(every kind is read by a prepared statement and written by its plan) {
   for (auto& [name, sql] : pg::statement_texts())
     prepared.insert(name);
   for (const auto& e : doc_catalogue()) {
-    const auto& q = pg::row_query_of(e.kind);
-    CAF_CHECK(q.shape == e.rows);
-    CAF_CHECK_EQUAL(prepared.count(*q.statement), 1u);
+    CAF_CHECK_EQUAL(prepared.count(e.statement.name), 1u);
+    CAF_CHECK(e.statement.sql.find("$1") != std::string::npos);
     CAF_CHECK(!e.plan.master.fields.empty());
     CAF_CHECK(encode_document(e.plan, test::table_cells{}).empty()); // no rows: no document
   }

@@ -1,6 +1,6 @@
 #include "persistence/pg/doc_queries.hpp"
 
-#include <array>
+#include <string>
 
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
@@ -23,17 +23,7 @@ private:
   const result& r_;
 };
 
-// In row_shape order.
-const std::array<row_query, 2> queries{{
-  {row_shape::department, &fetch_deptemps_statement},
-  {row_shape::employee, &fetch_emp_statement},
-}};
-
 } // namespace
-
-const row_query& row_query_of(row_shape shape) noexcept {
-  return queries[static_cast<size_t>(shape) < queries.size() ? static_cast<size_t>(shape) : 0];
-}
 
 std::string encode_result(const result& r, const doc_kind_entry& kind) {
   if (r.rows() > 0 && r.columns() <= last_column(kind.plan))
@@ -43,9 +33,9 @@ std::string encode_result(const result& r, const doc_kind_entry& kind) {
 }
 
 std::string read_document(connection& c, const doc_key& key) {
-  const auto& q = row_query_of(key.kind);
-  ensure_prepared(c, *q.statement);
-  return encode_result(c.exec_prepared(*q.statement, {std::to_string(key.id)}), doc_kind_info(key.kind));
+  const auto& kind = doc_kind_info(key.kind);
+  ensure_prepared(c, kind.statement.name.c_str());
+  return encode_result(c.exec_prepared(kind.statement.name, {std::to_string(key.id)}), kind);
 }
 
 } // namespace restcache::pg

@@ -1,7 +1,9 @@
 #include "persistence/pg/statements.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include "messages/doc_catalogue.hpp"
 #include "messages/wal_lsn.hpp"
 
 namespace restcache::pg {
@@ -10,22 +12,15 @@ namespace {
 
 // -- statement names and texts ------------------------------------------------
 
-constexpr const char* fetch_deptemps_stmt = "restcache_fetch_deptemps";
-constexpr const char* fetch_deptemps_sql =
-  // One round trip: the department and its employees. LEFT JOIN so a
-  // department without employees still answers one row (emp columns NULL).
-  // to_char keeps hiredate 'YYYY-MM-DD' whatever DateStyle a session has.
-  "SELECT d.deptno, d.dname, d.loc,"
-  "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
-  "       e.sal, e.comm, e.deptno"
-  "  FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno"
-  " WHERE d.deptno = $1::int"
-  " ORDER BY e.empno";
+// The documents' statements are the catalogue's; the demo's typed reads
+// (writes, tests) run the department's and the employee's.
+const char* const fetch_deptemps_stmt = doc_kind_info(doc_kind::deptemps).statement.name.c_str();
+const char* const fetch_emp_stmt = doc_kind_info(doc_kind::emp).statement.name.c_str();
 
 constexpr const char* fetch_deptemps_batch_stmt = "restcache_fetch_deptemps_batch";
 constexpr const char* fetch_deptemps_batch_sql =
   // A page of departments by primary key, each with its employees, in the
-  // column layout of fetch_deptemps_sql.
+  // column layout of the department statement (the catalogue's).
   "SELECT d.deptno, d.dname, d.loc,"
   "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
   "       e.sal, e.comm, e.deptno"
@@ -33,11 +28,6 @@ constexpr const char* fetch_deptemps_batch_sql =
   "         ORDER BY deptno LIMIT $2::int) d"
   "  LEFT JOIN emp e ON e.deptno = d.deptno"
   " ORDER BY d.deptno, e.empno";
-
-constexpr const char* fetch_emp_stmt = "restcache_fetch_emp";
-constexpr const char* fetch_emp_sql =
-  "SELECT empno, ename, job, mgr, to_char(hiredate, 'YYYY-MM-DD'), sal, comm, deptno"
-  "  FROM emp WHERE empno = $1::int";
 
 constexpr const char* count_depts_stmt = "restcache_count_depts";
 constexpr const char* count_depts_sql = "SELECT count(*) FROM dept";
@@ -76,7 +66,7 @@ constexpr const char* standby_state_sql =
   "            ELSE GREATEST(0, (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())"
   "                              * 1000)::bigint) END";
 
-// Column positions of fetch_deptemps_sql.
+// Column positions of the department statement.
 enum col : int {
   c_deptno, c_dname, c_loc,
   c_empno, c_ename, c_job, c_mgr, c_hiredate, c_sal, c_comm, c_emp_deptno,
@@ -92,17 +82,23 @@ const char* const session_settings_sql = "SET DateStyle = ISO, YMD;"
                                          "SET TimeZone = 'UTC'";
 
 std::vector<std::pair<const char*, const char*>> statement_texts() {
-  return {
-    {fetch_deptemps_stmt, fetch_deptemps_sql},
+  std::vector<std::pair<const char*, const char*>> texts;
+  for (const auto& kind : doc_catalogue()) {
+    const auto& s = kind.statement;
+    auto named = [&](const auto& t) { return s.name == t.first; };
+    if (std::none_of(texts.begin(), texts.end(), named))
+      texts.emplace_back(s.name.c_str(), s.sql.c_str());
+  }
+  texts.insert(texts.end(), {
     {dept_ids_page_stmt, dept_ids_page_sql},
     {fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql},
     {count_depts_stmt, count_depts_sql},
-    {fetch_emp_stmt, fetch_emp_sql},
     {replay_lsn_stmt, replay_lsn_sql},
     {insert_lsn_stmt, insert_lsn_sql},
     {standby_state_stmt, standby_state_sql},
     {dept_page_stmt, dept_page_sql},
-  };
+  });
+  return texts;
 }
 
 void prepare_statements(connection& c) {
