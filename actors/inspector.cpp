@@ -109,18 +109,17 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
     },
     [self](key_atom, const std::string& text) -> caf::result<std::vector<key_report>> {
       auto& st = self->state;
-      int32_t id = 0;
+      inspected_key asked;
       std::string why;
-      if (!parse_dept_key(text, id, why))
+      if (!parse_inspected_key(text, asked, why))
         return caf::make_error(caf::sec::invalid_argument, why);
       if (st.cfg.shards.empty())
         return caf::make_error(caf::sec::invalid_argument, std::string{"no cache shards to ask"});
       ++st.keys;
-      // A department's documents (with its employees, and alone): the
-      // kinds of its change-log entity. Each kind hashes on its own, so
-      // each may live on another shard.
-      std::vector<doc_key> keys{{doc_kind::deptemps, id}};
-      for_each_fanned_out(doc_kind::deptemps, [&](doc_kind k) { keys.push_back({k, id}); });
+      // Each kind hashes on its own, so each may live on another shard.
+      std::vector<doc_key> keys;
+      for (auto kind : asked.kinds)
+        keys.push_back({kind, asked.id});
       auto g = std::make_shared<key_gathering>();
       g->reports.resize(keys.size());
       g->due = keys.size();

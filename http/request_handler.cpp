@@ -350,8 +350,8 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
     }
   }
   if (e == rc_error::not_found) {
-    std::string detail = (st.key.kind == doc_kind::emp ? "employee " : "department ")
-                         + std::to_string(st.key.id) + " does not exist";
+    std::string detail = std::string{doc_kind_info(st.key.kind).noun} + " " + std::to_string(st.key.id)
+                         + " does not exist";
     problem_reply(make_problem(e, detail), st, out);
     add_cache_status(r.status, 0, out);
     return next_step::reply;

@@ -63,11 +63,11 @@ std::vector<doc_kind_entry> make_catalogue() {
   std::vector<doc_kind_entry> kinds;
   kinds.push_back({doc_kind::deptemps, "deptemps", "dept", department_statement(), "/deptemps/",
                    {department_members(), detail_plan{"emps", 3, employee_members(3)}, false},
-                   department_reads});
+                   department_reads, "department"});
   kinds.push_back({doc_kind::emp, "emp", "emp", employee_statement(), "/depts/emps/",
-                   {employee_members(0), std::nullopt, false}, employee_reads});
+                   {employee_members(0), std::nullopt, false}, employee_reads, "employee"});
   kinds.push_back({doc_kind::dept, "dept", "dept", department_statement(), "/depts/",
-                   {department_members(), std::nullopt, false}, department_reads});
+                   {department_members(), std::nullopt, false}, department_reads, "department"});
   for (size_t i = 0; i < kinds.size(); ++i)
     if (static_cast<size_t>(kinds[i].kind) != i + 1)
       throw std::logic_error("the catalogue lists the kinds in doc_kind order, from 1");

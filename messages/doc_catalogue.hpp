@@ -50,6 +50,9 @@ struct doc_kind_entry {
   /// What its statement reads: the tables whose drift (missing triggers,
   /// changed columns) makes its cached documents unsafe.
   std::span<const table_read> reads;
+  /// What one of its documents is about, for problem details ("department
+  /// 7 does not exist").
+  std::string_view noun;
 };
 
 /// A kind as one bit of a set of kinds (the drifted kinds, for one).

@@ -4,28 +4,58 @@
 #include <charconv>
 #include <limits>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache {
 
-bool parse_dept_key(const std::string& text, int32_t& id, std::string& why) {
-  static constexpr std::string_view prefix = "dept:";
+std::string inspected_key_names() {
+  std::vector<std::string_view> names;
+  auto add = [&](std::string_view n) {
+    if (std::find(names.begin(), names.end(), n) == names.end())
+      names.push_back(n);
+  };
+  for (const auto& e : doc_catalogue())
+    add(e.entity);
+  for (const auto& e : doc_catalogue())
+    add(e.name);
+  std::string out;
+  for (auto n : names)
+    out += (out.empty() ? "" : ", ") + std::string{n};
+  return out;
+}
+
+bool parse_inspected_key(const std::string& text, inspected_key& key, std::string& why) {
   auto bad = [&](const std::string& detail) {
-    why = "bad key '" + text + "': " + detail + " (expected dept:<id>, e.g. dept:42)";
+    why = "bad key '" + text + "': " + detail + " (expected <name>:<id>, e.g. dept:42, where <name> is one of "
+          + inspected_key_names() + ")";
     return false;
   };
-  if (text.rfind(prefix, 0) != 0)
-    return bad("only department keys are supported");
-  auto digits = std::string_view{text}.substr(prefix.size());
+  auto colon = text.find(':');
+  if (colon == std::string::npos)
+    return bad("no ':' in it");
+  auto name = std::string_view{text}.substr(0, colon);
+  std::vector<doc_kind> kinds;
+  for (const auto& e : doc_catalogue())
+    if (e.entity == name)
+      kinds.push_back(e.kind);
+  if (kinds.empty())
+    if (const auto* e = find_doc_kind(name))
+      kinds.push_back(e->kind);
+  if (kinds.empty())
+    return bad("no key space or kind is called '" + std::string{name} + "'");
+  auto digits = std::string_view{text}.substr(colon + 1);
   if (digits.empty())
-    return bad("the department id is missing");
+    return bad("the id is missing");
   int64_t value = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec == std::errc::result_out_of_range)
-    return bad("the department id is out of range");
+    return bad("the id is out of range");
   if (ec != std::errc{} || end != digits.data() + digits.size())
-    return bad("the department id is not a number");
+    return bad("the id is not a number");
   if (value <= 0 || value > std::numeric_limits<int32_t>::max())
-    return bad("the department id must be between 1 and 2147483647");
-  id = static_cast<int32_t>(value);
+    return bad("the id must be between 1 and 2147483647");
+  key.kinds = std::move(kinds);
+  key.id = static_cast<int32_t>(value);
   return true;
 }
 

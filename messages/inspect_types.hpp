@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "messages/cache_types.hpp"
+
 namespace restcache {
 
 /// One thing an actor holds, as a name and a rendered value ("entries", "42").
@@ -96,9 +98,21 @@ typename Inspector::result_type inspect(Inspector& f, key_report& x) {
            x.shielded, x.doc_seq, x.shard_applied_seq);
 }
 
-/// "dept:<id>" to the department id; nullopt-like: returns false and sets
-/// `why` for anything else (a positive 32-bit id is required).
-bool parse_dept_key(const std::string& text, int32_t& id, std::string& why);
+/// The documents an inspected key names.
+struct inspected_key {
+  std::vector<doc_kind> kinds;
+  int32_t id = 0;
+};
+
+/// "<name>:<id>" to the documents it names: a change-log key space
+/// ("dept:42") names every kind of that space, else a kind's name
+/// ("deptemps:42") names that kind. False with `why` for anything else (a
+/// positive 32-bit id is required).
+bool parse_inspected_key(const std::string& text, inspected_key& key, std::string& why);
+
+/// What --key takes, for usage lines: "<space or kind>:<id>" with the
+/// catalogue's names.
+std::string inspected_key_names();
 
 /// Renders the reports as the table restcache-inspect prints: name, actor id,
 /// mailbox, then what each holds.

@@ -7,7 +7,7 @@ namespace restcache::inspect_wire {
 
 namespace {
 
-constexpr std::string_view expected_requests = "expected 'list' or 'key dept:<id>'";
+constexpr std::string_view expected_requests = "expected 'list' or 'key <name>:<id>'";
 
 bool printable(std::string_view text) {
   for (unsigned char c : text)

@@ -4,7 +4,7 @@
 // (inspect.socket) and restcache-inspect speaks it. One request line per
 // connection, one framed answer, then the daemon closes:
 //
-//   request  "list\n" or "key dept:<id>\n": at most max_request_bytes, the
+//   request  "list\n" or "key <name>:<id>\n": at most max_request_bytes, the
 //            '\n' included (a '\r' before it is dropped)
 //   answer   "RCI1", a status byte, the payload's length (u32, big-endian),
 //            the payload:

@@ -139,6 +139,7 @@ CAF_TEST(every kind is read by a prepared statement and written by its plan) {
     CAF_CHECK_EQUAL(prepared.count(e.statement.name), 1u);
     CAF_CHECK(e.statement.sql.find("$1") != std::string::npos);
     CAF_CHECK(!e.plan.master.fields.empty());
+    CAF_CHECK(!e.noun.empty()); // its problem details name what is missing
     CAF_CHECK(encode_document(e.plan, test::table_cells{}).empty()); // no rows: no document
   }
 }

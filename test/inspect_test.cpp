@@ -187,15 +187,21 @@ CAF_TEST(reports and their vectors survive serialization) {
   CAF_CHECK_EQUAL(kb[0].doc_seq, 9u);
 }
 
-CAF_TEST(dept keys are parsed strictly) {
-  int32_t id = 0;
+CAF_TEST(inspected keys name a key space or a kind and are parsed strictly) {
+  inspected_key k;
   std::string why;
-  CAF_CHECK(parse_dept_key("dept:42", id, why));
-  CAF_CHECK_EQUAL(id, 42);
-  for (auto bad : {"dept:", "dept:0", "dept:-3", "dept:4x", "emp:4", "deptemps:4", "dept:99999999999", ""}) {
-    CAF_CHECK(!parse_dept_key(bad, id, why));
+  CAF_REQUIRE(parse_inspected_key("dept:42", k, why)); // the space: both department kinds
+  CAF_CHECK_EQUAL(k.id, 42);
+  CAF_CHECK(k.kinds == (std::vector<doc_kind>{doc_kind::deptemps, doc_kind::dept}));
+  CAF_REQUIRE(parse_inspected_key("deptemps:7", k, why)); // a kind: that one
+  CAF_CHECK(k.kinds == std::vector<doc_kind>{doc_kind::deptemps});
+  CAF_REQUIRE(parse_inspected_key("emp:7839", k, why));
+  CAF_CHECK(k.kinds == std::vector<doc_kind>{doc_kind::emp});
+  for (auto bad : {"dept:", "dept:0", "dept:-3", "dept:4x", "orders:4", "dept", "dept:99999999999", ""}) {
+    CAF_CHECK(!parse_inspected_key(bad, k, why));
     CAF_CHECK(why.find("bad key") != std::string::npos);
   }
+  CAF_CHECK(why.find("dept, emp, deptemps") != std::string::npos); // the names it takes
 }
 
 CAF_TEST(a shard reports entries bytes and fills in flight) {
@@ -432,16 +438,22 @@ CAF_TEST(the inspector answers a key from the shards that own its documents) {
   CAF_CHECK(text.find("cached in memory") != std::string::npos);
   CAF_CHECK(text.find("dept:6 on shard-") != std::string::npos);
   CAF_CHECK(text.find("not cached") != std::string::npos);
+  // A kind's name asks for that kind alone.
+  auto one = ask<std::vector<key_report>>(insp, key_atom::value, std::string{"emp:6"});
+  CAF_REQUIRE(one->has_value() && **one);
+  CAF_REQUIRE_EQUAL((***one).size(), 1u);
+  CAF_CHECK_EQUAL((***one)[0].key, "emp:6");
+  CAF_CHECK_EQUAL((***one)[0].shard, "shard-" + std::to_string(shard_index(doc_key{doc_kind::emp, 6}, shard_count)));
 }
 
 CAF_TEST(the inspector refuses a bad key with a clear message) {
-  auto r = ask<std::vector<key_report>>(insp, key_atom::value, std::string{"emp:6"});
+  auto r = ask<std::vector<key_report>>(insp, key_atom::value, std::string{"orders:6"});
   CAF_REQUIRE(r->has_value());
   CAF_REQUIRE(!**r);
   auto err = (*r)->error();
   CAF_CHECK(err == caf::sec::invalid_argument);
   CAF_REQUIRE(err.context().match_elements<std::string>());
-  CAF_CHECK(err.context().get_as<std::string>(0).find("bad key 'emp:6'") != std::string::npos);
+  CAF_CHECK(err.context().get_as<std::string>(0).find("bad key 'orders:6'") != std::string::npos);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()
@@ -881,10 +893,10 @@ CAF_TEST(watch refreshes like top until interrupted) {
 }
 
 CAF_TEST(bad keys and arguments and an unreachable socket give a clear line and a non zero exit) {
-  auto bad = inspect({"--key", "emp:7"});
+  auto bad = inspect({"--key", "orders:7"});
   CAF_CHECK_EQUAL(bad.status, 2);
   CAF_CHECK(bad.out.empty());
-  CAF_CHECK(bad.err.find("restcache-inspect: bad key 'emp:7'") != std::string::npos);
+  CAF_CHECK(bad.err.find("restcache-inspect: bad key 'orders:7'") != std::string::npos);
   auto zero = inspect({"--key", "dept:0"});
   CAF_CHECK_EQUAL(zero.status, 2);
   CAF_CHECK(zero.err.find("bad key 'dept:0'") != std::string::npos);
@@ -977,9 +989,9 @@ CAF_TEST(a long line or garbage gets a refusal and a close and the daemon keeps 
   auto binary = talk(socket_path, basp_header(1u << 30) + "x");
   CAF_CHECK(binary.closed);
   CAF_CHECK(refusal_text(binary).find("not a line of text") != std::string::npos);
-  auto bad_key = talk(socket_path, "key emp:3\n");
+  auto bad_key = talk(socket_path, "key orders:3\n");
   CAF_CHECK(bad_key.closed);
-  CAF_CHECK(refusal_text(bad_key).find("bad key 'emp:3'") != std::string::npos);
+  CAF_CHECK(refusal_text(bad_key).find("bad key 'orders:3'") != std::string::npos);
   auto unended = talk(socket_path, "lis", std::chrono::seconds{10});
   CAF_CHECK(unended.closed); // after the request deadline
   CAF_CHECK(refusal_text(unended).find("no request line within 3 s") != std::string::npos);

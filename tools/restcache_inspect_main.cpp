@@ -3,7 +3,7 @@
 // when started with --inspect.socket=PATH (the protocol:
 // messages/inspect_wire.hpp).
 //
-//   restcache-inspect --socket PATH [--watch[=SECONDS]] [--key dept:<id>]
+//   restcache-inspect --socket PATH [--watch[=SECONDS]] [--key <name>:<id>]
 //                     [--version] [--help]
 //
 // Exit status: 0 done, 1 the daemon cannot be reached or did not answer,
@@ -43,7 +43,7 @@ namespace {
 constexpr auto answer_deadline = std::chrono::seconds{5};
 
 constexpr const char* usage_text =
-  "usage: restcache-inspect --socket PATH [--watch[=SECONDS]] [--key dept:<id>] [--version] [--help]\n";
+  "usage: restcache-inspect --socket PATH [--watch[=SECONDS]] [--key <name>:<id>] [--version] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -56,8 +56,10 @@ constexpr const char* help_text =
   "  --socket PATH       the daemon's inspect.socket (required)\n"
   "  --watch[=SECONDS]   clear the screen and refresh every SECONDS (default 1)\n"
   "                      like top, until Ctrl-C\n"
-  "  --key dept:<id>     what the daemon holds for department <id>: for its\n"
-  "                      deptemps and dept documents, whether each is in memory\n"
+  "  --key <name>:<id>  what the daemon holds for the documents of change-log\n"
+  "                      key <name>:<id> (dept:42: department 42's deptemps and\n"
+  "                      dept documents) or of one kind (deptemps:42): for\n"
+  "                      each, whether it is in memory\n"
   "                      (bytes, ETag) and in LMDB, a fill in flight, shielded\n"
   "                      from LMDB reads, and the change sequences involved\n"
   "  --version           print the version (the same as restcached --version)\n"
@@ -122,10 +124,10 @@ args parse_args(int argc, char** argv) {
       out.key = std::string{cli.value()};
       // The key travels in the request line: one line, of the daemon's bound.
       if (out.key->size() + 5 > inspect_wire::max_request_bytes)
-        usage_error("--key is too long (expected dept:<id>)");
+        usage_error("--key is too long (expected <name>:<id>)");
       for (unsigned char c : *out.key)
         if (c < 0x20 || c > 0x7e)
-          usage_error("--key holds a character that cannot be sent (expected dept:<id>)");
+          usage_error("--key holds a character that cannot be sent (expected <name>:<id>)");
     } else {
       usage_error("unknown argument '" + std::string{name} + "'");
     }
