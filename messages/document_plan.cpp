@@ -119,6 +119,9 @@ void put_members(Sink& out, const piece* begin, const piece* end) {
   }
 }
 
+/// Pieces a thread keeps room for between documents (a few hundred KB).
+constexpr size_t max_kept_pieces = 8192;
+
 /// The gathered document: the master's pieces up to ends[0], then each
 /// detail element's up to the next end.
 struct gathered {
@@ -212,6 +215,12 @@ std::string encode_document(const document_plan& plan, const text_cells& cells) 
   json_sink::write_sink w{out.data()};
   put_document(w, plan, g);
   assert(w.p == out.data() + out.size());
+  // One document with many detail rows must not leave the thread holding
+  // room for them for ever.
+  if (g.pieces.capacity() > max_kept_pieces) {
+    g.pieces = {};
+    g.ends = {};
+  }
   return out;
 }
 

@@ -133,3 +133,18 @@ CAF_TEST(the demo plans write what the typed encoders write) {
     CAF_CHECK_EQUAL(encode(emp, {row}), encode_emp(e));
   }
 }
+
+CAF_TEST(a document with many detail rows is whole and the next one too) {
+  document_plan p{object_plan{{{"id", 0, value_type::number}}},
+                  detail_plan{"lines", 1, object_plan{{{"n", 1, value_type::number}}}}, false};
+  std::vector<std::vector<cell>> rows;
+  std::string expected = "{\"id\":1,\"lines\":[";
+  for (int i = 1; i <= 20'000; ++i) {
+    rows.push_back({std::string{"1"}, std::to_string(i)});
+    expected += (i > 1 ? ",{\"n\":" : "{\"n\":") + std::to_string(i) + "}";
+  }
+  expected += "]}";
+  CAF_CHECK(encode(p, std::move(rows)) == expected);
+  // The thread gave back the room it took; the next document is unharmed.
+  CAF_CHECK_EQUAL(encode(p, {{std::string{"2"}, std::string{"7"}}}), "{\"id\":2,\"lines\":[{\"n\":7}]}");
+}
