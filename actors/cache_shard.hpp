@@ -6,14 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
-#include <absl/hash/hash.h>
 
 #include "config/defaults.hpp"
 #include "actors/actors.hpp"
@@ -25,7 +22,7 @@
 #include "actors/listener_status.hpp"
 #include "db/feed_drift.hpp"
 #include "actors/metrics.hpp"
-#include "db/replica_monitor.hpp"
+#include "messages/replica_health.hpp"
 
 namespace restcache {
 

@@ -88,10 +88,9 @@ std::vector<fill_table::ended> fill_table::expire(time_point now) {
   while (!deadlines_.empty() && deadlines_.front().at <= now) {
     auto d = deadlines_.front();
     deadlines_.pop_front();
-    if (auto e = finish(d.key, d.id))
+    if (auto e = finish(d.key, d.id)) // drops the ended deadlines behind it too
       out.push_back(std::move(*e));
   }
-  drop_ended_deadlines();
   return out;
 }
 

@@ -49,14 +49,18 @@ void memory_tier::keep_gzip(entry& e) {
   evict_until_within_budget();
 }
 
-void memory_tier::drop(const doc_key& key) {
-  auto i = entries_.find(key);
-  if (i == entries_.end())
-    return;
+void memory_tier::erase(table::iterator i) {
   add_bytes(-i->second.charge);
   if (gauges_ != nullptr)
     gauges_->entries.fetch_sub(1, std::memory_order_relaxed);
   entries_.erase(i);
+}
+
+void memory_tier::drop(const doc_key& key) {
+  auto i = entries_.find(key);
+  if (i == entries_.end())
+    return;
+  erase(i);
   // Its CLOCK slot goes stale (generation mismatch) and is skipped later;
   // compact when stale slots dominate so the ring stays bounded.
   if (clock_.size() > 2 * entries_.size() + 1024) {
@@ -133,12 +137,9 @@ void memory_tier::evict_until_within_budget() {
       clock_.push_back(slot);
       continue;
     }
-    add_bytes(-i->second.charge);
-    if (gauges_ != nullptr) {
-      gauges_->entries.fetch_sub(1, std::memory_order_relaxed);
+    erase(i);
+    if (gauges_ != nullptr)
       bump(gauges_->evictions);
-    }
-    entries_.erase(i);
   }
 }
 

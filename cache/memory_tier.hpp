@@ -112,14 +112,18 @@ private:
   void change_missing(Change&& change);
   bool known_missing_slow(const doc_key& key, time_point now);
   void forget_missing_slow(const doc_key& key);
+  using table = absl::flat_hash_map<doc_key, entry, doc_key_table_hash>;
+
   void add_bytes(int64_t n) noexcept;
+  /// Removes an entry, taking its charge off the budget and the gauges.
+  void erase(table::iterator i);
   void evict_until_within_budget();
 
   int64_t budget_ = 0;
   int64_t bytes_ = 0;
   /// Open addressing: a hit is one probe into a flat array rather than a
   /// walk to a separately allocated node.
-  absl::flat_hash_map<doc_key, entry, doc_key_table_hash> entries_;
+  table entries_;
   /// The CLOCK ring as a queue: the hand pops the front; a referenced entry
   /// gets its bit cleared and goes to the back. Slots whose generation no
   /// longer matches (the entry was dropped or replaced) are skipped.
