@@ -5,6 +5,7 @@
 #include <vector>
 #include <utility>
 
+#include "messages/document_encoder.hpp"
 #include "messages/json_sink.hpp"
 
 namespace restcache {
@@ -180,11 +181,9 @@ void put_document(Sink& out, const document_plan& plan, const gathered& g) {
 
 /// `"name":` as JSON writes it.
 std::string json_member(std::string_view name) {
-  json_sink::size_sink size;
-  size.string(name);
-  std::string member(size.n + 1, ':');
-  json_sink::write_sink w{member.data()};
-  w.string(name);
+  std::string member;
+  append_json_string(member, name);
+  member += ':';
   return member;
 }
 

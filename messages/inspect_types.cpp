@@ -34,13 +34,15 @@ bool parse_inspected_key(const std::string& text, inspected_key& key, std::strin
   if (colon == std::string::npos)
     return bad("no ':' in it");
   auto name = std::string_view{text}.substr(0, colon);
+  // A key space names what a change of that key invalidates: its kind and
+  // the kinds it fans out to, as the listener sends them.
   std::vector<doc_kind> kinds;
-  for (const auto& e : doc_catalogue())
-    if (e.entity == name)
-      kinds.push_back(e.kind);
-  if (kinds.empty())
-    if (const auto* e = find_doc_kind(name))
-      kinds.push_back(e->kind);
+  if (auto changed = change_kind(name)) {
+    kinds.push_back(*changed);
+    for_each_fanned_out(*changed, [&](doc_kind k) { kinds.push_back(k); });
+  } else if (const auto* e = find_doc_kind(name)) {
+    kinds.push_back(e->kind);
+  }
   if (kinds.empty())
     return bad("no key space or kind is called '" + std::string{name} + "'");
   auto digits = std::string_view{text}.substr(colon + 1);
