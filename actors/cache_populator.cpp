@@ -97,10 +97,10 @@ cache_populator(cache_populator_actor::stateful_pointer<cache_populator_state> s
       }
       int64_t page_bytes = 0;
       for (auto& d : *page.depts) {
-        doc_key key{doc_kind::deptemps, d.dept.deptno};
+        doc_key key{st.cfg.kind, d.dept.deptno};
         auto doc = make_doc(encode_deptemps(d));
         page_bytes += memory_tier::charge_of(*doc);
-        auto i = doc_key_hash{}(key) % st.shards.size();
+        auto i = shard_index(key, st.shards.size());
         self->send(st.shards[i], put_atom::value, key, std::move(doc), st.epochs[i]);
         st.after = d.dept.deptno;
         ++st.sent;

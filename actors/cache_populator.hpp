@@ -15,6 +15,7 @@ namespace restcache {
 struct cache_populator_config {
   int32_t page_size = defaults::cache_populate_page; ///< departments per query
   int64_t memory_bytes = 0;        ///< the memory tier's whole budget
+  doc_kind kind{};                 ///< the kind whose documents the pages are
   double fill_ratio = 0.95;        ///< stop once this share of the budget is used
   std::chrono::seconds progress_interval{5};
   /// The notify listener's caught-up flag: pages read before it is set could

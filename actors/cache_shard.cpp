@@ -44,7 +44,7 @@ std::optional<lookup_result> cache_shard_state::stale_answer(const doc_key& key,
   // thing it needs answered with old documents.
   // Nor for a drifted kind: nothing it held before the drift is vouched for.
   if ((error != rc_error::db_unavailable && error != rc_error::db_timeout) || cfg.listener == nullptr
-      || cfg.mode == cache_mode::none || (cfg.drift != nullptr && cfg.drift->drifted(key.kind)))
+      || cfg.mode == cache_mode::none || (cfg.drift != nullptr && cfg.drift->drifted(key.kind())))
     return std::nullopt;
   auto now = now_us();
   auto age = cfg.listener->stale_age(now, cfg.stale_if_error);
@@ -181,7 +181,7 @@ actor_report cache_shard_state::report(cache_shard_actor::pointer self) const {
 
 key_report cache_shard_state::report_key(const doc_key& key) const {
   key_report r;
-  r.key = std::string{doc_kind_info(key.kind).name} + ":" + std::to_string(key.id);
+  r.key = key_label(key);
   r.shard_applied_seq = applied_seq;
   if (auto* e = memory.peek(key)) {
     r.in_memory = true;
@@ -275,7 +275,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   auto send_new_fill = [self, send_fill](const doc_key& key, uint64_t id) {
     auto& st = self->state;
     bump(st.metrics->fills);
-    send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed(key.kind));
+    send_fill(key, id, !st.cfg.replicas.empty() && !st.cfg.bypassed(key.kind()));
     st.arm_fill_timer(self);
   };
 
@@ -307,7 +307,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // `gzip`: the client accepts gzip, so a cached document gets its variant.
   auto lookup = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb, bool gzip) {
       auto& st = self->state;
-      if (st.cfg.bypassed(key.kind))
+      if (st.cfg.bypassed(key.kind()))
         return bypass(key, cb);
       if (auto* e = st.memory.hit(key)) {
         bump_hot(st.metrics->hits);
@@ -343,7 +343,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // nothing the client saw), once per key per refresh interval; within it
   // a refresh is a lookup, so clients cannot choose the database's load.
   auto refill = [self, bypass, fill_for, join, lookup](const doc_key& key, reply_callback& cb) {
-    if (self->state.cfg.bypassed(key.kind))
+    if (self->state.cfg.bypassed(key.kind()))
       return bypass(key, cb);
     if (!self->state.may_refresh(key, self->clock().now()))
       return lookup(key, cb, false);
@@ -427,7 +427,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         kept = st.cfg.uses_memory() || st.cfg.uses_tier();
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
         kept = st.memory.remember_missing(key, self->clock().now());
-      } else if (!current && st.cfg.bypassed(key.kind) && (result.doc || result.error == rc_error::not_found)) {
+      } else if (!current && st.cfg.bypassed(key.kind()) && (result.doc || result.error == rc_error::not_found)) {
         // Read while the listener is not caught up: an older copy, in memory
         // or in LMDB, must not answer a later stale-if-error after this newer
         // answer. The LMDB copy is deleted unread (nothing is read from the
@@ -442,7 +442,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     },
     [self](put_atom, const doc_key& key, doc_ptr& doc, uint64_t epoch) {
       auto& st = self->state;
-      if (st.cfg.bypassed(key.kind) || epoch != st.epoch || st.memory.contains(key)
+      if (st.cfg.bypassed(key.kind()) || epoch != st.epoch || st.memory.contains(key)
           || st.fills.in_flight(key))
         return;
       bump(st.metrics->populated);

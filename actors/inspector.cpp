@@ -117,9 +117,7 @@ inspector_actor::behavior_type inspector(inspector_actor::stateful_pointer<inspe
         return caf::make_error(caf::sec::invalid_argument, std::string{"no cache shards to ask"});
       ++st.keys;
       // Each kind hashes on its own, so each may live on another shard.
-      std::vector<doc_key> keys;
-      for (auto kind : asked.kinds)
-        keys.push_back({kind, asked.id});
+      auto& keys = asked.keys;
       auto g = std::make_shared<key_gathering>();
       g->reports.resize(keys.size());
       g->due = keys.size();

@@ -15,9 +15,9 @@ namespace restcache {
 void with_fanned_out_keys(change_batch& changes) {
   auto n = changes.size();
   for (size_t i = 0; i < n; ++i)
-    for_each_fanned_out(changes[i].key.kind, [&](doc_kind k) {
+    for_each_fanned_out(changes[i].key.kind(), [&](doc_kind k) {
       auto fanned = changes[i]; // the same change: sequence, time, WAL position
-      fanned.key.kind = k;
+      fanned.key = fanned.key.of_kind(k);
       changes.push_back(fanned);
     });
 }

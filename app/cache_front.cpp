@@ -8,6 +8,7 @@
 #include "actors/write_pool_job.hpp"
 #include "actors/mailbox_report.hpp"
 #include "actors/write_jobs.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "messages/prometheus.hpp"
 
 namespace restcache {
@@ -44,7 +45,7 @@ void cache_front::refill(doc_key key, reply_callback cb) {
   caf::anon_send(shard_for(key), refill_atom::value, key, std::move(cb));
 }
 
-std::optional<int32_t> cache_front::random_dept_id() {
+std::optional<doc_key> cache_front::random_document() {
   // This thread's copy of the set, valid while the generation is unchanged.
   struct cached {
     const cache_front* owner = nullptr;
@@ -64,7 +65,7 @@ std::optional<int32_t> cache_front::random_dept_id() {
     return std::nullopt;
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::uniform_int_distribution<size_t> pick{0, ids->size() - 1};
-  return (*ids)[pick(rng)];
+  return doc_key{demo::deptemps_kind, (*ids)[pick(rng)]};
 }
 
 void cache_front::set_write_path(caf::actor_system& sys, db_pool_actor pool,

@@ -30,7 +30,7 @@ public:
   void lookup(doc_key key, reply_callback cb) override;
   void lookup_gzip(doc_key key, reply_callback cb) override;
   void refill(doc_key key, reply_callback cb) override;
-  std::optional<int32_t> random_dept_id() override;
+  std::optional<doc_key> random_document() override;
   std::vector<http::readiness_check> readiness() const override;
   std::string drift_detail(doc_kind kind) const override;
   std::string metrics_text() const override;

@@ -13,6 +13,7 @@
 #include "app/startup.hpp"
 #include "config/options.hpp"
 #include "config/version_text.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "logging/log_setup.hpp"
 
 using namespace restcache;
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
   // supervisors and test runners pass SIGHUP ignored): take them back.
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     signal(sig, SIG_DFL);
+  // The demo's documents: the kinds this daemon serves.
+  demo::install_demo_catalogue();
   restcache_config cfg;
   if (auto exit_code = cfg.read_options(argc, argv)) // --help, --version, --dump-config, bad input
     return *exit_code;

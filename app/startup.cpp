@@ -62,6 +62,9 @@ void log_and_trust(lmdb::store& tier, const daemon_options& o) {
   spdlog::info("LMDB tier at {}: {} records, {} MiB in use of {} MiB (lmdb.sync={}), watermark {}, {}",
                o.lmdb_path, tier.count(), tier.bytes() >> 20, o.lmdb_max_bytes >> 20, o.lmdb_sync,
                tier.watermark(), history ? "history of " + describe(*history) : std::string{"no recorded history"});
+  if (!tier.dropped_kinds().empty())
+    spdlog::warn("LMDB tier: dropped the records of kinds {}: the file's were written by another statement or "
+                 "shape of them", tier.dropped_kinds());
   if (tier.watermark() == 0 && tier.count() > 0) {
     spdlog::warn("LMDB tier has records but no replay watermark: dropping them");
     tier.clear();
@@ -112,6 +115,9 @@ std::shared_ptr<lmdb::store> open_lmdb_tier(const daemon_options& o, tier_status
     status.set(tier_state::ok, "open; a damaged file was deleted at start (" + rebuilt + ")");
   else if (tier->environment().dropped_on_open())
     status.set(tier_state::ok, "open; a file of another format was dropped at start");
+  else if (!tier->dropped_kinds().empty())
+    status.set(tier_state::ok, "open; the records of kinds whose statement or shape changed were dropped at start ("
+                                 + tier->dropped_kinds() + ")");
   else
     status.set(tier_state::ok, "open");
   return tier;

@@ -15,6 +15,7 @@
 // each variant; every query is the real document statement and every result
 // is decoded the same way.
 
+#include "demo/demo_catalogue.hpp"
 #include "tools/cli_args.hpp"
 
 #include <poll.h>
@@ -83,7 +84,7 @@ run_result drive(const std::vector<db_connection*>& conns_in, long queries, int 
     while (issued < queries && issued - done < window) {
       auto& w = *conns_in[size_t(issued % conns)];
       lock.unlock();
-      w.fetch_document(doc_key{doc_kind::deptemps, pick(rng)}, [&](fetch_outcome o) {
+      w.fetch_document(doc_key{demo::deptemps_kind, pick(rng)}, [&](fetch_outcome o) {
         std::lock_guard g{mtx};
         ++done;
         ok += o.error == rc_error::none ? 1 : 0;
@@ -214,6 +215,7 @@ run_result async_poll(const std::string& dsn, long queries, int conns, int depts
 } // namespace
 
 int main(int argc, char** argv) {
+  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   if (argc >= 2 && std::string_view{argv[1]} == "--version")
     restcache::tools::print_version_and_exit();
   if (argc < 2) {

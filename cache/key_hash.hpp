@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 
 #include <absl/hash/hash.h>
 
@@ -12,12 +11,10 @@
 
 namespace restcache {
 
-/// Not doc_key_hash: the keys of one shard share that hash modulo the shard
-/// count, which would cost the table's low bits.
+/// Not the key's own hash as it is: the keys of one shard share it modulo
+/// the shard count, which would cost the table's low bits; mixed again.
 struct doc_key_table_hash {
-  size_t operator()(const doc_key& k) const noexcept {
-    return absl::Hash<std::pair<int, int32_t>>{}({static_cast<int>(k.kind), k.id});
-  }
+  size_t operator()(const doc_key& k) const noexcept { return absl::Hash<uint64_t>{}(k.hash()); }
 };
 
 } // namespace restcache

@@ -46,12 +46,13 @@ private:
 class document_job final : public async_job {
 public:
   document_job(doc_key key, std::function<void(fetch_outcome)> done, bool ask_replay_lsn)
-    : key_(key), id_(std::to_string(key.id)), done_(std::move(done)), asking_lsn_(ask_replay_lsn) {}
+    : key_(key), id_(key_spelling(doc_kind_info(key.kind()).key, key)), done_(std::move(done)),
+      asking_lsn_(ask_replay_lsn) {}
 
   bool send(statement_sender& out) override {
     if (asking_lsn_)
       return out.send(pg::replay_lsn_statement, {});
-    return out.send(doc_kind_info(key_.kind).statement.name.c_str(), {&id_});
+    return out.send(doc_kind_info(key_.kind()).statement.name.c_str(), {&id_});
   }
 
   bool on_result(pg::result r) override {
@@ -64,7 +65,7 @@ public:
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
     fetch_outcome out{rc_error::not_found, nullptr};
-    auto body = pg::encode_result(r, doc_kind_info(key_.kind));
+    auto body = pg::encode_result(r, doc_kind_info(key_.kind()));
     if (!body.empty()) {
       out.doc = make_doc(std::move(body));
       out.error = rc_error::none;

@@ -28,12 +28,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 
+#include "demo/demo_catalogue.hpp"
 #include "http/router.hpp"
 #include "messages/body_parser.hpp"
 #include "messages/document_encoder.hpp"
@@ -175,6 +177,12 @@ void check_emp_body(std::string_view body, std::optional<int32_t> path_id) {
 
 } // namespace
 
+// Routes are the demo catalogue's, as the daemon's by default.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  restcache::demo::install_demo_catalogue();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input{reinterpret_cast<const char*>(data), size};
   const size_t lf = input.find('\n');
@@ -202,7 +210,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (r.kind == http::route_kind::method_not_allowed)
     require(!r.allow.empty() && !r.detail.empty(), "a 405 without Allow or detail", line);
 
-  const std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{r.id} : std::nullopt;
+  require(r.id <= std::numeric_limits<int32_t>::max(), "an id past int4 in a route of the demo's", line);
+  const std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{static_cast<int32_t>(r.id)} : std::nullopt;
   check_dept(body, path_id);
   check_emp_body(body, path_id);
   if (path_id) {

@@ -37,9 +37,10 @@ public:
   /// default a plain lookup.
   virtual void refill(doc_key key, reply_callback cb) { lookup(key, std::move(cb)); }
 
-  /// A department id picked uniformly from the in-memory set of existing ids,
-  /// or nullopt while that set is empty.
-  virtual std::optional<int32_t> random_dept_id() = 0;
+  /// The key of a document GET /depts/random answers: a department picked
+  /// uniformly from the in-memory set of existing ids, or nullopt while
+  /// that set is empty.
+  virtual std::optional<doc_key> random_document() = 0;
 
   /// What /ready reports: each condition, whether it holds, and its state
   /// in a word or two ("up", "caught up", "open"). Ready when all hold.

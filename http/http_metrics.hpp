@@ -13,13 +13,23 @@
 
 #include "messages/metric_types.hpp"
 #include "http/router.hpp"
+#include "messages/doc_catalogue.hpp"
 
 namespace restcache::http {
 
-/// The routes as /metrics labels them: every route_kind, plus requests
-/// refused before routing (malformed, too large, too many connections).
-inline constexpr size_t metric_route_count = static_cast<size_t>(route_kind::not_found) + 2;
+/// The routes as /metrics labels them: every route_kind but document (its
+/// place unused), then each kind's document route by kind id, then the
+/// requests refused before routing (malformed, too large, too many
+/// connections). Bounded by the catalogue's bound on kinds.
+inline constexpr size_t fixed_metric_routes = static_cast<size_t>(route_kind::not_found) + 1;
+inline constexpr size_t metric_route_count = fixed_metric_routes + max_kinds + 1;
 inline constexpr size_t unrouted_metric_route = metric_route_count - 1;
+
+/// The metric route of a routed request.
+constexpr size_t metric_route_of(const route& r) noexcept {
+  return r.kind == route_kind::document ? fixed_metric_routes + static_cast<size_t>(r.doc) - 1
+                                        : static_cast<size_t>(r.kind);
+}
 
 /// The statuses restcache answers, each its own label value; anything else is "other".
 inline constexpr unsigned metric_statuses[] = {200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 411,

@@ -179,7 +179,7 @@ bool request_handler::admit_body(const request_head& req, bool announces_body, r
   if (!announces_body)
     return true;
   const route r = parse_route(req.method, req.target);
-  st.metric_route = static_cast<uint8_t>(r.kind);
+  st.metric_route = static_cast<uint8_t>(metric_route_of(r));
   st.head = r.head;
   if (is_routing_error(r.kind)) {
     start(req, false, st, out); // the same 400, 404 or 405 as without a body
@@ -228,26 +228,20 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
   st.refill = opts_.honour_no_cache && (req.has_cache_control || req.has_pragma)
               && forbids_stored_answer(req.has_cache_control, req.cache_control, req.has_pragma, req.pragma);
   const route r = parse_route(req.method, req.target);
-  st.metric_route = static_cast<uint8_t>(r.kind);
+  st.metric_route = static_cast<uint8_t>(metric_route_of(r));
   st.head = r.head;
   switch (r.kind) {
-    case route_kind::deptemps:
-      st.key = doc_key{doc_kind::deptemps, r.id};
-      return next_step::lookup;
-    case route_kind::dept:
-      st.key = doc_key{doc_kind::dept, r.id};
-      return next_step::lookup;
-    case route_kind::emp:
-      st.key = doc_key{doc_kind::emp, r.id};
+    case route_kind::document:
+      st.key = key_of(r);
       return next_step::lookup;
     case route_kind::random_dept: {
-      auto id = gateway_.random_dept_id();
-      if (!id) {
+      auto key = gateway_.random_document();
+      if (!key) {
         problem_reply(make_problem(503, "no department ids are loaded yet; retry later"), st, out);
         return next_step::reply;
       }
       st.random_tries = 1;
-      st.key = doc_key{doc_kind::deptemps, *id};
+      st.key = std::move(*key);
       return next_step::lookup;
     }
     case route_kind::list_depts:
@@ -343,15 +337,15 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
   if (e == rc_error::not_found && st.random_tries > 0 && st.random_tries < 4) {
     // The id set is refreshed every 30 s: a department deleted since is
     // skipped, not answered 404 to a request for "any department".
-    if (auto id = gateway_.random_dept_id()) {
+    if (auto key = gateway_.random_document()) {
       ++st.random_tries;
-      st.key = doc_key{doc_kind::deptemps, *id};
+      st.key = std::move(*key);
       return next_step::lookup;
     }
   }
   if (e == rc_error::not_found) {
-    std::string detail = std::string{doc_kind_info(st.key.kind).noun} + " " + std::to_string(st.key.id)
-                         + " does not exist";
+    const auto& kind = doc_kind_info(st.key.kind());
+    std::string detail = kind.noun + " " + key_spelling(kind.key, st.key) + " does not exist";
     problem_reply(make_problem(e, detail), st, out);
     add_cache_status(r.status, 0, out);
     return next_step::reply;
@@ -359,8 +353,8 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
   if (e == rc_error::db_schema) {
     // Names what is missing when the drift check has seen it (within
     // changelog.drift-interval of the change); never the SQL.
-    auto why = gateway_.drift_detail(st.key.kind);
-    problem_reply(make_problem(e, "the database no longer has what " + std::string{doc_kind_info(st.key.kind).name}
+    auto why = gateway_.drift_detail(st.key.kind());
+    problem_reply(make_problem(e, "the database no longer has what " + doc_kind_info(st.key.kind()).name
                                     + " documents are read from: "
                                     + (why.empty() ? std::string{"details are in the server log"} : why)),
                   st, out);

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <limits>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache::http {
 
 namespace {
 
-constexpr std::string_view deptemps_prefix = "/deptemps/";
-constexpr std::string_view emp_prefix = "/depts/emps/";
+// The demo's keyed writes: PUT and DELETE on its department's and
+// employee's document paths.
 constexpr std::string_view dept_prefix = "/depts/";
+constexpr std::string_view emp_prefix = "/depts/emps/";
 
 bool iequals_prefix(std::string_view s, std::string_view prefix) noexcept {
   if (s.size() < prefix.size())
@@ -44,7 +47,7 @@ std::string_view path_of(std::string_view target) noexcept {
 }
 
 enum class path_kind : uint8_t {
-  unknown, deptemps_id, dept_id, depts, random_dept, emp_id, emps, health, ready, metrics
+  unknown, document, dept_id, depts, random_dept, emp_id, emps, health, ready, metrics
 };
 
 /// Which methods a path supports (for 405 and its Allow header).
@@ -131,6 +134,35 @@ id_parse_result parse_positive_id(std::string_view s) noexcept {
   return {int32_t(v), id_error::none};
 }
 
+int percent_decode(std::string_view segment, char* out, size_t capacity) noexcept {
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  };
+  size_t n = 0;
+  for (size_t i = 0; i < segment.size(); ++i) {
+    char c = segment[i];
+    if (c == '%') {
+      if (i + 2 >= segment.size())
+        return -1;
+      int hi = hex(segment[i + 1]), lo = hex(segment[i + 2]);
+      if (hi < 0 || lo < 0)
+        return -1;
+      c = static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+    if (n == capacity)
+      return -2;
+    out[n++] = c;
+  }
+  return static_cast<int>(n);
+}
+
+doc_key key_of(const route& r) {
+  if (doc_kind_info(r.doc).key == key_type::int4 || doc_kind_info(r.doc).key == key_type::int8)
+    return doc_key{r.doc, r.id};
+  return doc_key::of_bytes(r.doc, r.key_text());
+}
+
 std::string_view to_detail(id_error e) noexcept {
   switch (e) {
     case id_error::none: return "";
@@ -145,25 +177,66 @@ std::string_view to_detail(id_error e) noexcept {
   return "id is invalid";
 }
 
+namespace {
+
+/// The kind whose route `path` starts with, the longest such route winning
+/// ("/depts/emps/" before "/depts/"); null when none.
+const doc_kind_entry* kind_of_path(std::string_view path) noexcept {
+  const doc_kind_entry* best = nullptr;
+  for (const auto& e : doc_catalogue())
+    if (!e.route.empty() && path.starts_with(e.route) && (best == nullptr || e.route.size() > best->route.size()))
+      best = &e;
+  return best;
+}
+
+/// The key of a document route into r (id, or key_bytes); false with the
+/// detail when the segment spells no key of the kind.
+bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, route& r) noexcept {
+  auto fail = [&](std::string_view detail) {
+    r.kind = route_kind::bad_request;
+    r.detail = detail;
+    return false;
+  };
+  key_error err = key_error::none;
+  if (kind.key == key_type::int4 || kind.key == key_type::int8) {
+    err = parse_integer_key(kind.key, segment, r.id);
+  } else {
+    // Enough room for the longest key; a longer one is refused as such.
+    char decoded[max_text_key_bytes + 1];
+    int n = percent_decode(segment, decoded, sizeof decoded);
+    if (n == -1)
+      return fail("key has a malformed percent-encoding: '%' must be followed by two hex digits");
+    // Past the room: longer than any key (check_text_key says so).
+    std::string_view text{decoded, n < 0 ? sizeof decoded : static_cast<size_t>(n)};
+    if (kind.key == key_type::text) {
+      err = check_text_key(text);
+      if (err == key_error::none) {
+        std::copy(text.begin(), text.end(), r.key_bytes.begin());
+        r.key_size = static_cast<uint16_t>(text.size());
+      }
+    } else {
+      char uuid[16];
+      err = parse_uuid_key(text, uuid);
+      if (err == key_error::none) {
+        std::copy(std::begin(uuid), std::end(uuid), r.key_bytes.begin());
+        r.key_size = 16;
+      }
+    }
+  }
+  return err == key_error::none || fail(to_detail(err, kind.key));
+}
+
+} // namespace
+
 route parse_route(std::string_view method, std::string_view target) noexcept {
   const std::string_view path = path_of(target);
   path_kind kind = path_kind::unknown;
+  const doc_kind_entry* doc = nullptr;
   std::string_view id_text;
-  auto with_id = [&](std::string_view prefix, path_kind k) {
-    id_text = path.substr(prefix.size());
-    if (id_text.find('/') == std::string_view::npos)
-      kind = k;
-  };
   if (path == "/depts/random") {
     kind = path_kind::random_dept;
   } else if (path == "/depts/emps") {
     kind = path_kind::emps;
-  } else if (path.starts_with(emp_prefix)) {
-    with_id(emp_prefix, path_kind::emp_id);
-  } else if (path.starts_with(deptemps_prefix)) {
-    with_id(deptemps_prefix, path_kind::deptemps_id);
-  } else if (path.starts_with(dept_prefix)) {
-    with_id(dept_prefix, path_kind::dept_id);
   } else if (path == "/depts") {
     kind = path_kind::depts;
   } else if (path == "/health") {
@@ -172,6 +245,11 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     kind = path_kind::ready;
   } else if (path == "/metrics") {
     kind = path_kind::metrics;
+  } else if ((doc = kind_of_path(path)) != nullptr) {
+    id_text = path.substr(doc->route.size());
+    if (id_text.find('/') == std::string_view::npos)
+      kind = doc->route == emp_prefix ? path_kind::emp_id : doc->route == dept_prefix ? path_kind::dept_id
+                                                                                      : path_kind::document;
   }
 
   route r;
@@ -192,17 +270,16 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   // Methods first (405 before 400), then the id.
   route_kind chosen = route_kind::not_found;
   switch (kind) {
-    case path_kind::deptemps_id:
-      if (!read) return not_allowed();
-      chosen = route_kind::deptemps;
+    case path_kind::document:
+      chosen = read ? route_kind::document : route_kind::not_found;
       break;
     case path_kind::dept_id:
-      chosen = read ? route_kind::dept : put ? route_kind::replace_dept
-                                             : del ? route_kind::delete_dept : route_kind::not_found;
+      chosen = read ? route_kind::document : put ? route_kind::replace_dept
+                                                 : del ? route_kind::delete_dept : route_kind::not_found;
       break;
     case path_kind::emp_id:
-      chosen = read ? route_kind::emp : put ? route_kind::replace_emp
-                                            : del ? route_kind::delete_emp : route_kind::not_found;
+      chosen = read ? route_kind::document : put ? route_kind::replace_emp
+                                                 : del ? route_kind::delete_emp : route_kind::not_found;
       break;
     case path_kind::depts:
       chosen = read ? route_kind::list_depts : post ? route_kind::create_dept
@@ -221,7 +298,11 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   }
   if (chosen == route_kind::not_found)
     return not_allowed();
-  if (kind == path_kind::deptemps_id || kind == path_kind::dept_id || kind == path_kind::emp_id) {
+  if (chosen == route_kind::document) {
+    r.doc = doc->kind;
+    if (!parse_document_key(*doc, id_text, r))
+      return r;
+  } else if (kind == path_kind::dept_id || kind == path_kind::emp_id) {
     auto [value, err] = parse_positive_id(id_text);
     if (err != id_error::none) {
       r.kind = route_kind::bad_request;

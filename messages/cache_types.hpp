@@ -11,23 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "messages/doc_key.hpp"
 #include "messages/errors.hpp"
 #include "messages/inline_callback.hpp"
 
 namespace restcache {
-
-/// Which cached document a key names.
-enum class doc_kind : uint8_t {
-  deptemps = 1, ///< department with its employees, keyed by deptno
-  emp = 2,      ///< one employee, keyed by empno
-  dept = 3,     ///< the department alone, keyed by deptno (read with the deptemps query)
-};
-
-struct doc_key {
-  doc_kind kind = doc_kind::deptemps;
-  int32_t id = 0;
-  friend bool operator==(const doc_key&, const doc_key&) = default;
-};
 
 /// Which tiers serve GETs (cache.mode).
 enum class cache_mode : uint8_t {
@@ -36,24 +24,6 @@ enum class cache_mode : uint8_t {
   tiered, ///< memory, then the LMDB tier, then PostgreSQL
   lmdb,   ///< the LMDB tier, then PostgreSQL (memory tier off)
 };
-
-struct doc_key_hash {
-  size_t operator()(const doc_key& k) const noexcept {
-    // splitmix64 finaliser: ids are dense, so spread them over shards/buckets.
-    uint64_t x = (uint64_t(k.kind) << 32) ^ uint32_t(k.id);
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return size_t(x ^ (x >> 31));
-  }
-};
-
-/// The shard that owns `key` among `shard_count`: the one place that decides
-/// it (the edge routes lookups with it, the listener fans changes out with
-/// it, the inspector asks the same shard).
-inline size_t shard_index(const doc_key& key, size_t shard_count) noexcept {
-  return doc_key_hash{}(key) % shard_count;
-}
 
 /// Another representation of a document: its body and strong ETag.
 struct encoded_variant {

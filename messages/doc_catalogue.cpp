@@ -1,7 +1,9 @@
 #include "messages/doc_catalogue.hpp"
 
 #include <algorithm>
-#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "messages/text.hpp"
@@ -10,76 +12,63 @@ namespace restcache {
 
 namespace {
 
-// The department statement reads dept and its employees; a department's
-// documents change with a dept row's deptno and an emp row's (old and new).
-constexpr std::array<table_read, 2> department_reads{{
-  {"dept", "deptno,dname,loc", "dept:deptno"},
-  {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "dept:deptno"},
-}};
-constexpr std::array<table_read, 1> employee_reads{{
-  {"emp", "empno,ename,job,mgr,hiredate,sal,comm,deptno", "emp:empno"},
-}};
-
-// One round trip: the department and its employees. LEFT JOIN so a
-// department without employees still answers one row (emp columns NULL).
-// to_char keeps hiredate 'YYYY-MM-DD' whatever DateStyle a session has.
-kind_statement department_statement() {
-  return {"restcache_fetch_deptemps",
-          "SELECT d.deptno, d.dname, d.loc,"
-          "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
-          "       e.sal, e.comm, e.deptno"
-          "  FROM dept d LEFT JOIN emp e ON e.deptno = d.deptno"
-          " WHERE d.deptno = $1::int"
-          " ORDER BY e.empno"};
+/// The catalogue readers see. Every one installed is kept until exit, so a
+/// span a reader took from one stays valid when a test installs another.
+std::atomic<const std::vector<doc_kind_entry>*> installed{nullptr};
+std::mutex installing;
+std::vector<std::unique_ptr<const std::vector<doc_kind_entry>>>& kept() {
+  static std::vector<std::unique_ptr<const std::vector<doc_kind_entry>>> all;
+  return all;
 }
 
-kind_statement employee_statement() {
-  return {"restcache_fetch_emp",
-          "SELECT empno, ename, job, mgr, to_char(hiredate, 'YYYY-MM-DD'), sal, comm, deptno"
-          "  FROM emp WHERE empno = $1::int"};
+const std::vector<doc_kind_entry>& catalogue_entries() noexcept {
+  static const std::vector<doc_kind_entry> none;
+  auto* c = installed.load(std::memory_order_acquire);
+  return c != nullptr ? *c : none;
 }
 
-/// The members of a department: the first three columns of its statement.
-object_plan department_members() {
-  return {{{"deptNumber", 0, value_type::number},
-           {"deptName", 1, value_type::text},
-           {"deptLocation", 2, value_type::text}}};
+void fingerprint_bytes(uint64_t& h, std::string_view s) noexcept {
+  // FNV-1a, with the length first so that fields cannot run into each other.
+  auto add = [&](unsigned char c) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  };
+  for (size_t n = s.size(), i = 0; i < 8; ++i, n >>= 8)
+    add(static_cast<unsigned char>(n & 0xff));
+  for (unsigned char c : s)
+    add(c);
 }
 
-/// The members of an employee: eight columns from `at`.
-object_plan employee_members(int at) {
-  return {{{"empNo", at, value_type::number},
-           {"empName", at + 1, value_type::text},
-           {"job", at + 2, value_type::text},
-           {"mgr", at + 3, value_type::number},
-           {"hiredate", at + 4, value_type::date},
-           {"sal", at + 5, value_type::number},
-           {"comm", at + 6, value_type::number},
-           {"deptNumber", at + 7, value_type::number}}};
-}
-
-/// In doc_kind order, from 1, so an entry is found by its value.
-std::vector<doc_kind_entry> make_catalogue() {
-  std::vector<doc_kind_entry> kinds;
-  kinds.push_back({doc_kind::deptemps, "deptemps", "dept", department_statement(), "/deptemps/",
-                   {department_members(), detail_plan{"emps", 3, employee_members(3)}, false},
-                   department_reads, "department"});
-  kinds.push_back({doc_kind::emp, "emp", "emp", employee_statement(), "/depts/emps/",
-                   {employee_members(0), std::nullopt, false}, employee_reads, "employee"});
-  kinds.push_back({doc_kind::dept, "dept", "dept", department_statement(), "/depts/",
-                   {department_members(), std::nullopt, false}, department_reads, "department"});
-  for (size_t i = 0; i < kinds.size(); ++i)
-    if (static_cast<size_t>(kinds[i].kind) != i + 1)
-      throw std::logic_error("the catalogue lists the kinds in doc_kind order, from 1");
-  return kinds;
-}
-
-const std::vector<doc_kind_entry>& catalogue_entries() {
-  static const std::vector<doc_kind_entry> kinds = make_catalogue();
-  return kinds;
+void fingerprint_object(uint64_t& h, const object_plan& o) {
+  for (const auto& f : o.fields) {
+    fingerprint_bytes(h, f.name);
+    fingerprint_bytes(h, std::to_string(f.column) + "/" + std::to_string(static_cast<int>(f.type)));
+  }
 }
 
 } // namespace
+
+void install_catalogue(std::vector<doc_kind_entry> kinds) {
+  if (kinds.size() > max_kinds)
+    throw std::invalid_argument("the catalogue holds at most 63 kinds");
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    auto& k = kinds[i];
+    if (k.name.empty())
+      throw std::invalid_argument("a kind has no name");
+    for (size_t j = 0; j < i; ++j) {
+      if (kinds[j].name == k.name)
+        throw std::invalid_argument("two kinds are called '" + k.name + "'");
+      if (kinds[j].entity == k.entity && kinds[j].key != k.key)
+        throw std::invalid_argument("kinds '" + kinds[j].name + "' and '" + k.name
+                                    + "' share key space '" + k.entity + "' with different key types");
+    }
+    k.kind = static_cast<doc_kind>(i + 1);
+  }
+  std::lock_guard lock{installing};
+  auto& all = kept();
+  all.push_back(std::make_unique<const std::vector<doc_kind_entry>>(std::move(kinds)));
+  installed.store(all.back().get(), std::memory_order_release);
+}
 
 std::span<const doc_kind_entry> doc_catalogue() noexcept {
   return catalogue_entries();
@@ -93,10 +82,9 @@ const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept {
 }
 
 const doc_kind_entry& doc_kind_info(doc_kind kind) noexcept {
-  // Every doc_kind value has an entry (checked above); a corrupt value
-  // reads the first rather than out of bounds.
+  static const doc_kind_entry unknown{};
   auto* e = find_doc_kind(static_cast<uint8_t>(kind));
-  return e ? *e : catalogue_entries()[0];
+  return e ? *e : unknown;
 }
 
 const doc_kind_entry* find_doc_kind(std::string_view name) noexcept {
@@ -104,6 +92,22 @@ const doc_kind_entry* find_doc_kind(std::string_view name) noexcept {
     if (e.name == name)
       return &e;
   return nullptr;
+}
+
+uint64_t kind_fingerprint(const doc_kind_entry& kind) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  fingerprint_bytes(h, kind.name);
+  fingerprint_bytes(h, key_type_name(kind.key));
+  fingerprint_bytes(h, kind.statement.name);
+  fingerprint_bytes(h, kind.statement.sql);
+  fingerprint_object(h, kind.plan.master);
+  if (kind.plan.detail) {
+    fingerprint_bytes(h, kind.plan.detail->name);
+    fingerprint_bytes(h, std::to_string(kind.plan.detail->present_column));
+    fingerprint_object(h, kind.plan.detail->element);
+  }
+  fingerprint_bytes(h, kind.plan.write_nulls ? "nulls" : "");
+  return h;
 }
 
 namespace {
@@ -124,7 +128,7 @@ std::vector<watched_table> watched_tables() {
     for (const auto& r : e.reads) {
       auto t = std::find_if(out.begin(), out.end(), [&](const watched_table& w) { return w.name == r.table; });
       if (t == out.end())
-        t = out.insert(out.end(), watched_table{std::string{r.table}, {}, {}, 0});
+        t = out.insert(out.end(), watched_table{r.table, {}, {}, 0});
       add_each(t->columns, r.columns);
       add_each(t->keys, r.keys);
       t->kinds |= kind_bit(e.kind);
@@ -143,8 +147,13 @@ std::string kind_names(uint64_t kinds) {
   std::string out;
   for (const auto& e : catalogue_entries())
     if ((kinds & kind_bit(e.kind)) != 0)
-      out += (out.empty() ? "" : ", ") + std::string{e.name};
+      out += (out.empty() ? "" : ", ") + e.name;
   return out;
+}
+
+std::string key_label(const doc_key& key) {
+  const auto& e = doc_kind_info(key.kind());
+  return e.name + ":" + key_spelling(e.key, key);
 }
 
 std::optional<doc_kind> change_kind(std::string_view entity) noexcept {

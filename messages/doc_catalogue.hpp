@@ -1,11 +1,12 @@
 #pragma once
 
-// Every cached document kind in one table: its name, the change-log entity
-// whose changes invalidate it, the statement that reads it, its GET route,
-// the plan that writes its document and the tables it reads. The listener,
-// the LMDB codec, the inspector, both database drivers (through
-// persistence/pg/doc_queries.hpp) and the tests read it; nothing else lists
-// the kinds.
+// Every cached document kind in one table, installed at start-up: its name,
+// key type, the change-log key space whose changes invalidate it, the
+// statement that reads it, its GET route, the plan that writes its document
+// and the tables it reads. The listener, the LMDB tier, the inspector, both
+// database drivers (through persistence/pg/doc_queries.hpp) and the tests
+// read it; nothing else lists the kinds. The demo's kinds are installed by
+// demo/ (the daemon's default); the engine names none of them.
 
 #include <optional>
 #include <span>
@@ -32,33 +33,51 @@ struct kind_statement {
 /// for its documents to be invalidated. Comma-separated lists; the table as
 /// the statement names it (resolved by the session's search_path).
 struct table_read {
-  std::string_view table;
-  std::string_view columns;
-  std::string_view keys;
+  std::string table;
+  std::string columns;
+  std::string keys;
 };
 
 struct doc_kind_entry {
-  doc_kind kind;
-  std::string_view name;   ///< metrics labels, inspector reports, logs
-  /// The change_log entity whose changes invalidate it (schema.sql's
-  /// triggers write it; its CHECK lists every entity).
-  std::string_view entity;
+  /// Its id: its place in the installed catalogue, from 1 (install_catalogue
+  /// gives it).
+  doc_kind kind{};
+  std::string name; ///< metrics labels, inspector reports, logs
+  /// The change-log key space whose changes invalidate it (its tables'
+  /// triggers write "<space>:<key>"). Kinds of one space share their keys.
+  std::string entity;
+  key_type key = key_type::int4; ///< its key column's type
   kind_statement statement;
-  std::string_view route;  ///< GET path: route followed by the id
+  std::string route; ///< GET path: route followed by the key
   /// How its statement's result is written as its document.
   document_plan plan;
   /// What its statement reads: the tables whose drift (missing triggers,
   /// changed columns) makes its cached documents unsafe.
-  std::span<const table_read> reads;
+  std::vector<table_read> reads;
   /// What one of its documents is about, for problem details ("department
   /// 7 does not exist").
-  std::string_view noun;
+  std::string noun;
 };
+
+/// The most kinds a catalogue holds (a set of kinds is one 64-bit word).
+inline constexpr size_t max_kinds = 63;
+
+/// Makes `kinds` the catalogue, their ids given in order from 1; throws
+/// std::invalid_argument for an empty or duplicate name, more than
+/// max_kinds, or kinds of one key space with different key types. Called
+/// before any reader starts (the daemon at start-up, a test between
+/// actor systems); a catalogue once installed stays readable.
+void install_catalogue(std::vector<doc_kind_entry> kinds);
+
+/// A fingerprint of what a kind's cached documents depend on: its name,
+/// key type, statement and plan. A stored document of a kind whose
+/// fingerprint changed is no longer what the kind would write.
+uint64_t kind_fingerprint(const doc_kind_entry& kind);
 
 /// A kind as one bit of a set of kinds (the drifted kinds, for one).
 constexpr uint64_t kind_bit(doc_kind k) noexcept { return uint64_t{1} << static_cast<unsigned>(k); }
 /// Whether the key's kind is in the set.
-constexpr bool of_kinds(const doc_key& key, uint64_t kinds) noexcept { return (kind_bit(key.kind) & kinds) != 0; }
+inline bool of_kinds(const doc_key& key, uint64_t kinds) noexcept { return (kind_bit(key.kind()) & kinds) != 0; }
 
 /// A table some kind reads, with what all of them need of it.
 struct watched_table {
@@ -77,16 +96,21 @@ uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept;
 /// The names of the kinds in a set ("deptemps, emp"), in catalogue order.
 std::string kind_names(uint64_t kinds);
 
-/// Every kind, in doc_kind order.
+/// Every kind, in id order (empty until one is installed).
 std::span<const doc_kind_entry> doc_catalogue() noexcept;
 
 /// The entry of a kind; nullptr for a value no kind has (a stored byte).
 const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept;
+/// The entry of a kind the catalogue has (a key's kind); for any other
+/// value, an entry with no name.
 const doc_kind_entry& doc_kind_info(doc_kind kind) noexcept;
 const doc_kind_entry* find_doc_kind(std::string_view name) noexcept;
 
-/// The kind a change-log row of `entity` is keyed by: the entity's first
-/// kind in the table (a department's deptemps document); nullopt for an
+/// "<kind name>:<key spelling>" ("deptemps:7"): a key in reports and logs.
+std::string key_label(const doc_key& key);
+
+/// The kind a change-log key of `entity` is keyed by: the entity's first
+/// kind in the catalogue (a department's deptemps document); nullopt for an
 /// entity no kind has ("truncate" names every document).
 std::optional<doc_kind> change_kind(std::string_view entity) noexcept;
 

@@ -1,8 +1,6 @@
 #include "messages/inspect_types.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <limits>
 
 #include "messages/doc_catalogue.hpp"
 
@@ -25,8 +23,8 @@ std::string inspected_key_names() {
 }
 
 bool parse_inspected_key(const std::string& text, inspected_key& key, std::string& why) {
-  auto bad = [&](const std::string& detail) {
-    why = "bad key '" + text + "': " + detail + " (expected <name>:<id>, e.g. dept:42, where <name> is one of "
+  auto bad = [&](std::string_view detail) {
+    why = "bad key '" + text + "': " + std::string{detail} + " (expected <name>:<key>, e.g. dept:42, where <name> is one of "
           + inspected_key_names() + ")";
     return false;
   };
@@ -45,19 +43,15 @@ bool parse_inspected_key(const std::string& text, inspected_key& key, std::strin
   }
   if (kinds.empty())
     return bad("no key space or kind is called '" + std::string{name} + "'");
-  auto digits = std::string_view{text}.substr(colon + 1);
-  if (digits.empty())
-    return bad("the id is missing");
-  int64_t value = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec == std::errc::result_out_of_range)
-    return bad("the id is out of range");
-  if (ec != std::errc{} || end != digits.data() + digits.size())
-    return bad("the id is not a number");
-  if (value <= 0 || value > std::numeric_limits<int32_t>::max())
-    return bad("the id must be between 1 and 2147483647");
-  key.kinds = std::move(kinds);
-  key.id = static_cast<int32_t>(value);
+  // Kinds of one space share their key type (install_catalogue checks).
+  doc_key first;
+  auto type = doc_kind_info(kinds.front()).key;
+  if (auto err = parse_key(type, kinds.front(), std::string_view{text}.substr(colon + 1), first);
+      err != key_error::none)
+    return bad(to_detail(err, type));
+  key.keys.clear();
+  for (auto k : kinds)
+    key.keys.push_back(first.of_kind(k));
   return true;
 }
 

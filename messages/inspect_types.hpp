@@ -98,16 +98,15 @@ typename Inspector::result_type inspect(Inspector& f, key_report& x) {
            x.shielded, x.doc_seq, x.shard_applied_seq);
 }
 
-/// The documents an inspected key names.
+/// The documents an inspected key names: one key per kind.
 struct inspected_key {
-  std::vector<doc_kind> kinds;
-  int32_t id = 0;
+  std::vector<doc_key> keys;
 };
 
-/// "<name>:<id>" to the documents it names: a change-log key space
+/// "<name>:<key>" to the documents it names: a change-log key space
 /// ("dept:42") names every kind of that space, else a kind's name
-/// ("deptemps:42") names that kind. False with `why` for anything else (a
-/// positive 32-bit id is required).
+/// ("deptemps:42") names that kind. The key is spelled as in a path, not
+/// escaped; false with `why` when it is no key of the kind's type.
 bool parse_inspected_key(const std::string& text, inspected_key& key, std::string& why);
 
 /// What --key takes, for usage lines: "<space or kind>:<id>" with the

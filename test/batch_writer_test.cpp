@@ -3,6 +3,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_db.hpp"
 
@@ -12,7 +13,7 @@ using restcache::test::fake_tier;
 namespace {
 
 doc_key key(int32_t id) {
-  return doc_key{doc_kind::deptemps, id};
+  return doc_key{demo::deptemps_kind, id};
 }
 
 struct fixture : test_coordinator_fixture<> {
@@ -158,11 +159,11 @@ CAF_TEST(a record queued after an invalidation is written after the delete) {
 
 CAF_TEST(a drop of kinds discards their queued records and erases them before later records) {
   put(5, "{\"old\":true}");
-  self->send(writer, put_atom::value, doc_key{doc_kind::emp, 6}, make_doc("{}"), uint64_t{1});
+  self->send(writer, put_atom::value, doc_key{demo::emp_kind, 6}, make_doc("{}"), uint64_t{1});
   auto answered = std::make_shared<bool>(false);
   sys.spawn(
     [answered](caf::event_based_actor* client, batch_writer_actor target) {
-      client->request(target, caf::infinite, clear_atom::value, kind_bit(doc_kind::deptemps))
+      client->request(target, caf::infinite, clear_atom::value, kind_bit(demo::deptemps_kind))
         .then([answered](uint64_t) { *answered = true; });
     },
     writer);
@@ -176,7 +177,7 @@ CAF_TEST(a drop of kinds discards their queued records and erases them before la
   sched.run();
   CAF_CHECK(*answered);
   CAF_REQUIRE_GREATER_OR_EQUAL(store->calls.size(), 2u);
-  CAF_CHECK_EQUAL(store->calls[0].erased_kinds, kind_bit(doc_kind::deptemps));
+  CAF_CHECK_EQUAL(store->calls[0].erased_kinds, kind_bit(demo::deptemps_kind));
   CAF_CHECK(!store->calls[0].clear);
   std::vector<std::string> written;
   for (auto& c : store->calls)

@@ -2,6 +2,7 @@
 #include "actors/cache_shard.hpp"
 
 #include "actors/batch_writer.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
 
@@ -49,7 +50,7 @@ struct fixture : fake_pool_fixture {
   }
 
   static doc_key key(int32_t id) {
-    return doc_key{doc_kind::deptemps, id};
+    return doc_key{demo::deptemps_kind, id};
   }
 
   reply_callback keep() {

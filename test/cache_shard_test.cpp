@@ -2,6 +2,7 @@
 #include "actors/cache_shard.hpp"
 
 #include "actors/batch_writer.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
@@ -35,7 +36,7 @@ struct fixture : fake_pool_fixture {
   }
 
   static doc_key key(int32_t id) {
-    return doc_key{doc_kind::deptemps, id};
+    return doc_key{demo::deptemps_kind, id};
   }
 
   void get(int32_t id) {
@@ -85,11 +86,11 @@ CAF_TEST(a miss runs one query and a second get is a hit that runs none) {
 }
 
 CAF_TEST(an employee document is filled and cached under its own key) {
-  self->send(shard, get_atom::value, doc_key{doc_kind::emp, 7839},
+  self->send(shard, get_atom::value, doc_key{demo::emp_kind, 7839},
              reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
   sched.run();
   CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
-  CAF_CHECK(conn().pending[0].kind == doc_kind::emp);
+  CAF_CHECK(conn().pending[0].kind == demo::emp_kind);
   conn().complete_oldest();
   sched.run();
   CAF_REQUIRE_EQUAL(results.size(), 1u);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/child_program.hpp"
@@ -70,11 +71,11 @@ CAF_TEST(the catalogue kinds read dept and emp and need their keys logged) {
   auto tables = watched_tables();
   CAF_REQUIRE_EQUAL(tables.size(), 2u);
   auto& emp = tables[index_of(tables, "emp")];
-  CAF_CHECK_EQUAL(emp.kinds, kind_bit(doc_kind::deptemps) | kind_bit(doc_kind::emp) | kind_bit(doc_kind::dept));
+  CAF_CHECK_EQUAL(emp.kinds, kind_bit(demo::deptemps_kind) | kind_bit(demo::emp_kind) | kind_bit(demo::dept_kind));
   CAF_CHECK(std::find(emp.keys.begin(), emp.keys.end(), "emp:empno") != emp.keys.end());
   CAF_CHECK(std::find(emp.keys.begin(), emp.keys.end(), "dept:deptno") != emp.keys.end());
-  CAF_CHECK_EQUAL(tables[index_of(tables, "dept")].kinds, kind_bit(doc_kind::deptemps) | kind_bit(doc_kind::dept));
-  CAF_CHECK_EQUAL(kind_names(kind_bit(doc_kind::emp) | kind_bit(doc_kind::dept)), "emp, dept");
+  CAF_CHECK_EQUAL(tables[index_of(tables, "dept")].kinds, kind_bit(demo::deptemps_kind) | kind_bit(demo::dept_kind));
+  CAF_CHECK_EQUAL(kind_names(kind_bit(demo::emp_kind) | kind_bit(demo::dept_kind)), "emp, dept");
 }
 
 CAF_TEST(an installed catalog has no problem and the same facts give the same fingerprint) {
@@ -116,7 +117,7 @@ CAF_TEST(each kind of drift names what is wrong and bypasses only the kinds that
   // dept's drift leaves the employee document cached.
   auto facts = healthy(tables);
   facts.tables[dept].changed.enabled = 'D';
-  CAF_CHECK_EQUAL(pg::judge_catalog(facts, tables).drifted & kind_bit(doc_kind::emp), 0u);
+  CAF_CHECK_EQUAL(pg::judge_catalog(facts, tables).drifted & kind_bit(demo::emp_kind), 0u);
   // No log: every kind.
   facts = healthy(tables);
   facts.log_id.clear();
@@ -141,7 +142,7 @@ CAF_TEST(a fingerprint change drops only the kinds that read the changed table) 
   CAF_CHECK_EQUAL(kinds_after([&](pg::catalog_facts& f) { f.log_id = "1/2"; }), all);
   CAF_CHECK_EQUAL(pg::fingerprint_kinds("", before, tables), all); // nothing known
   // The department kinds read dept; the employee kind does not.
-  CAF_CHECK((tables[dept].kinds & kind_bit(doc_kind::emp)) == 0);
+  CAF_CHECK((tables[dept].kinds & kind_bit(demo::emp_kind)) == 0);
   CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "public.dept"), tables[dept].kinds);
   CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "emp"), tables[emp].kinds);
   CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "other.unknown"), all);
@@ -226,7 +227,7 @@ CAF_TEST(what administrators do to the watched tables is seen and the repair cle
   c.exec("ALTER TABLE dept DISABLE TRIGGER ALL; ALTER TABLE dept ENABLE TRIGGER ALL");
   auto origin = check();
   CAF_CHECK(has(origin.problems(), "restcache_changed on public.dept fires in origin mode only"));
-  CAF_CHECK_EQUAL(origin.drifted & kind_bit(doc_kind::emp), 0u); // the employee document reads no dept
+  CAF_CHECK_EQUAL(origin.drifted & kind_bit(demo::emp_kind), 0u); // the employee document reads no dept
   CAF_CHECK_EQUAL(repair(), 2);
   CAF_CHECK_EQUAL(check().drifted, 0u);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_db.hpp"
@@ -120,9 +121,9 @@ CAF_TEST(the demo plans write what the typed encoders write) {
   d.emps[1].comm = 0;
   d.emps[2].ename = std::nullopt;
   d.emps[2].job = std::string{"line\nbreak"};
-  const auto& deptemps = doc_kind_info(doc_kind::deptemps).plan;
-  const auto& dept = doc_kind_info(doc_kind::dept).plan;
-  const auto& emp = doc_kind_info(doc_kind::emp).plan;
+  const auto& deptemps = doc_kind_info(demo::deptemps_kind).plan;
+  const auto& dept = doc_kind_info(demo::dept_kind).plan;
+  const auto& emp = doc_kind_info(demo::emp_kind).plan;
   CAF_CHECK_EQUAL(encode(deptemps, department_rows(d)), encode_deptemps(d));
   CAF_CHECK_EQUAL(encode(dept, department_rows(d)), encode_dept(d.dept));
   auto none = test::make_dept(11, 0);

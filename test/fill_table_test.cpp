@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "test/fixtures/doc_keys.hpp"
 
@@ -142,7 +143,7 @@ CAF_TEST(overtaking kinds leaves the other kinds current) {
   fills.start(dept_key(1), 0, waiter("d1"), t0);
   fills.start(emp_key(1), 0, waiter("e1"), t0);
   fills.start(emp_key(2), 0, waiter("e2"), t0);
-  CAF_CHECK_EQUAL(fills.overtake_kinds(kind_bit(doc_kind::emp)), 2u);
+  CAF_CHECK_EQUAL(fills.overtake_kinds(kind_bit(demo::emp_kind)), 2u);
   CAF_CHECK(fills.in_flight(dept_key(1)));
   CAF_CHECK(!fills.in_flight(emp_key(1)));
   CAF_CHECK_EQUAL(fills.uncached_count(), 2u);

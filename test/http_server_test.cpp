@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/http_client.hpp"
 
@@ -64,7 +65,7 @@ public:
 
   void lookup(doc_key key, reply_callback cb) override {
     lookups.fetch_add(1);
-    int32_t id = key.id;
+    auto id = static_cast<int32_t>(key.id());
     if (id >= 1 && id <= 99) {
       cb(lookup_result{rc_error::none, doc_for(id)});
     } else if (id >= 100 && id <= 199) {
@@ -91,11 +92,11 @@ public:
     }
   }
 
-  std::optional<int32_t> random_dept_id() override {
+  std::optional<doc_key> random_document() override {
     int32_t id = random_id.load();
     if (id == 0)
       return std::nullopt;
-    return id;
+    return doc_key{demo::deptemps_kind, id};
   }
 
   std::vector<http::readiness_check> readiness() const override {

@@ -18,8 +18,9 @@ declare -A may=(
   [cache]="messages"
   [actors]="messages persistence db cache"
   [http]="messages logging"
-  [app]="messages logging persistence db runtime config cache actors http"
-  [tools]="messages persistence db actors config test tools"
+  [demo]="messages logging persistence db cache actors http"
+  [app]="messages logging persistence db runtime config cache actors http demo"
+  [tools]="messages persistence db actors config test tools demo"
 )
 
 wrong=0

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
@@ -124,8 +125,8 @@ struct fixture {
     auto totals = s.for_each(txn, [&](doc_key k, const lmdb::value_view& v) {
       rep.max_write_seq = std::max(rep.max_write_seq, v.write_seq);
       rep.newer += v.write_seq > since_write_seq;
-      if (k.kind == doc_kind::deptemps)
-        rep.ids.push_back(k.id);
+      if (k.kind() == demo::deptemps_kind)
+        rep.ids.push_back(k.id());
       else
         ++wrong_kind;
     });
@@ -149,7 +150,7 @@ struct fixture {
         ++unknown;
         continue;
       }
-      auto got = s.get(txn, {doc_kind::deptemps, id});
+      auto got = s.get(txn, {demo::deptemps_kind, id});
       if (!got || got->doc->body != *body || got->doc->etag != expected().etag(id)) {
         if (++mismatched <= 3)
           CAF_MESSAGE("record " << id << " differs from PostgreSQL's document");

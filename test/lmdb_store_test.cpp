@@ -18,7 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
@@ -48,7 +50,7 @@ std::vector<record> make_batch(int32_t first_id, int n, uint64_t seq = 1, size_t
   std::vector<record> out;
   out.reserve(n);
   for (int i = 0; i < n; ++i)
-    out.push_back(make_record(doc_kind::emp, first_id + i, seq, size));
+    out.push_back(make_record(demo::emp_kind, first_id + i, seq, size));
   return out;
 }
 
@@ -59,7 +61,7 @@ std::vector<record> random_batch(uint32_t& x, int n, uint64_t seq) {
   batch.reserve(size_t(n));
   for (int i = 0; i < n; ++i) {
     x = x * 1103515245u + 12345u;
-    batch.push_back(make_record(doc_kind::emp, int32_t((x >> 8) % 30000), seq, 600 + (x >> 4) % 3000));
+    batch.push_back(make_record(demo::emp_kind, int32_t((x >> 8) % 30000), seq, 600 + (x >> 4) % 3000));
   }
   return batch;
 }
@@ -93,14 +95,15 @@ void raw_put(const std::string& dir, const char* db, std::string_view key, std::
 CAF_TEST_FIXTURE_SCOPE(lmdb_store_tests, fixture)
 
 CAF_TEST(keys sort by kind then id and decode back) {
-  auto a = encode_key({doc_kind::deptemps, 2});
-  auto b = encode_key({doc_kind::deptemps, 256});
-  auto c = encode_key({doc_kind::emp, 1});
-  CAF_CHECK(std::string_view(a.data(), 5) < std::string_view(b.data(), 5));
-  CAF_CHECK(std::string_view(b.data(), 5) < std::string_view(c.data(), 5));
-  CAF_CHECK(decode_key({b.data(), 5}) == (doc_key{doc_kind::deptemps, 256}));
-  CAF_CHECK(!decode_key({b.data(), 4}));
-  CAF_CHECK(!decode_key(std::string_view("\x07\0\0\0\1", 5)));
+  auto a = encode_key({demo::deptemps_kind, 2});
+  auto b = encode_key({demo::deptemps_kind, 256});
+  auto c = encode_key({demo::emp_kind, 1});
+  CAF_CHECK_EQUAL(a.size(), 9u); // the kind, then an integer's 8 bytes
+  CAF_CHECK(a.view() < b.view());
+  CAF_CHECK(b.view() < c.view());
+  CAF_CHECK(decode_key(b.view()) == (doc_key{demo::deptemps_kind, 256}));
+  CAF_CHECK(!decode_key(b.view().substr(0, 8)));
+  CAF_CHECK(!decode_key(std::string_view("\x07\0\0\0\0\0\0\0\1", 9)));
   auto w = encode_u64(0x0102030405060708ull);
   CAF_CHECK_EQUAL(uint8_t(w[0]), 1u);
   CAF_CHECK(decode_u64({w.data(), 8}) == std::optional<uint64_t>(0x0102030405060708ull));
@@ -109,12 +112,12 @@ CAF_TEST(keys sort by kind then id and decode back) {
 
 CAF_TEST(records of both kinds round trip with body etag and seq) {
   store s(opts());
-  auto d = make_record(doc_kind::deptemps, 10, 77);
-  auto e = make_record(doc_kind::emp, 10, 78, 300); // same id, other kind
+  auto d = make_record(demo::deptemps_kind, 10, 77);
+  auto e = make_record(demo::emp_kind, 10, 78, 300); // same id, other kind
   s.put_batch({d, e}, {});
   auto txn = s.begin_read();
-  auto rd = s.get(txn, {doc_kind::deptemps, 10});
-  auto re = s.get(txn, {doc_kind::emp, 10});
+  auto rd = s.get(txn, {demo::deptemps_kind, 10});
+  auto re = s.get(txn, {demo::emp_kind, 10});
   CAF_REQUIRE(rd && re);
   CAF_CHECK_EQUAL(rd->doc->body, d.doc->body);
   CAF_CHECK_EQUAL(rd->doc->etag, d.doc->etag);
@@ -122,7 +125,7 @@ CAF_TEST(records of both kinds round trip with body etag and seq) {
   CAF_CHECK_EQUAL(re->doc->body, e.doc->body);
   CAF_CHECK_EQUAL(re->doc->etag, e.doc->etag);
   CAF_CHECK_EQUAL(re->seq, 78u);
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 11}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 11}));
   CAF_CHECK_EQUAL(s.count(), 2u);
   CAF_CHECK_EQUAL(s.counters().garbled, 0u);
 }
@@ -130,14 +133,14 @@ CAF_TEST(records of both kinds round trip with body etag and seq) {
 CAF_TEST(a shard reader sees each commit on its next read) {
   store s(opts());
   store_reader reader{s};
-  CAF_CHECK(reader.get({doc_kind::deptemps, 1}) == nullptr);
-  auto d = make_record(doc_kind::deptemps, 1, 5);
+  CAF_CHECK(reader.get({demo::deptemps_kind, 1}) == nullptr);
+  auto d = make_record(demo::deptemps_kind, 1, 5);
   s.put_batch({d}, {});
-  auto got = reader.get({doc_kind::deptemps, 1}); // a fresh snapshot per read
+  auto got = reader.get({demo::deptemps_kind, 1}); // a fresh snapshot per read
   CAF_REQUIRE(got != nullptr);
   CAF_CHECK_EQUAL(got->body, d.doc->body);
-  s.erase({{doc_kind::deptemps, 1}});
-  CAF_CHECK(reader.get({doc_kind::deptemps, 1}) == nullptr);
+  s.erase({{demo::deptemps_kind, 1}});
+  CAF_CHECK(reader.get({demo::deptemps_kind, 1}) == nullptr);
 }
 
 CAF_TEST(a batch of 10000 records of 1.5 KB commits and reads back) {
@@ -165,20 +168,20 @@ CAF_TEST(deletes in a batch and erase remove records and their write order) {
   store s(opts());
   s.put_batch(make_batch(1, 10), {});
   // Deletes run first: 5 is deleted and put again in the same batch, so it stays.
-  s.put_batch(make_batch(11, 1), {{doc_kind::emp, 1}, {doc_kind::emp, 2}, {doc_kind::emp, 5},
-                                  {doc_kind::emp, 999}});
+  s.put_batch(make_batch(11, 1), {{demo::emp_kind, 1}, {demo::emp_kind, 2}, {demo::emp_kind, 5},
+                                  {demo::emp_kind, 999}});
   s.put_batch(make_batch(5, 1, 2), {});
   auto txn = s.begin_read();
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 1}));
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 2}));
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 5}));
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 11}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 1}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 2}));
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 5}));
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 11}));
   txn.reset();
-  s.erase({{doc_kind::emp, 3}, {doc_kind::emp, 4}, {doc_kind::deptemps, 3}});
+  s.erase({{demo::emp_kind, 3}, {demo::emp_kind, 4}, {demo::deptemps_kind, 3}});
   txn.renew();
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 3}));
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 4}));
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 6}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 3}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 4}));
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 6}));
   txn.reset();
   CAF_CHECK_EQUAL(s.count(), 7u);
   CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 7u);
@@ -186,12 +189,12 @@ CAF_TEST(deletes in a batch and erase remove records and their write order) {
 
 CAF_TEST(replacing a key keeps one record and one write order entry) {
   store s(opts());
-  auto a = make_record(doc_kind::deptemps, 20, 1, 900);
-  auto b = make_record(doc_kind::deptemps, 20, 2, 2500); // larger: an overflow page
+  auto a = make_record(demo::deptemps_kind, 20, 1, 900);
+  auto b = make_record(demo::deptemps_kind, 20, 2, 2500); // larger: an overflow page
   s.put_batch({a}, {});
   s.put_batch({b}, {});
   auto txn = s.begin_read();
-  auto got = s.get(txn, {doc_kind::deptemps, 20});
+  auto got = s.get(txn, {demo::deptemps_kind, 20});
   CAF_REQUIRE(got);
   CAF_CHECK_EQUAL(got->doc->body, b.doc->body);
   CAF_CHECK_EQUAL(got->seq, 2u);
@@ -201,7 +204,7 @@ CAF_TEST(replacing a key keeps one record and one write order entry) {
 }
 
 CAF_TEST(records and the watermark persist across reopen) {
-  auto r = make_record(doc_kind::emp, 7782, 31);
+  auto r = make_record(demo::emp_kind, 7782, 31);
   {
     store s(opts());
     CAF_CHECK_EQUAL(s.watermark(), 0u);
@@ -250,25 +253,82 @@ CAF_TEST(erasing kinds drops their records in batches and keeps the others with 
   for (int first = 0; first < emps; first += 2000) {
     std::vector<record> batch;
     for (int id = first; id < std::min(emps, first + 2000); ++id)
-      batch.push_back(make_record(doc_kind::emp, id, 1, 100));
+      batch.push_back(make_record(demo::emp_kind, id, 1, 100));
     s.put_batch(batch, {});
   }
-  s.put_batch({make_record(doc_kind::deptemps, 1, 2), make_record(doc_kind::dept, 1, 3)}, {}, 500);
+  s.put_batch({make_record(demo::deptemps_kind, 1, 2), make_record(demo::dept_kind, 1, 3)}, {}, 500);
   CAF_REQUIRE_EQUAL(s.count(), size_t(emps) + 2);
-  s.erase_kinds(kind_bit(doc_kind::emp));
+  s.erase_kinds(kind_bit(demo::emp_kind));
   CAF_CHECK_EQUAL(s.count(), 2u);
   CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 2u);
   {
     auto txn = s.begin_read();
-    CAF_CHECK(!s.get(txn, {doc_kind::emp, 0}));
-    CAF_CHECK(s.get(txn, {doc_kind::deptemps, 1}));
-    CAF_CHECK(s.get(txn, {doc_kind::dept, 1}));
+    CAF_CHECK(!s.get(txn, {demo::emp_kind, 0}));
+    CAF_CHECK(s.get(txn, {demo::deptemps_kind, 1}));
+    CAF_CHECK(s.get(txn, {demo::dept_kind, 1}));
   }
   CAF_CHECK_EQUAL(s.watermark(), 500u); // not a clear: the watermark stays
-  s.erase_kinds(kind_bit(doc_kind::deptemps) | kind_bit(doc_kind::dept));
+  s.erase_kinds(kind_bit(demo::deptemps_kind) | kind_bit(demo::dept_kind));
   CAF_CHECK_EQUAL(s.count(), 0u);
   CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 0u);
   CAF_CHECK_EQUAL(s.counters().cleared, 0u);
+}
+
+CAF_TEST(records of a kind whose statement or shape changed are dropped at open and the others kept) {
+  {
+    store s(opts());
+    CAF_CHECK(s.dropped_kinds().empty());
+    s.put_batch({make_record(demo::deptemps_kind, 1, 2), make_record(demo::emp_kind, 7, 3)}, {}, 500);
+  }
+  {
+    store s(opts()); // the same catalogue: everything stays
+    CAF_CHECK(s.dropped_kinds().empty());
+    CAF_CHECK_EQUAL(s.count(), 2u);
+  }
+  {
+    auto kinds = demo::demo_kinds();
+    kinds[1].statement.sql += " -- another statement";
+    test::catalogue_guard changed{kinds};
+    store s(opts());
+    CAF_CHECK_EQUAL(s.dropped_kinds(), "emp");
+    CAF_CHECK_EQUAL(s.count(), 1u);
+    CAF_CHECK_EQUAL(entries(s, s.environment().write_order()), 1u);
+    auto txn = s.begin_read();
+    CAF_CHECK(s.get(txn, {demo::deptemps_kind, 1}));
+    CAF_CHECK(!s.get(txn, {demo::emp_kind, 7}));
+    CAF_CHECK_EQUAL(s.watermark(), 500u); // what is kept stays as fresh as it was
+  }
+  {
+    // Another kind under an id: what the old one wrote is not its.
+    auto kinds = demo::demo_kinds();
+    std::swap(kinds[0], kinds[2]);
+    test::catalogue_guard swapped{kinds};
+    store s(opts());
+    CAF_CHECK_EQUAL(s.dropped_kinds(), "deptemps, emp, dept");
+    CAF_CHECK_EQUAL(s.count(), 0u);
+  }
+}
+
+CAF_TEST(a text key is stored under its bytes and read back) {
+  test::catalogue_guard with_tags{test::demo_and_text_kind()};
+  const doc_kind tag{4};
+  store s(opts());
+  auto key = doc_key::of_bytes(tag, "a/b c \"q\" ü");
+  auto long_key = doc_key::of_bytes(tag, std::string(max_text_key_bytes, 'z'));
+  s.put_batch({record{key, make_doc(R"({"name":"x"})"), 4}, record{long_key, make_doc("{}"), 5}}, {});
+  auto txn = s.begin_read();
+  auto r = s.get(txn, key);
+  CAF_REQUIRE(r);
+  CAF_CHECK_EQUAL(r->doc->body, R"({"name":"x"})");
+  CAF_CHECK(s.get(txn, long_key));
+  CAF_CHECK(!s.get(txn, doc_key::of_bytes(tag, "a/b c")));
+  std::vector<doc_key> seen;
+  s.for_each(txn, [&](doc_key k, const value_view&) { seen.push_back(k); });
+  CAF_CHECK(seen == (std::vector<doc_key>{key, long_key}));
+  CAF_CHECK_EQUAL(encode_key(long_key).size(), max_key_size);
+  txn.reset();
+  s.erase({key});
+  CAF_CHECK_EQUAL(s.count(), 1u);
 }
 
 CAF_TEST(a clear stores the history the records belong to with the watermark) {
@@ -276,11 +336,11 @@ CAF_TEST(a clear stores the history the records belong to with the watermark) {
   {
     store s(opts());
     CAF_CHECK(!s.history());
-    s.put_batch({make_record(doc_kind::deptemps, 1, 1)}, {}, 500);
+    s.put_batch({make_record(demo::deptemps_kind, 1, 1)}, {}, 500);
     s.clear(0, id);
     CAF_CHECK_EQUAL(s.count(), 0u);
     CAF_CHECK_EQUAL(s.watermark(), 0u);
-    s.put_batch({make_record(doc_kind::deptemps, 2, 1)}, {}, 600);
+    s.put_batch({make_record(demo::deptemps_kind, 2, 1)}, {}, 600);
     s.clear(); // a drop of the same history keeps it
   }
   store s(opts());
@@ -333,7 +393,7 @@ CAF_TEST(a file larger than a smaller budget is dropped on reopen) {
 }
 
 CAF_TEST(a truncated or garbled value decodes to an error) {
-  auto r = make_record(doc_kind::emp, 1, 5);
+  auto r = make_record(demo::emp_kind, 1, 5);
   auto v = encode_value(5, 9, r.doc->etag, r.doc->body);
   value_view out;
   CAF_REQUIRE_EQUAL(decode_value(v, out), decode_error::none);
@@ -362,7 +422,7 @@ CAF_TEST(a truncated or garbled value decodes to an error) {
     store s(opts());
     s.put_batch({r}, {});
   }
-  raw_put(dir.path, "records", std::string_view(encode_key(r.key).data(), key_size), flipped);
+  raw_put(dir.path, "records", encode_key(r.key).view(), flipped);
   store s(opts());
   auto txn = s.begin_read();
   CAF_CHECK(!s.get(txn, r.key));
@@ -398,8 +458,8 @@ CAF_TEST(eviction keeps the file within budget and keeps the newest records) {
   auto txn = s.begin_read();
   int newest = 0, oldest = 0;
   for (int i = 0; i < per_batch; ++i) {
-    newest += s.get(txn, {doc_kind::emp, (batches - 1) * per_batch + i}).has_value();
-    oldest += s.get(txn, {doc_kind::emp, i}).has_value();
+    newest += s.get(txn, {demo::emp_kind, (batches - 1) * per_batch + i}).has_value();
+    oldest += s.get(txn, {demo::emp_kind, i}).has_value();
   }
   CAF_CHECK_EQUAL(newest, per_batch);
   CAF_CHECK_EQUAL(oldest, 0);
@@ -409,12 +469,12 @@ CAF_TEST(a batch larger than the whole map is written in parts and applies its d
   store s(opts(1ull << 20)); // 256 pages
   s.put_batch(make_batch(1, 10), {});
   auto big = make_batch(100, 400); // ~400 pages of records: never in one transaction
-  s.put_batch(big, {{doc_kind::emp, 1}}, 77);
+  s.put_batch(big, {{demo::emp_kind, 1}}, 77);
   CAF_CHECK_EQUAL(s.counters().dropped_puts, 0u);
   CAF_CHECK_EQUAL(s.watermark(), 77u);
   auto txn = s.begin_read();
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 1}));
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 499})); // the newest
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 1}));
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 499})); // the newest
   txn.reset();
   CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (1ull << 20));
 }
@@ -422,15 +482,15 @@ CAF_TEST(a batch larger than the whole map is written in parts and applies its d
 CAF_TEST(a record larger than the whole map is skipped and its deletes and watermark still apply) {
   store s(opts(1ull << 20)); // 256 pages
   s.put_batch(make_batch(1, 10), {});
-  std::vector<record> huge{make_record(doc_kind::emp, 100, 1, 2u << 20)}; // 2 MB: can never fit
-  s.put_batch(huge, {{doc_kind::emp, 1}}, 77);
+  std::vector<record> huge{make_record(demo::emp_kind, 100, 1, 2u << 20)}; // 2 MB: can never fit
+  s.put_batch(huge, {{demo::emp_kind, 1}}, 77);
   auto c = s.counters();
   CAF_CHECK(c.map_full_retries >= 3);
   CAF_CHECK_EQUAL(c.dropped_puts, 1u);
   CAF_CHECK_EQUAL(s.watermark(), 77u);
   auto txn = s.begin_read();
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 1}));
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 100}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 1}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 100}));
   txn.reset();
   // The tier keeps working, through the batch writer's interface as well.
   record_store& rs = s;
@@ -481,7 +541,7 @@ CAF_TEST(a full file system lowers the budget to the file and commits go on) {
   uint64_t watermark = 1;
   // 30 batches of 200 records of 1.5 KB: ~9 MB into 3 MB.
   for (int32_t b = 0; b < 30; ++b) {
-    std::vector<doc_key> deletes{{doc_kind::emp, b * 200 - 100}}; // a key of the batch before
+    std::vector<doc_key> deletes{{demo::emp_kind, b * 200 - 100}}; // a key of the batch before
     s.put_batch(make_batch(b * 200, 200), deletes, ++watermark);
   }
   auto c = s.counters();
@@ -492,8 +552,8 @@ CAF_TEST(a full file system lowers the budget to the file and commits go on) {
   // reach into the last batch on so small a disk); the last delete applied.
   auto txn = s.begin_read();
   for (int32_t id = 29 * 200 + 100; id < 30 * 200; ++id)
-    CAF_CHECK(s.get(txn, {doc_kind::emp, id}));
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 29 * 200 - 100}));
+    CAF_CHECK(s.get(txn, {demo::emp_kind, id}));
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 29 * 200 - 100}));
   txn.reset();
   CAF_CHECK_GREATER_OR_EQUAL(s.count(), 100u);
   CAF_MESSAGE("kept " << s.count() << " records in a budget of " << (s.budget_bytes() >> 10) << " KiB after "
@@ -544,16 +604,16 @@ CAF_TEST(a budget lowered for a full disk goes back up once the disk has room) {
 CAF_TEST(a batch too large for a small budget is written in parts and fills the budget) {
   store s(opts(16ull << 20)); // 4,096 pages; each batch below needs ~3,000
   for (int32_t b = 0; b < 5; ++b)
-    s.put_batch(make_batch(b * 3000, 3000), {{doc_kind::emp, b * 3000 - 1}}, uint64_t(b + 1));
+    s.put_batch(make_batch(b * 3000, 3000), {{demo::emp_kind, b * 3000 - 1}}, uint64_t(b + 1));
   // One transaction a batch would evict down to a quarter of the budget,
   // the batch's own older records with it.
   CAF_MESSAGE("kept " << s.count() << " records of 1.5 KB in a budget of 16 MiB");
   CAF_CHECK_GREATER(s.count(), 2500u); // ~3,100 here; ~1,000 in one transaction a batch
   CAF_CHECK_EQUAL(s.watermark(), 5u);
   auto txn = s.begin_read();
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 5 * 3000 - 1})); // the newest
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 4 * 3000})); // the last batch's oldest
-  CAF_CHECK(!s.get(txn, {doc_kind::emp, 4 * 3000 - 1})); // deleted with its first part
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 5 * 3000 - 1})); // the newest
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 4 * 3000})); // the last batch's oldest
+  CAF_CHECK(!s.get(txn, {demo::emp_kind, 4 * 3000 - 1})); // deleted with its first part
   txn.reset();
   CAF_CHECK(fs::file_size(fs::path(dir.path) / "data.mdb") <= (16ull << 20));
 }
@@ -575,7 +635,7 @@ CAF_TEST(batches of random keys beside readers neither fail nor drop records) {
         auto txn = s.begin_read();
         for (int i = 0; i < 20; ++i) {
           x = x * 1103515245u + 12345u;
-          (void) s.get(txn, {doc_kind::emp, int32_t((x >> 8) % 30000)});
+          (void) s.get(txn, {demo::emp_kind, int32_t((x >> 8) % 30000)});
         }
         txn.reset();
         std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -656,20 +716,20 @@ CAF_TEST(a read transaction is reset and renewed across threads) {
   store s(opts());
   s.put_batch(make_batch(1, 100, 3), {});
   auto txn = s.begin_read();
-  CAF_CHECK(s.get(txn, {doc_kind::emp, 1}));
+  CAF_CHECK(s.get(txn, {demo::emp_kind, 1}));
   txn.reset();
   txn.reset(); // idempotent
   s.put_batch(make_batch(101, 1, 4), {});
   bool t1 = false, t2 = false;
   std::thread first([&] {
     txn.renew(); // a fresh snapshot sees the newer write
-    t1 = s.get(txn, {doc_kind::emp, 101}).has_value() && s.get(txn, {doc_kind::emp, 50}).has_value();
+    t1 = s.get(txn, {demo::emp_kind, 101}).has_value() && s.get(txn, {demo::emp_kind, 50}).has_value();
     txn.reset();
   });
   first.join();
   std::thread second([&] {
     txn.renew();
-    auto got = s.get(txn, {doc_kind::emp, 100});
+    auto got = s.get(txn, {demo::emp_kind, 100});
     t2 = got && got->seq == 3;
     txn.reset();
   });
@@ -679,10 +739,10 @@ CAF_TEST(a read transaction is reset and renewed across threads) {
 }
 
 CAF_TEST(for_each visits every record in key order and counts garbled ones) {
-  auto r1 = make_record(doc_kind::deptemps, 7, 11);
-  auto r2 = make_record(doc_kind::deptemps, 300, 12);
-  auto r3 = make_record(doc_kind::emp, 2, 13);
-  auto bad = make_record(doc_kind::emp, 9, 14);
+  auto r1 = make_record(demo::deptemps_kind, 7, 11);
+  auto r2 = make_record(demo::deptemps_kind, 300, 12);
+  auto r3 = make_record(demo::emp_kind, 2, 13);
+  auto bad = make_record(demo::emp_kind, 9, 14);
   {
     store s(opts());
     s.put_batch({r3, bad, r2, r1}, {});
@@ -704,7 +764,7 @@ CAF_TEST(for_each visits every record in key order and counts garbled ones) {
   // One value garbled, one key that is not ours: counted, never visited.
   auto v = encode_value(14, 99, bad.doc->etag, bad.doc->body);
   v[value_header_size + 3] ^= 0x01;
-  raw_put(dir.path, "records", std::string_view(encode_key(bad.key).data(), key_size), v);
+  raw_put(dir.path, "records", encode_key(bad.key).view(), v);
   raw_put(dir.path, "records", "abc", "x");
   store s(opts());
   auto txn = s.begin_read();

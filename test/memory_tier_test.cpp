@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "test/fixtures/doc_keys.hpp"
 #include "messages/document_encoder.hpp"
@@ -268,7 +269,7 @@ CAF_TEST(dropping kinds keeps the other kinds) {
   t.store(emp_key(2), doc_of(100), 0);
   t.remember_missing(dept_key(5), t0);
   t.remember_missing(emp_key(5), t0);
-  t.drop_kinds(kind_bit(doc_kind::emp));
+  t.drop_kinds(kind_bit(demo::emp_kind));
   CAF_CHECK(t.contains(dept_key(1)));
   CAF_CHECK(!t.contains(emp_key(1)));
   CAF_CHECK(!t.contains(emp_key(2)));

@@ -3,6 +3,7 @@
 
 #include <caf/test/unit_test.hpp>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "test/fixtures/doc_keys.hpp"
 
@@ -73,9 +74,9 @@ CAF_TEST(a forgotten key leaves no slot that could push out a live one) {
 CAF_TEST(forgetting kinds keeps the other kinds) {
   missing_keys m{10 * missing_keys::charge, 60s};
   m.remember(dept_key(1), t0);
-  m.remember(doc_key{doc_kind::emp, 1}, t0);
-  m.remember(doc_key{doc_kind::dept, 1}, t0);
-  m.forget_kinds(kind_bit(doc_kind::emp) | kind_bit(doc_kind::dept));
+  m.remember(doc_key{demo::emp_kind, 1}, t0);
+  m.remember(doc_key{demo::dept_kind, 1}, t0);
+  m.forget_kinds(kind_bit(demo::emp_kind) | kind_bit(demo::dept_kind));
   CAF_CHECK_EQUAL(m.size(), 1u);
   CAF_CHECK(m.contains(dept_key(1), t0));
   m.clear();

@@ -3,6 +3,7 @@
 
 #include "actors/batch_writer.hpp"
 #include "actors/cache_shard.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/cache_stack_fixture.hpp"
 
@@ -25,7 +26,7 @@ struct fixture : cache_stack_fixture {
   }
 
   static doc_key key(int32_t id) {
-    return doc_key{doc_kind::deptemps, id};
+    return doc_key{demo::deptemps_kind, id};
   }
 
   const cache_shard_actor& shard_of(int32_t id) {
@@ -310,14 +311,14 @@ CAF_TEST(a drop of some kinds clears only their documents from memory and the LM
   cache(8);
   CAF_REQUIRE_EQUAL(entries(), 2);
   tier->docs[key(9)] = make_doc("{\"dept\":true}");
-  tier->docs[doc_key{doc_kind::emp, 9}] = make_doc("{\"emp\":true}");
-  inbox->request_drop_kinds(kind_bit(doc_kind::emp));
+  tier->docs[doc_key{demo::emp_kind, 9}] = make_doc("{\"emp\":true}");
+  inbox->request_drop_kinds(kind_bit(demo::emp_kind));
   sched.run();
   sched.trigger_timeouts();
   sched.run();
   CAF_CHECK_EQUAL(entries(), 2); // the deptemps documents stay
   CAF_CHECK(tier->docs.count(key(9)) == 1);
-  CAF_CHECK(tier->docs.count(doc_key{doc_kind::emp, 9}) == 0);
+  CAF_CHECK(tier->docs.count(doc_key{demo::emp_kind, 9}) == 0);
   bool whole = false;
   uint64_t erased = 0;
   for (auto& c : tier->calls) {
@@ -325,9 +326,9 @@ CAF_TEST(a drop of some kinds clears only their documents from memory and the LM
     erased |= c.erased_kinds;
   }
   CAF_CHECK(!whole);
-  CAF_CHECK_EQUAL(erased, kind_bit(doc_kind::emp));
+  CAF_CHECK_EQUAL(erased, kind_bit(demo::emp_kind));
   // A drop of both tiers asked for in the same round covers it.
-  inbox->request_drop_kinds(kind_bit(doc_kind::deptemps));
+  inbox->request_drop_kinds(kind_bit(demo::deptemps_kind));
   inbox->request_drop();
   sched.run();
   sched.trigger_timeouts();

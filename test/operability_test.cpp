@@ -16,6 +16,7 @@
 #include <simdjson.h>
 
 #include "config/options.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
@@ -505,7 +506,7 @@ CAF_TEST(SIGTERM under load answers every request in flight and writes every que
   auto txn = s.begin_read();
   size_t missing = 0;
   for (auto id : served)
-    if (!s.get(txn, doc_key{doc_kind::deptemps, id}))
+    if (!s.get(txn, doc_key{demo::deptemps_kind, id}))
       ++missing;
   CAF_CHECK_EQUAL(missing, 0u);
   CAF_CHECK_EQUAL(s.count(), served.size());

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
@@ -30,7 +31,7 @@ namespace {
 using key_set = std::set<std::string>; // "dept:10", "emp:7499"
 
 std::string key_name(const doc_key& k) {
-  return std::string{k.kind == doc_kind::deptemps ? "dept:" : "emp:"} + std::to_string(k.id);
+  return std::string{k.kind() == demo::deptemps_kind ? "dept:" : "emp:"} + std::to_string(k.id());
 }
 
 key_set keys(std::initializer_list<const char*> xs) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "http/http_metrics.hpp"
 #include "http/server.hpp"
 #include "http/wire_format.hpp"
@@ -25,12 +26,12 @@ namespace {
 class fixed_gateway : public cache_gateway {
 public:
   void lookup(doc_key, reply_callback) override {}
-  std::optional<int32_t> random_dept_id() override {
+  std::optional<doc_key> random_document() override {
     if (random_ids.empty())
       return std::nullopt;
     auto id = random_ids.front();
     random_ids.erase(random_ids.begin());
-    return id;
+    return doc_key{demo::deptemps_kind, id};
   }
   std::vector<readiness_check> readiness() const override { return checks; }
   std::string metrics_text() const override { return "# TYPE x counter\nx 1\n"; }
@@ -97,8 +98,8 @@ CAF_TEST(health is answered at once with its fixed body) {
 
 CAF_TEST(a document route asks for its key and answers the cached document) {
   CAF_REQUIRE(start(get("/depts/emps/12")) == next_step::lookup);
-  CAF_CHECK(st.key.kind == doc_kind::emp);
-  CAF_CHECK_EQUAL(st.key.id, 12);
+  CAF_CHECK(st.key.kind() == demo::emp_kind);
+  CAF_CHECK_EQUAL(st.key.id(), 12);
   auto doc = make_doc(R"({"empNo":12})");
   CAF_REQUIRE(handler.on_lookup(lookup_result{rc_error::none, doc}, st, out) == next_step::reply);
   CAF_CHECK_EQUAL(out.status, 200u);
@@ -169,10 +170,10 @@ CAF_TEST(an unavailable database answers 503 with Retry-After) {
 CAF_TEST(the random department skips ids deleted meanwhile and gives up after four) {
   gateway.random_ids = {10, 11, 12, 13, 14};
   CAF_REQUIRE(start(get("/depts/random")) == next_step::lookup);
-  CAF_CHECK_EQUAL(st.key.id, 10);
+  CAF_CHECK_EQUAL(st.key.id(), 10);
   for (int32_t next : {11, 12, 13}) {
     CAF_REQUIRE(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::lookup);
-    CAF_CHECK_EQUAL(st.key.id, next);
+    CAF_CHECK_EQUAL(st.key.id(), next);
   }
   CAF_CHECK(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::reply);
   CAF_CHECK_EQUAL(out.status, 404u);

@@ -7,6 +7,10 @@
 #include <random>
 #include <string>
 
+#include "demo/demo_catalogue.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
+
+using namespace restcache;
 using namespace restcache::http;
 
 namespace {
@@ -15,7 +19,7 @@ std::string str(std::string_view s) {
   return std::string{s};
 }
 
-route get(std::string_view target) {
+route get(const std::string& target) {
   return parse_route("GET", target);
 }
 
@@ -23,15 +27,16 @@ route get(std::string_view target) {
 
 CAF_TEST(deptemps routes carry the id) {
   auto r = get("/deptemps/42");
-  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK(r.kind == route_kind::document);
+  CAF_CHECK(r.doc == demo::deptemps_kind);
   CAF_CHECK_EQUAL(r.id, 42);
   CAF_CHECK(!r.head);
   CAF_CHECK(r.detail.empty());
   r = get("/deptemps/1");
-  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK(r.kind == route_kind::document);
   CAF_CHECK_EQUAL(r.id, 1);
   r = get("/deptemps/2147483647");
-  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK(r.kind == route_kind::document);
   CAF_CHECK_EQUAL(r.id, 2147483647);
 }
 
@@ -63,7 +68,7 @@ CAF_TEST(the fixed routes) {
 
 CAF_TEST(a query string is ignored) {
   auto r = get("/deptemps/12?fields=all&x=%20");
-  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK(r.kind == route_kind::document);
   CAF_CHECK_EQUAL(r.id, 12);
   CAF_CHECK(get("/health?probe=1").kind == route_kind::health);
   CAF_CHECK(get("/depts/random?").kind == route_kind::random_dept);
@@ -74,7 +79,7 @@ CAF_TEST(a query string is ignored) {
 
 CAF_TEST(absolute form targets are routed by their path) {
   auto r = get("http://localhost:8080/deptemps/5?x");
-  CAF_CHECK(r.kind == route_kind::deptemps);
+  CAF_CHECK(r.kind == route_kind::document);
   CAF_CHECK_EQUAL(r.id, 5);
   CAF_CHECK(get("HTTP://example.com/health").kind == route_kind::health);
   CAF_CHECK(get("http://example.com").kind == route_kind::not_found);
@@ -122,21 +127,23 @@ CAF_TEST(every method of the api routes to its kind) {
     const char* target;
     route_kind kind;
     int32_t id;
+    doc_kind doc = {};
   };
-  for (auto e : {expectation{"GET", "/depts/7", route_kind::dept, 7},
+  for (auto e : {expectation{"GET", "/depts/7", route_kind::document, 7, demo::dept_kind},
                  {"PUT", "/depts/7", route_kind::replace_dept, 7},
                  {"PUT", "/depts", route_kind::replace_dept, 0},
                  {"DELETE", "/depts/7", route_kind::delete_dept, 7},
                  {"POST", "/depts", route_kind::create_dept, 0},
                  {"GET", "/depts", route_kind::list_depts, 0},
                  {"PUT", "/depts/random", route_kind::rewrite_random_dept, 0},
-                 {"GET", "/depts/emps/9", route_kind::emp, 9},
+                 {"GET", "/depts/emps/9", route_kind::document, 9, demo::emp_kind},
                  {"PUT", "/depts/emps/9", route_kind::replace_emp, 9},
                  {"DELETE", "/depts/emps/9", route_kind::delete_emp, 9},
                  {"POST", "/depts/emps", route_kind::create_emp, 0}}) {
     auto r = parse_route(e.method, e.target);
     CAF_CHECK(r.kind == e.kind);
     CAF_CHECK_EQUAL(r.id, e.id);
+    CAF_CHECK(r.doc == e.doc);
     CAF_CHECK_EQUAL(is_write(r.kind), std::string_view{e.method} != "GET");
   }
   CAF_CHECK(parse_route("DELETE", "/depts/x").kind == route_kind::bad_request);
@@ -246,4 +253,29 @@ CAF_TEST(route details never point into the target) {
   target.assign(target.size(), '#');
   CAF_CHECK(r.kind == route_kind::bad_request);
   CAF_CHECK_EQUAL(str(r.detail), str(to_detail(id_error::non_digit)));
+}
+
+CAF_TEST(a kind keyed by text takes its key percent-decoded and checked) {
+  restcache::test::catalogue_guard with_tags{restcache::test::demo_and_text_kind()};
+  const doc_kind tag{4};
+  auto r = get("/tags/a%2Fb%20c%C3%BC?x=1");
+  CAF_REQUIRE(r.kind == route_kind::document);
+  CAF_CHECK(r.doc == tag);
+  CAF_CHECK_EQUAL(str(r.key_text()), "a/b cü");
+  CAF_CHECK(key_of(r) == doc_key::of_bytes(tag, "a/b cü"));
+  CAF_CHECK(get("/tags/plain").key_text() == "plain");
+  CAF_CHECK(get("/tags/%zz").kind == route_kind::bad_request);
+  CAF_CHECK(get("/tags/a%2").detail.find("percent-encoding") != std::string_view::npos);
+  CAF_CHECK(get("/tags/").detail == to_detail(key_error::empty, key_type::text));
+  CAF_CHECK(get("/tags/a%00b").detail == to_detail(key_error::bad_text, key_type::text));
+  CAF_CHECK(get("/tags/%FF").detail == to_detail(key_error::bad_text, key_type::text));
+  CAF_CHECK(get("/tags/" + std::string(255, 'k')).kind == route_kind::document);
+  CAF_CHECK(get("/tags/" + std::string(256, 'k')).detail == to_detail(key_error::too_long, key_type::text));
+  CAF_CHECK(get("/tags/" + std::string(300, 'k') + "%zz").detail == to_detail(key_error::too_long, key_type::text));
+  CAF_CHECK(get("/tags/a/b").kind == route_kind::not_found);
+  auto put = parse_route("PUT", "/tags/x");
+  CAF_CHECK(put.kind == route_kind::method_not_allowed);
+  CAF_CHECK_EQUAL(str(put.allow), "GET, HEAD");
+  // The demo's routes are as they were beside it.
+  CAF_CHECK(get("/depts/emps/9").doc == demo::emp_kind);
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
@@ -42,8 +43,8 @@ struct fixture {
   /// without one, as by an interrupted first run).
   void write_records(std::optional<uint64_t> watermark) {
     lmdb::store s{lmdb::env_options{dir.path, 64ull << 20}};
-    std::vector<lmdb::record> records{{doc_key{doc_kind::deptemps, 1}, make_doc("{\"deptNumber\":1}"), 1},
-                                      {doc_key{doc_kind::emp, 2}, make_doc("{\"empNo\":2}"), 1}};
+    std::vector<lmdb::record> records{{doc_key{demo::deptemps_kind, 1}, make_doc("{\"deptNumber\":1}"), 1},
+                                      {doc_key{demo::emp_kind, 2}, make_doc("{\"empNo\":2}"), 1}};
     s.put_batch(records, {}, watermark);
   }
 };
@@ -103,7 +104,7 @@ CAF_TEST(a damaged LMDB file is deleted and the tier starts empty) {
     CAF_CHECK_EQUAL(state, tier_state::ok);
     CAF_CHECK(why.find("damaged") != std::string::npos);
     CAF_CHECK(why.find(what) != std::string::npos);
-    tier->put_batch({{doc_key{doc_kind::emp, 7}, make_doc("{\"empNo\":7}"), 1}}, {}, 3);
+    tier->put_batch({{doc_key{demo::emp_kind, 7}, make_doc("{\"empNo\":7}"), 1}}, {}, 3);
     CAF_CHECK_EQUAL(tier->count(), 1u);
   };
   // Cut short: LMDB itself would open it and fault on the first page read.
@@ -112,7 +113,7 @@ CAF_TEST(a damaged LMDB file is deleted and the tier starts empty) {
     lmdb::store s{lmdb::env_options{dir.path, 64ull << 20}};
     std::vector<lmdb::record> many;
     for (int32_t id = 10; id < 1010; ++id)
-      many.push_back({doc_key{doc_kind::emp, id}, make_doc(std::string(1500, 'e')), 1});
+      many.push_back({doc_key{demo::emp_kind, id}, make_doc(std::string(1500, 'e')), 1});
     s.put_batch(many, {}, 43);
   }
   std::filesystem::resize_file(data, std::filesystem::file_size(data) / 3);

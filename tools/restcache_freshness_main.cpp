@@ -46,6 +46,7 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "tools/cli_args.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
@@ -1210,6 +1211,7 @@ int checker::run() {
 } // namespace
 
 int main(int argc, char** argv) {
+  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   auto opt = parse_args(argc, argv);
   if (!opt.seed)
     opt.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) & 0x7fffffffffffffffULL;

@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/inspect_types.hpp"
 #include "messages/inspect_wire.hpp"
 #include "tools/cli_args.hpp"
@@ -305,6 +306,7 @@ int show(const args& a, std::string& out, std::string& error_line) {
 } // namespace
 
 int main(int argc, char** argv) {
+  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   auto a = parse_args(argc, argv);
   if (!a.watch) {
     std::string out, error_line;

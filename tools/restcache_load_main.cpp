@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "demo/demo_catalogue.hpp"
 #include "tools/cli_args.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
@@ -265,6 +266,7 @@ int verify(pg::connection& c) {
 }
 
 int main(int argc, char** argv) {
+  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   auto a = parse_args(argc, argv);
   if (a.help) {
     std::fputs(usage_text, stdout);

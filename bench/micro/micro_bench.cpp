@@ -34,6 +34,7 @@
 
 #include "actors/cache_shard.hpp"
 #include "actors/metrics.hpp"
+#include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
@@ -119,7 +120,7 @@ struct shard_world {
     // invalidation since).
     caf::scoped_actor self{*sys};
     for (int32_t id = 1; id <= shard_keys; ++id)
-      self->send(shard, put_atom::value, doc_key{doc_kind::deptemps, id},
+      self->send(shard, put_atom::value, doc_key{demo::deptemps_kind, id},
                  make_doc(encode_deptemps(sample_dept(id))), uint64_t{0});
     while (metrics.entries.load() < shard_keys)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -152,7 +153,7 @@ void BM_shard_get_roundtrip(benchmark::State& state) {
   const uint64_t hits0 = w.metrics.hits.load();
   for (auto _ : state) {
     ++want;
-    caf::anon_send(w.shard, get_atom::value, doc_key{doc_kind::deptemps, pick(rng)},
+    caf::anon_send(w.shard, get_atom::value, doc_key{demo::deptemps_kind, pick(rng)},
                    reply_callback{[done](lookup_result r) {
                      benchmark::DoNotOptimize(r.doc);
                      done->fetch_add(1, std::memory_order_release);
@@ -179,7 +180,7 @@ void BM_shard_get_pipelined(benchmark::State& state) {
   }};
   for (auto _ : state) {
     for (int64_t i = 0; i < batch; ++i)
-      caf::anon_send(w.shard, get_atom::value, doc_key{doc_kind::deptemps, pick(rng)}, cb);
+      caf::anon_send(w.shard, get_atom::value, doc_key{demo::deptemps_kind, pick(rng)}, cb);
     want += uint64_t(batch);
     while (done->load(std::memory_order_acquire) < want)
       std::this_thread::yield();
@@ -208,7 +209,7 @@ struct lmdb_world {
     store = std::make_unique<lmdb::store>(opts);
     std::vector<lmdb::record> batch;
     for (int32_t id = 1; id <= lmdb_keys; ++id) {
-      batch.push_back(lmdb::record{doc_key{doc_kind::deptemps, id},
+      batch.push_back(lmdb::record{doc_key{demo::deptemps_kind, id},
                                    make_doc(encode_deptemps(sample_dept(id))), 1});
       if (batch.size() == 10'000) {
         store->put_batch(batch, {});
@@ -239,7 +240,7 @@ void BM_lmdb_read(benchmark::State& state) {
   std::uniform_int_distribution<int32_t> pick{1, lmdb_keys};
   size_t bytes = 0;
   for (auto _ : state) {
-    auto doc = reader.get(doc_key{doc_kind::deptemps, pick(rng)});
+    auto doc = reader.get(doc_key{demo::deptemps_kind, pick(rng)});
     if (!doc) {
       state.SkipWithError("LMDB miss");
       break;
@@ -254,6 +255,7 @@ BENCHMARK(BM_lmdb_read);
 } // namespace
 
 int main(int argc, char** argv) {
+  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

@@ -49,7 +49,9 @@ void remove_files(const std::string& dir);
 /// what a stored field means: a file of another format is dropped on open,
 /// never served. 2: records carry XXH3-64 ETags (1: FNV-1a 64), and a
 /// stored ETag must be the one a write's If-Match is checked against.
-inline constexpr uint32_t format_version = 2;
+/// 3: records keys carry the kind's typed key bytes (an integer in 8
+/// bytes), and meta holds the kind registry.
+inline constexpr uint32_t format_version = 3;
 
 /// How a commit reaches the disk. Measured on this machine (ext4, 2 cores), one
 /// write transaction of 10,000 puts of 1.5 KB values; numbers and the choice in env.cpp.
@@ -140,6 +142,7 @@ inline constexpr std::string_view watermark_witness = "wm_witness";
 /// Text: the watched tables' catalog fingerprint the records were kept under.
 inline constexpr std::string_view watermark_catalog = "wm_catalog";
 inline constexpr std::string_view history = "history";       ///< encode_history: whose history the records are
+inline constexpr std::string_view kinds = "kinds";           ///< encode_kind_registry: what wrote each kind's records
 inline constexpr std::string_view next_write_seq = "next_wseq"; ///< u64 BE
 inline constexpr std::string_view tick = "tick"; ///< u64 BE, a small commit that frees pages
 } // namespace meta_key

@@ -58,6 +58,38 @@ uint32_t checksum(std::string_view header, std::string_view etag, std::string_vi
 
 } // namespace
 
+std::string encode_kind_registry(const std::vector<registered_kind>& kinds) {
+  std::string out;
+  for (const auto& k : kinds) {
+    auto name = std::string_view{k.name}.substr(0, 255);
+    char head[10];
+    head[0] = char(k.id);
+    put_be(head + 1, k.fingerprint, 8);
+    head[9] = char(name.size());
+    out.append(head, sizeof head);
+    out += name;
+  }
+  return out;
+}
+
+std::optional<std::vector<registered_kind>> decode_kind_registry(std::string_view b) {
+  std::vector<registered_kind> out;
+  while (!b.empty()) {
+    if (b.size() < 10)
+      return std::nullopt;
+    registered_kind k;
+    k.id = uint8_t(b[0]);
+    k.fingerprint = get_be(b.data() + 1, 8);
+    size_t n = uint8_t(b[9]);
+    if (b.size() < 10 + n)
+      return std::nullopt;
+    k.name = std::string{b.substr(10, n)};
+    out.push_back(std::move(k));
+    b.remove_prefix(10 + n);
+  }
+  return out;
+}
+
 std::string encode_history(const history_identity& id) {
   std::string out(16, '\0');
   put_be(out.data(), id.system_id, 8);
@@ -78,20 +110,48 @@ std::optional<history_identity> decode_history(std::string_view b) {
   return id;
 }
 
-key_bytes encode_key(doc_key k) noexcept {
+std::optional<key_bytes> key_bytes::of(std::string_view raw) noexcept {
+  if (raw.empty() || raw.size() > max_key_size)
+    return std::nullopt;
   key_bytes out;
-  out[0] = char(k.kind);
-  put_be(out.data() + 1, uint32_t(k.id), 4);
+  std::memcpy(out.bytes_.data(), raw.data(), raw.size());
+  out.size_ = static_cast<uint16_t>(raw.size());
   return out;
 }
 
-std::optional<doc_key> decode_key(std::string_view b) noexcept {
-  if (b.size() != key_size)
+key_bytes encode_key(const doc_key& k) noexcept {
+  key_bytes out;
+  auto b = k.bytes(); // at most max_text_key_bytes (doc_key::of_bytes checks)
+  out.bytes_[0] = char(k.kind());
+  std::memcpy(out.bytes_.data() + 1, b.data(), b.size());
+  out.size_ = static_cast<uint16_t>(1 + b.size());
+  return out;
+}
+
+std::optional<doc_key> decode_key(std::string_view b) {
+  if (b.size() < 2 || b.size() > max_key_size)
     return std::nullopt;
-  auto kind = uint8_t(b[0]);
-  if (!find_doc_kind(kind))
+  const auto* kind = find_doc_kind(uint8_t(b[0]));
+  if (kind == nullptr)
     return std::nullopt;
-  return doc_key{doc_kind(kind), int32_t(uint32_t(get_be(b.data() + 1, 4)))};
+  auto bytes = b.substr(1);
+  switch (kind->key) {
+    case key_type::int4:
+    case key_type::int8: {
+      if (bytes.size() != 8)
+        return std::nullopt;
+      auto id = static_cast<int64_t>(get_be(bytes.data(), 8) ^ (uint64_t{1} << 63));
+      doc_key k{kind->kind, id};
+      return k;
+    }
+    case key_type::uuid:
+      if (bytes.size() != 16)
+        return std::nullopt;
+      return doc_key::of_bytes(kind->kind, bytes);
+    case key_type::text:
+      return doc_key::of_bytes(kind->kind, bytes);
+  }
+  return std::nullopt;
 }
 
 u64_bytes encode_u64(uint64_t v) noexcept {

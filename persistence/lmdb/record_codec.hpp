@@ -3,8 +3,10 @@
 // Byte layouts of the LMDB tier. Plain C++ (no LMDB, no CAF) so the codec can
 // be tested and fuzzed on its own.
 //
-// records key   : 1 byte doc_kind + 4 bytes big-endian id (memcmp order = kind, then id;
-//                 ids are positive database serials, a negative id would sort last)
+// records key   : 1 byte doc_kind + the key's bytes (doc_key::bytes: an integer's 8
+//                 big-endian bytes, sign bit flipped, so memcmp order = kind, then
+//                 number; a text key's UTF-8 bytes; a uuid's 16), 2 to 256 bytes:
+//                 under LMDB's 511-byte limit without hashing
 // records value : header (27 bytes) + etag bytes + body bytes
 //   [0]      codec version (value_codec_version)
 //   [1,9)    u64 BE seq        change-seq / fill-seq of the document
@@ -13,7 +15,9 @@
 //   [17,19)  u16 BE etag length
 //   [19,23)  u32 BE body length (explicit, so a truncated value is detected)
 //   [23,27)  u32 BE checksum of [0,23) + etag + body (a garbled value is not served)
-// write_order   : key u64 BE write_seq -> value = records key (5 bytes)
+// write_order   : key u64 BE write_seq -> value = records key
+// meta "kinds"  : per kind: u8 id + u64 BE fingerprint (kind_fingerprint) + u8 name
+//                 length + the name's bytes (what wrote the records of each kind id)
 // meta "history": u64 BE system id + u32 BE database OID + u32 BE timeline
 //                 + the database name's bytes (the history the records came from)
 
@@ -23,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "messages/history.hpp"
@@ -30,20 +35,46 @@
 namespace restcache::lmdb {
 
 inline constexpr uint8_t value_codec_version = 1;
-inline constexpr size_t key_size = 5;
+/// The longest records key: the kind byte and the longest text key.
+inline constexpr size_t max_key_size = 1 + max_text_key_bytes;
 inline constexpr size_t value_header_size = 27;
 inline constexpr size_t max_etag_size = 0xffff;
 
-using key_bytes = std::array<char, key_size>;
+/// A records key, held without allocating.
+class key_bytes {
+public:
+  /// The bytes of a stored key; nullopt when empty or longer than any key.
+  static std::optional<key_bytes> of(std::string_view raw) noexcept;
+  std::string_view view() const noexcept { return {bytes_.data(), size_}; }
+  size_t size() const noexcept { return size_; }
+
+private:
+  friend key_bytes encode_key(const doc_key& k) noexcept;
+  std::array<char, max_key_size> bytes_;
+  uint16_t size_ = 0;
+};
 using u64_bytes = std::array<char, 8>;
 
-key_bytes encode_key(doc_key k) noexcept;
-/// nullopt unless exactly 5 bytes with a known doc_kind.
-std::optional<doc_key> decode_key(std::string_view b) noexcept;
+key_bytes encode_key(const doc_key& k) noexcept;
+/// nullopt unless a kind the catalogue has, followed by a key of its key
+/// type (8 bytes for an integer kind, 16 for a uuid, 1 to 255 for text).
+std::optional<doc_key> decode_key(std::string_view b);
 
 u64_bytes encode_u64(uint64_t v) noexcept;
 /// nullopt unless exactly 8 bytes.
 std::optional<uint64_t> decode_u64(std::string_view b) noexcept;
+
+/// A kind as a file knows it: the id its records carry, and what wrote them.
+struct registered_kind {
+  uint8_t id = 0;
+  uint64_t fingerprint = 0;
+  std::string name;
+  friend bool operator==(const registered_kind&, const registered_kind&) = default;
+};
+
+std::string encode_kind_registry(const std::vector<registered_kind>& kinds);
+/// nullopt unless a whole number of well-formed entries.
+std::optional<std::vector<registered_kind>> decode_kind_registry(std::string_view b);
 
 std::string encode_history(const history_identity& id);
 /// nullopt unless at least the 16 fixed bytes.

@@ -9,12 +9,15 @@
 #include <memory>
 #include <thread>
 
+#include "messages/doc_catalogue.hpp"
+#include "messages/text.hpp"
+
 namespace restcache::lmdb {
 
 namespace {
 
 std::string_view view(const key_bytes& k) {
-  return {k.data(), k.size()};
+  return k.view();
 }
 
 // Cursor RAII, local to this file.
@@ -41,8 +44,6 @@ void put_meta_u64(MDB_txn* txn, MDB_dbi meta, std::string_view key, uint64_t val
   check(mdb_put(txn, meta, &k, &v, 0), "mdb_put(meta)");
 }
 
-/// The watermark and its position, always together: a position left from an
-/// older watermark would narrow the replay wrongly.
 /// A text meta value; empty deletes it.
 void put_meta_text(MDB_txn* txn, MDB_dbi meta, std::string_view key, const std::string& value) {
   MDB_val k = to_val(key);
@@ -82,7 +83,54 @@ uint64_t pages_of(MDB_txn* txn, MDB_dbi dbi) {
 
 } // namespace
 
-store::store(const env_options& opts) : env_(opts), budget_pages_(env_.map_size() / env_.page_size()) {}
+store::store(const env_options& opts) : env_(opts), budget_pages_(env_.map_size() / env_.page_size()) {
+  reconcile_kinds();
+}
+
+void store::reconcile_kinds() {
+  std::vector<registered_kind> now;
+  for (const auto& e : doc_catalogue())
+    now.push_back({static_cast<uint8_t>(e.kind), kind_fingerprint(e), e.name});
+  std::optional<std::vector<registered_kind>> was;
+  {
+    read_txn txn(env_);
+    MDB_val k = to_val(meta_key::kinds), v;
+    int rc = mdb_get(txn.handle(), env_.meta(), &k, &v);
+    if (rc == MDB_SUCCESS)
+      was = decode_kind_registry(to_view(v));
+    else if (rc != MDB_NOTFOUND)
+      check(rc, "mdb_get(kinds)");
+  }
+  if (was && *was == now)
+    return;
+  // Drop each kind id whose records another kind, or another statement or
+  // plan of the same kind, wrote; without a readable registry, every kind.
+  uint64_t drop = 0;
+  std::vector<std::string> names;
+  auto same = [&](const registered_kind& r) {
+    return std::find(now.begin(), now.end(), r) != now.end();
+  };
+  if (was) {
+    for (const auto& r : *was)
+      if (r.id > 0 && r.id <= max_kinds && !same(r)) {
+        drop |= uint64_t{1} << r.id;
+        names.push_back(r.name);
+      }
+    for (const auto& n : now) // no record of an id the file never registered should exist
+      if (std::none_of(was->begin(), was->end(), [&](const registered_kind& r) { return r.id == n.id; }))
+        drop |= uint64_t{1} << n.id;
+  } else {
+    drop = ~uint64_t{1};
+  }
+  if (drop != 0 && count() > 0)
+    erase_kinds(drop);
+  dropped_kinds_ = join(names, ", ");
+  write_txn txn(env_);
+  auto b = encode_kind_registry(now);
+  MDB_val k = to_val(meta_key::kinds), v = to_val(b);
+  check(mdb_put(txn.handle(), env_.meta(), &k, &v, 0), "mdb_put(kinds)");
+  txn.commit();
+}
 
 std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
   auto kb = encode_key(key);
@@ -306,14 +354,11 @@ void store::evict_to(MDB_txn* txn, uint64_t target) {
       break;
     check(rc, "mdb_cursor_get(write_order first)");
     auto wseq = decode_u64(to_view(k));
-    key_bytes kb{};
-    bool key_ok = v.mv_size == key_size;
-    if (key_ok)
-      std::copy_n(static_cast<const char*>(v.mv_data), key_size, kb.begin());
+    auto kb = key_bytes::of(to_view(v));
     check(mdb_cursor_del(c.c, 0), "mdb_cursor_del(write_order)");
-    if (!key_ok)
+    if (!kb)
       continue;
-    MDB_val rk = to_val(view(kb)), rv;
+    MDB_val rk = to_val(view(*kb)), rv;
     rc = mdb_get(txn, env_.records(), &rk, &rv);
     if (rc == MDB_NOTFOUND)
       continue;
@@ -349,7 +394,12 @@ void store::page_estimate::add(const record& r, uint64_t psize) {
   if (!r.doc)
     return;
   ++records;
-  uint64_t size = encoded_value_size(r.doc->etag, r.doc->body) + key_size + 8;
+  // A leaf node: its header (8 bytes), the key and the value; the
+  // write_order entry: header, the u64 sequence, the key again as its value,
+  // and its slot in the page's index.
+  uint64_t key = encode_key(r.key).size();
+  uint64_t size = encoded_value_size(r.doc->etag, r.doc->body) + key + 8;
+  order_bytes += 8 + 8 + key + 2;
   if (size > psize / 3)
     pages += (size + psize - 1) / psize;
   else
@@ -357,8 +407,8 @@ void store::page_estimate::add(const record& r, uint64_t psize) {
 }
 
 uint64_t store::page_estimate::total(uint64_t psize) const {
-  // write_order: ~25 bytes an entry, appended; branch pages and meta: a few.
-  return pages + 2 * small_bytes / psize + records * 25 / psize + 8;
+  // write_order is appended, its pages full; branch pages and meta: a few.
+  return pages + 2 * small_bytes / psize + order_bytes / psize + 8;
 }
 
 uint64_t store::estimate_pages(const std::vector<record>& records) const {
@@ -553,10 +603,8 @@ void store::erase_kinds(uint64_t kinds) {
         }
       }
       for (const auto& key : keys) {
-        if (key.size() == key_size) {
-          key_bytes kb;
-          std::memcpy(kb.data(), key.data(), key_size);
-          remove_key(txn.handle(), kb);
+        if (auto kb = key_bytes::of(key)) {
+          remove_key(txn.handle(), *kb);
         } else { // malformed: no write_order entry to find
           MDB_val k = to_val(key);
           check(mdb_del(txn.handle(), env_.records(), &k, nullptr), "mdb_del(records)");

@@ -58,6 +58,11 @@ public:
 
   lmdb::env& environment() noexcept { return env_; }
 
+  /// The kinds whose records were dropped at open because the catalogue's
+  /// kind of their id is another, or reads or writes them otherwise (its
+  /// fingerprint changed), comma-separated; empty when none were.
+  const std::string& dropped_kinds() const noexcept { return dropped_kinds_; }
+
   /// A snapshot for get(); keep it, reset() it after use, renew() before the next.
   read_txn begin_read() const { return read_txn(env_); }
 
@@ -171,7 +176,7 @@ private:
   void tick();
   /// New pages records will dirty, added up one record at a time.
   struct page_estimate {
-    uint64_t pages = 0, small_bytes = 0, records = 0;
+    uint64_t pages = 0, small_bytes = 0, records = 0, order_bytes = 0;
     void add(const record& r, uint64_t psize);
     uint64_t total(uint64_t psize) const;
   };
@@ -188,6 +193,9 @@ private:
   void lower_budget_to_file();
   /// The disk has room again: the budget goes back to lmdb.max-bytes.
   void restore_budget_if_disk_has_room();
+  /// At open: drops the records of kind ids the file's registry says
+  /// another kind wrote, and registers the catalogue's kinds.
+  void reconcile_kinds();
 
   lmdb::env env_;
   /// Pages kept free for the commit in flight: what the last commit freed
@@ -207,6 +215,7 @@ private:
   std::atomic<uint64_t> budget_pages_{0};
   mutable std::atomic<uint64_t> garbled_{0}, read_errors_{0};
   std::string notice_; ///< for take_notice (the writer's thread only)
+  std::string dropped_kinds_;
 };
 
 } // namespace restcache::lmdb

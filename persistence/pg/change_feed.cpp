@@ -137,9 +137,10 @@ log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   if (space == "!")
     return log_key_kind::catalog;
   auto kind = change_kind(space);
-  if (!kind || !parse_whole(key.substr(at + 1), out.id))
+  // A key its kind could never be asked for (a text key past the bound) has
+  // nothing cached to invalidate.
+  if (!kind || parse_key(doc_kind_info(*kind).key, *kind, key.substr(at + 1), out) != key_error::none)
     return log_key_kind::unknown;
-  out.kind = *kind;
   return log_key_kind::document;
 }
 

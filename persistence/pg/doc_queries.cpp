@@ -33,9 +33,9 @@ std::string encode_result(const result& r, const doc_kind_entry& kind) {
 }
 
 std::string read_document(connection& c, const doc_key& key) {
-  const auto& kind = doc_kind_info(key.kind);
+  const auto& kind = doc_kind_info(key.kind());
   ensure_prepared(c, kind.statement.name.c_str());
-  return encode_result(c.exec_prepared(kind.statement.name, {std::to_string(key.id)}), kind);
+  return encode_result(c.exec_prepared(kind.statement.name, {key_spelling(kind.key, key)}), kind);
 }
 
 } // namespace restcache::pg

@@ -13,9 +13,10 @@ namespace {
 // -- statement names and texts ------------------------------------------------
 
 // The documents' statements are the catalogue's; the demo's typed reads
-// (writes, tests) run the department's and the employee's.
-const char* const fetch_deptemps_stmt = doc_kind_info(doc_kind::deptemps).statement.name.c_str();
-const char* const fetch_emp_stmt = doc_kind_info(doc_kind::emp).statement.name.c_str();
+// (writes, tests) run the department's and the employee's by name, prepared
+// with the demo's catalogue.
+constexpr const char* fetch_deptemps_stmt = "restcache_fetch_deptemps";
+constexpr const char* fetch_emp_stmt = "restcache_fetch_emp";
 
 constexpr const char* fetch_deptemps_batch_stmt = "restcache_fetch_deptemps_batch";
 constexpr const char* fetch_deptemps_batch_sql =
