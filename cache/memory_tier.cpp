@@ -22,7 +22,8 @@ void memory_tier::add_bytes(int64_t n) noexcept {
 }
 
 bool memory_tier::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
-  auto charge = charge_of(*doc);
+  // A long text key's bytes are held once, shared by the entry and its slot.
+  auto charge = charge_of(*doc) + static_cast<int64_t>(key.heap_bytes());
   if (charge > budget_)
     return false; // larger than the whole budget: served, not kept
   drop(key);

@@ -58,6 +58,7 @@ struct route {
   /// document: the key's kind; its key is `id` for an integer kind, else
   /// key_text().
   doc_kind doc{};
+  bool integer_key = false; ///< document: its kind is keyed by an integer (`id`)
   /// The document's integer key, or the department or employee number of a
   /// write (> 0); 0 otherwise.
   int64_t id = 0;

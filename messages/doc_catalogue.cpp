@@ -10,21 +10,20 @@
 
 namespace restcache {
 
+std::atomic<const std::vector<doc_kind_entry>*> detail::installed_catalogue{nullptr};
+
 namespace {
 
-/// The catalogue readers see. Every one installed is kept until exit, so a
-/// span a reader took from one stays valid when a test installs another.
-std::atomic<const std::vector<doc_kind_entry>*> installed{nullptr};
+/// Every catalogue installed is kept until exit, so a span a reader took
+/// from one stays valid when a test installs another.
 std::mutex installing;
 std::vector<std::unique_ptr<const std::vector<doc_kind_entry>>>& kept() {
   static std::vector<std::unique_ptr<const std::vector<doc_kind_entry>>> all;
   return all;
 }
 
-const std::vector<doc_kind_entry>& catalogue_entries() noexcept {
-  static const std::vector<doc_kind_entry> none;
-  auto* c = installed.load(std::memory_order_acquire);
-  return c != nullptr ? *c : none;
+std::span<const doc_kind_entry> catalogue_entries() noexcept {
+  return doc_catalogue();
 }
 
 void fingerprint_bytes(uint64_t& h, std::string_view s) noexcept {
@@ -67,11 +66,7 @@ void install_catalogue(std::vector<doc_kind_entry> kinds) {
   std::lock_guard lock{installing};
   auto& all = kept();
   all.push_back(std::make_unique<const std::vector<doc_kind_entry>>(std::move(kinds)));
-  installed.store(all.back().get(), std::memory_order_release);
-}
-
-std::span<const doc_kind_entry> doc_catalogue() noexcept {
-  return catalogue_entries();
+  detail::installed_catalogue.store(all.back().get(), std::memory_order_release);
 }
 
 const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept {

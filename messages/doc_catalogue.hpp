@@ -8,6 +8,7 @@
 // read it; nothing else lists the kinds. The demo's kinds are installed by
 // demo/ (the daemon's default); the engine names none of them.
 
+#include <atomic>
 #include <optional>
 #include <span>
 #include <string>
@@ -96,8 +97,17 @@ uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept;
 /// The names of the kinds in a set ("deptemps, emp"), in catalogue order.
 std::string kind_names(uint64_t kinds);
 
-/// Every kind, in id order (empty until one is installed).
-std::span<const doc_kind_entry> doc_catalogue() noexcept;
+namespace detail {
+/// The installed catalogue (install_catalogue keeps every one until exit).
+extern std::atomic<const std::vector<doc_kind_entry>*> installed_catalogue;
+} // namespace detail
+
+/// Every kind, in id order (empty until one is installed). Inline: the
+/// router reads it for every request.
+inline std::span<const doc_kind_entry> doc_catalogue() noexcept {
+  auto* c = detail::installed_catalogue.load(std::memory_order_acquire);
+  return c != nullptr ? std::span<const doc_kind_entry>{*c} : std::span<const doc_kind_entry>{};
+}
 
 /// The entry of a kind; nullptr for a value no kind has (a stored byte).
 const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept;

@@ -1,5 +1,7 @@
 #include "messages/doc_key.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -80,10 +82,11 @@ key_error parse_integer_key(key_type type, std::string_view s, int64_t& out) noe
       return key_error::non_digit;
   if (s.size() > 1 && s.front() == '0')
     return key_error::leading_zero;
+  const int64_t max_tens = max / 10, max_last = max % 10;
   int64_t v = 0;
   for (char c : s) {
     int digit = c - '0';
-    if (v > (max - digit) / 10) // checked before it can overflow
+    if (v > max_tens || (v == max_tens && digit > max_last)) // checked before it can overflow
       return key_error::overflow;
     v = v * 10 + digit;
   }
@@ -123,12 +126,9 @@ key_error parse_uuid_key(std::string_view text, char (&out)[16]) noexcept {
   return key_error::none;
 }
 
-doc_key::doc_key(doc_kind kind, int64_t id) noexcept : kind_(kind), integer_(true) {
-  auto u = static_cast<uint64_t>(id) ^ sign_bit;
-  char b[8];
-  for (int i = 7; i >= 0; --i, u >>= 8)
-    b[i] = static_cast<char>(u & 0xff);
-  bytes_.assign(b, 8); // within the string's own storage: no allocation
+doc_key::doc_key(doc_kind kind, int64_t id) noexcept : size_(8), kind_(kind), integer_(true) {
+  auto be = __builtin_bswap64(static_cast<uint64_t>(id) ^ sign_bit); // big-endian: bytes order as numbers
+  std::memcpy(inline_, &be, 8);
   // The same spread as keys had when they were (kind, int32): a positive
   // id lands on the shard it always did.
   hash_ = splitmix((uint64_t(kind) << 32) ^ static_cast<uint64_t>(id));
@@ -140,7 +140,15 @@ doc_key doc_key::of_bytes(doc_kind kind, std::string_view bytes) {
   doc_key k;
   k.kind_ = kind;
   k.integer_ = false;
-  k.bytes_.assign(bytes.data(), bytes.size());
+  k.size_ = static_cast<uint16_t>(bytes.size());
+  std::fill(std::begin(k.inline_), std::end(k.inline_), '\0');
+  if (bytes.size() <= inline_capacity) {
+    std::copy(bytes.begin(), bytes.end(), k.inline_);
+  } else {
+    auto heap = std::make_shared<char[]>(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), heap.get());
+    k.heap_ = std::move(heap);
+  }
   // FNV-1a over the bytes, seeded by the kind, then mixed.
   uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t(kind) << 56);
   for (unsigned char c : bytes) {
@@ -152,17 +160,11 @@ doc_key doc_key::of_bytes(doc_kind kind, std::string_view bytes) {
 }
 
 int64_t doc_key::id() const noexcept {
-  if (!integer_ || bytes_.size() != 8)
+  if (!integer_)
     return 0;
-  uint64_t u = 0;
-  for (char c : bytes_)
-    u = (u << 8) | static_cast<unsigned char>(c);
-  return static_cast<int64_t>(u ^ sign_bit);
-}
-
-size_t doc_key::heap_bytes() const noexcept {
-  // libstdc++ keeps up to 15 bytes inside the string.
-  return bytes_.capacity() > 15 ? bytes_.capacity() + 1 : 0;
+  uint64_t be;
+  std::memcpy(&be, inline_, 8);
+  return static_cast<int64_t>(__builtin_bswap64(be) ^ sign_bit);
 }
 
 key_error parse_key(key_type type, doc_kind kind, std::string_view text, doc_key& out) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -35,31 +36,45 @@ public:
   /// A key of an integer kind (int4 or int8): no allocation.
   doc_key(doc_kind kind, int64_t id) noexcept;
   /// A key of a text or uuid kind: its bytes (the text's, or the uuid's
-  /// 16); throws std::length_error past max_text_key_bytes.
+  /// 16); throws std::length_error past max_text_key_bytes. Up to 16 bytes
+  /// are held in the key itself, longer ones in one shared allocation.
   static doc_key of_bytes(doc_kind kind, std::string_view bytes);
 
   doc_kind kind() const noexcept { return kind_; }
   /// The same key of another kind (of the same key space).
-  doc_key of_kind(doc_kind kind) const { return integer_ ? doc_key{kind, id()} : of_bytes(kind, bytes_); }
+  doc_key of_kind(doc_kind kind) const { return integer_ ? doc_key{kind, id()} : of_bytes(kind, bytes()); }
   /// True for a key made from an integer.
   bool is_integer() const noexcept { return integer_; }
   /// The integer of an integer key; 0 for others.
   int64_t id() const noexcept;
   /// The key's bytes: an integer's 8 big-endian bytes with the sign bit
   /// flipped (so bytes order as numbers do), else the bytes it was made of.
-  std::string_view bytes() const noexcept { return bytes_; }
+  std::string_view bytes() const noexcept { return {size_ <= inline_capacity ? inline_ : heap_.get(), size_}; }
   /// Spread over 64 bits; the same on every instance and run.
   uint64_t hash() const noexcept { return hash_; }
   /// Bytes held outside the key itself (a long text key's).
-  size_t heap_bytes() const noexcept;
+  size_t heap_bytes() const noexcept { return size_ <= inline_capacity ? 0 : size_; }
 
   friend bool operator==(const doc_key& a, const doc_key& b) noexcept {
-    return a.hash_ == b.hash_ && a.kind_ == b.kind_ && a.integer_ == b.integer_ && a.bytes_ == b.bytes_;
+    if (a.hash_ != b.hash_ || a.kind_ != b.kind_ || a.integer_ != b.integer_ || a.size_ != b.size_)
+      return false;
+    return a.size_ <= inline_capacity ? same_inline(a, b) : a.bytes() == b.bytes();
   }
 
 private:
+  static constexpr uint16_t inline_capacity = 16;
+  /// The inline bytes compared as two words (unused bytes are zero).
+  static bool same_inline(const doc_key& a, const doc_key& b) noexcept {
+    uint64_t x[2], y[2];
+    __builtin_memcpy(x, a.inline_, 16);
+    __builtin_memcpy(y, b.inline_, 16);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+  }
+
   uint64_t hash_ = 0;
-  std::string bytes_;
+  std::shared_ptr<const char[]> heap_; ///< bytes past inline_capacity
+  char inline_[inline_capacity] = {};
+  uint16_t size_ = 0;
   doc_kind kind_{};
   bool integer_ = true;
 };

@@ -50,7 +50,13 @@ CAF_TEST(keys are equal by kind and bytes and carry a kind change) {
   // Eight bytes of text are not the integer with those bytes.
   auto eight = doc_key(one, 5).bytes();
   CAF_CHECK(!(doc_key::of_bytes(one, eight) == doc_key(one, 5)));
-  CAF_CHECK_EQUAL(doc_key::of_bytes(one, std::string(200, 'x')).heap_bytes() > 200, true);
+  CAF_CHECK_EQUAL(doc_key::of_bytes(one, std::string(16, 'x')).heap_bytes(), 0u);
+  CAF_CHECK_EQUAL(doc_key::of_bytes(one, std::string(17, 'x')).heap_bytes(), 17u);
+  auto long_key = doc_key::of_bytes(one, std::string(200, 'x'));
+  auto copy = long_key;
+  CAF_CHECK(copy == long_key);
+  CAF_CHECK(!(copy == doc_key::of_bytes(one, std::string(199, 'x') + "y")));
+  CAF_CHECK(!(doc_key::of_bytes(one, "ab") == doc_key::of_bytes(one, "abc")));
   CAF_CHECK_EQUAL(doc_key::of_bytes(one, std::string(max_text_key_bytes, 'x')).bytes().size(), max_text_key_bytes);
   bool threw = false;
   try {
