@@ -1,0 +1,154 @@
+#define CAF_SUITE catalogue_kind
+
+// A kind the engine has never heard of, added by a catalogue entry alone:
+// a table this suite creates, keyed by text whose keys need escaping in a
+// path and arrive in the change log as they are. The daemon runs in this
+// process with the demo's kinds and that one; nothing else is told of it.
+// What the database needs for any watched table (its restcache_watched_key
+// row and the generated triggers) is done here in SQL, as an administrator
+// would.
+
+#include "app/daemon.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/options.hpp"
+#include "logging/log_setup.hpp"
+#include "persistence/pg/connection.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+// The kind's key: '/', ' ', '%', '"', '\', ':' and a non-ASCII letter.
+const std::string odd_key = "a/b c%\"q\\:\xc3\xbc";
+const std::string odd_path = "/tags/a%2Fb%20c%25%22q%5C%3A%C3%BC";
+
+const std::string& tag_dsn() {
+  static const std::string dsn = [] {
+    auto d = create_demo_database("kind", 5, 1);
+    pg::connection c{d};
+    c.exec("CREATE TABLE tag (name text PRIMARY KEY, note text)");
+    c.exec_params("INSERT INTO tag VALUES ($1, 'first'), ('plain', 'second')", {odd_key});
+    c.exec("INSERT INTO restcache_watched_key VALUES (current_schema(), 'tag', 'tag', 'name')");
+    c.exec("SELECT restcache_install_triggers()");
+    return d;
+  }();
+  return dsn;
+}
+
+/// restcached's main, in this process: the options, the logs, the daemon.
+class in_process_daemon {
+public:
+  explicit in_process_daemon(std::vector<std::string> args) {
+    args.insert(args.begin(), {"restcached", "--config-file=/dev/null", "--db.dsn=" + tag_dsn(), "--http.port=0",
+                               "--db.pool-size=2", "--cache.shards=2", "--log.level=warn"});
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    if (auto exit_code = cfg_.read_options(static_cast<int>(argv.size()), argv.data()))
+      throw std::runtime_error("restcached options refused");
+    logs_ = std::make_unique<logging::log_setup>(logging::log_options{"warn", "text", "", false, ""});
+    daemon_ = std::make_unique<restcache::daemon>(cfg_, *logs_);
+    daemon_->start();
+  }
+  ~in_process_daemon() { daemon_->stop(); }
+  uint16_t port() const { return daemon_->http_port(); }
+
+private:
+  restcache_config cfg_;
+  std::unique_ptr<logging::log_setup> logs_;
+  std::unique_ptr<restcache::daemon> daemon_;
+};
+
+/// GETs `path` until `pred` holds for the answer or 10 s pass.
+template <class Pred>
+http_response get_until(uint16_t port, const std::string& path, Pred pred) {
+  http_client c{port};
+  http_response r;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
+  do {
+    r = c.get(path);
+    if (pred(r))
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  } while (std::chrono::steady_clock::now() < deadline);
+  return r;
+}
+
+struct fixture {
+  catalogue_guard kinds{demo_and_text_kind()};
+  temp_dir lmdb{"catalogue-kind"};
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(catalogue_kind_tests, fixture)
+
+CAF_TEST(a kind keyed by text is served cached invalidated and kept in LMDB) {
+  const std::vector<std::string> tiered{"--cache.mode=tiered", "--lmdb.path=" + lmdb.path};
+  {
+    in_process_daemon d{tiered};
+    auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
+    CAF_REQUIRE_EQUAL(ready.status, 200);
+    http_client c{d.port()};
+    auto first = c.get(odd_path);
+    CAF_CHECK_EQUAL(first.status, 200);
+    CAF_CHECK_EQUAL(first.body, R"({"name":"a/b c%\"q\\:ü","note":"first"})");
+    CAF_CHECK_EQUAL(first.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored");
+    auto again = c.get(odd_path);
+    CAF_CHECK_EQUAL(again.header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+    CAF_CHECK_EQUAL(again.body, first.body);
+    // Another spelling of the same key names the same document.
+    CAF_CHECK_EQUAL(c.get("/tags/a%2fb%20c%25%22q%5c:%c3%bc").header_or_empty("Cache-Status"),
+                    "restcache; hit; detail=memory");
+    auto missing = c.get("/tags/none%20such");
+    CAF_CHECK_EQUAL(missing.status, 404);
+    CAF_CHECK(missing.body.find("tag none such does not exist") != std::string::npos);
+    CAF_CHECK_EQUAL(c.get("/tags/%zz").status, 400);
+    CAF_CHECK_EQUAL(c.get("/tags/a%00").status, 400);
+
+    // A committed change reaches the cached document through the change log.
+    pg::connection db{tag_dsn()};
+    db.exec_params("UPDATE tag SET note = 'changed' WHERE name = $1", {odd_key});
+    auto changed = get_until(d.port(), odd_path, [](const http_response& r) {
+      return r.body.find("changed") != std::string::npos;
+    });
+    CAF_CHECK_EQUAL(changed.body, R"({"name":"a/b c%\"q\\:ü","note":"changed"})");
+    CAF_CHECK(changed.header_or_empty("Cache-Status") != "restcache; hit; detail=memory");
+    auto metrics = c.get("/metrics");
+    CAF_CHECK(metrics.body.find(R"(restcache_http_requests_total{method="GET",route="/tags/{key}",status="200"})")
+              != std::string::npos);
+    // The change reaches LMDB too before the daemon stops (its writer drains).
+    get_until(d.port(), odd_path, [](const http_response& r) {
+      return r.header_or_empty("Cache-Status") == "restcache; hit; detail=memory";
+    });
+  }
+  {
+    // Restarted: the memory tier is empty, the document comes from LMDB.
+    in_process_daemon d{tiered};
+    auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
+    CAF_REQUIRE_EQUAL(ready.status, 200);
+    http_client c{d.port()};
+    auto stored = c.get(odd_path);
+    CAF_CHECK_EQUAL(stored.body, R"({"name":"a/b c%\"q\\:ü","note":"changed"})");
+    CAF_CHECK_EQUAL(stored.header_or_empty("Cache-Status"), "restcache; hit; detail=lmdb");
+    // And a deletion reaches it.
+    pg::connection db{tag_dsn()};
+    db.exec_params("DELETE FROM tag WHERE name = $1", {odd_key});
+    auto gone = get_until(d.port(), odd_path, [](const http_response& r) { return r.status == 404; });
+    CAF_CHECK_EQUAL(gone.status, 404);
+  }
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
