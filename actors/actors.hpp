@@ -27,7 +27,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::dept_ids_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::deptemps_batch_outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::page_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::write_pool_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::history_identity)
@@ -108,11 +108,11 @@ using db_pool_actor = caf::typed_actor<
   /// Describes the pool: size, up, in use, idle, waiting borrowers.
   caf::replies_to<inspect_atom>::with<actor_report>>;
 
-/// cache.populate: reads departments page by page and hands the documents
-/// to their shards until all are cached or the memory budget is nearly used.
+/// cache.populate: reads a kind's documents page by page and hands them to
+/// their shards until all are cached or the memory budget is nearly used.
 using cache_populator_actor = caf::typed_actor<
-  /// A page of departments (or the error that stopped it), from the connection's thread.
-  caf::reacts_to<page_atom, deptemps_batch_outcome>,
+  /// A page of documents (or the error that stopped it), from the connection's thread.
+  caf::reacts_to<page_atom, page_outcome>,
   /// Try the next page again after a failure.
   caf::reacts_to<retry_atom>>;
 
@@ -213,9 +213,10 @@ using inspector_actor = caf::typed_actor<
   /// writer, listener, id loader, inspector). An actor that does not answer
   /// within the inspector's timeout is listed with answered = false and a note.
   caf::replies_to<list_atom>::with<std::vector<actor_report>>,
-  /// "dept:<id>": one report per document kind of the department (deptemps,
-  /// then dept), each from the shard that owns it. Anything else answers
-  /// sec::invalid_argument with a message saying what is wrong.
+  /// "<key space>:<key>": one report per kind of that key space, or
+  /// "<kind>:<key>": that kind's (parse_inspected_key), each from the shard
+  /// that owns it. Anything else answers sec::invalid_argument with a
+  /// message saying what is wrong.
   caf::replies_to<key_atom, std::string>::with<std::vector<key_report>>>;
 
 } // namespace restcache

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/cache_shard.hpp"
-#include "messages/document_encoder.hpp"
+#include "messages/doc_catalogue.hpp"
 
 namespace restcache {
 
@@ -42,12 +42,18 @@ void cache_populator_state::request_page(
         }
         st.lease = std::move(b.lease);
         auto me = caf::actor_cast<cache_populator_actor>(self);
-        st.lease->fetch_deptemps_batch(st.after, st.cfg.page_size, st.total < 0,
-                                       [me](deptemps_batch_outcome o) {
-                                         caf::anon_send(me, page_atom::value, std::move(o));
-                                       });
+        st.lease->fetch_page(st.kind(), st.after, st.cfg.page_size, st.total < 0, [me](page_outcome o) {
+          caf::anon_send(me, page_atom::value, std::move(o));
+        });
       },
       [self](caf::error&) { self->quit(); });
+}
+
+void cache_populator_state::start_kind() {
+  after = std::string{first_key(doc_kind_info(kind()).key)};
+  total = -1;
+  sent = 0;
+  started = last_report = std::chrono::steady_clock::now();
 }
 
 void cache_populator_state::report(bool done) {
@@ -58,12 +64,12 @@ void cache_populator_state::report(bool done) {
   last_report = now;
   auto secs = duration<double>(now - started).count();
   auto mib = cached_bytes() >> 20;
+  const auto& what = doc_kind_info(kind()).populate.plural;
   if (total > 0)
-    spdlog::info("cache.populate: {}{} of {} departments ({:.1f}%), {} MiB cached, {:.1f} s", done ? "done, " : "",
-                 sent, total, 100.0 * double(sent) / double(total), mib, secs);
+    spdlog::info("cache.populate: {}{} of {} {} ({:.1f}%), {} MiB cached, {:.1f} s", done ? "done, " : "", sent,
+                 total, what, 100.0 * double(sent) / double(total), mib, secs);
   else
-    spdlog::info("cache.populate: {}{} departments, {} MiB cached, {:.1f} s", done ? "done, " : "", sent,
-                 mib, secs);
+    spdlog::info("cache.populate: {}{} {}, {} MiB cached, {:.1f} s", done ? "done, " : "", sent, what, mib, secs);
 }
 
 cache_populator_actor::behavior_type
@@ -75,10 +81,14 @@ cache_populator(cache_populator_actor::stateful_pointer<cache_populator_state> s
   st.pool = std::move(pool);
   st.shards = std::move(shards);
   st.metrics = metrics;
-  st.started = st.last_report = std::chrono::steady_clock::now();
+  if (st.cfg.kinds.empty()) {
+    self->quit();
+    return {[](page_atom, page_outcome&) {}, [](retry_atom) {}};
+  }
+  st.start_kind();
   st.request_page(self);
   return {
-    [self](page_atom, deptemps_batch_outcome& page) {
+    [self](page_atom, page_outcome& page) {
       auto& st = self->state;
       if (st.lease)
         self->send(st.pool, release_atom::value, std::move(st.lease));
@@ -89,22 +99,25 @@ cache_populator(cache_populator_actor::stateful_pointer<cache_populator_state> s
         return;
       }
       if (st.total < 0)
-        st.total = page.total_depts;
-      if (page.depts->empty()) {
+        st.total = page.total;
+      if (page.rows == 0) {
         st.report(true);
-        self->quit();
+        if (++st.kind_at == st.cfg.kinds.size()) {
+          self->quit();
+          return;
+        }
+        st.start_kind();
+        st.request_page(self);
         return;
       }
       int64_t page_bytes = 0;
-      for (auto& d : *page.depts) {
-        doc_key key{st.cfg.kind, d.dept.deptno};
-        auto doc = make_doc(encode_deptemps(d));
+      for (const auto& [key, doc] : *page.docs) {
         page_bytes += memory_tier::charge_of(*doc);
         auto i = shard_index(key, st.shards.size());
-        self->send(st.shards[i], put_atom::value, key, std::move(doc), st.epochs[i]);
-        st.after = d.dept.deptno;
+        self->send(st.shards[i], put_atom::value, key, doc, st.epochs[i]);
         ++st.sent;
       }
+      st.after = std::move(page.last_key);
       st.report(false);
       // Stop before the next page would push the tier into eviction.
       auto limit = static_cast<int64_t>(double(st.cfg.memory_bytes) * st.cfg.fill_ratio);

@@ -16,7 +16,6 @@
 #include "app/startup.hpp"
 #include "db/change_inbox.hpp"
 #include "db/pg_async_pool.hpp"
-#include "demo/demo_catalogue.hpp"
 #include "http/server.hpp"
 #include "logging/log_setup.hpp"
 #include "messages/doc_catalogue.hpp"
@@ -243,8 +242,10 @@ void daemon::spawn_helpers() {
   // the tier's own budget evict (oldest written first).
   auto budget = cfg_.resolved_cache_mode() == cache_mode::lmdb ? std::numeric_limits<int64_t>::max()
                                                                 : o_.cache_memory_bytes;
-  cache_populator_config populate_cfg{static_cast<int32_t>(o_.cache_populate_page), budget,
-                                      demo::deptemps_kind};
+  cache_populator_config populate_cfg{static_cast<int32_t>(o_.cache_populate_page), budget, {}};
+  for (const auto& kind : doc_catalogue())
+    if (!kind.populate.statement.name.empty())
+      populate_cfg.kinds.push_back(kind.kind);
   populate_cfg.caught_up = &change_metrics_.caught_up;
   if (writer_) {
     populate_cfg.writer = &writer_metrics_;

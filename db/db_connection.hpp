@@ -15,11 +15,10 @@
 
 #include "messages/cache_types.hpp"
 #include "messages/errors.hpp"
-#include "messages/records.hpp"
 
 namespace restcache {
 
-/// A document's rows: `deptemps` for doc_kind::deptemps, `emp` for doc_kind::emp.
+/// A document read for a fill.
 struct fetch_outcome {
   rc_error error = rc_error::none; ///< not_found when the entity does not exist
   /// The key's document, encoded where its rows were read (from the
@@ -38,12 +37,26 @@ struct dept_ids_outcome {
   std::shared_ptr<const std::vector<int32_t>> ids;
 };
 
-/// A page of documents for cache.populate, ordered by deptno; empty at the end.
-struct deptemps_batch_outcome {
-  rc_error error = rc_error::none;
-  std::shared_ptr<const std::vector<dept_with_emps>> depts;
-  int64_t total_depts = 0; ///< departments in the table (asked with the first page)
+/// A document with its key.
+struct keyed_doc {
+  doc_key key;
+  doc_ptr doc;
 };
+
+/// A page of one kind's documents for cache.populate, in key order.
+struct page_outcome {
+  rc_error error = rc_error::none;
+  std::shared_ptr<const std::vector<keyed_doc>> docs; ///< null unless error is none
+  std::string last_key; ///< the next page reads past it
+  int rows = 0;         ///< rows read; 0: past the last document
+  int64_t total = 0;    ///< the kind's documents (asked with the first page)
+};
+
+inline page_outcome page_failure(rc_error e) {
+  page_outcome o;
+  o.error = e;
+  return o;
+}
 
 namespace pg {
 class connection;
@@ -80,10 +93,11 @@ public:
   /// once, on the connection's own thread, and must only send messages.
   virtual void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) = 0;
 
-  /// Up to `limit` department documents with deptno > `after`, ordered by
-  /// deptno; with `count`, also counts all departments. `done` as above.
-  virtual void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
-                                    std::function<void(deptemps_batch_outcome)> done) = 0;
+  /// Up to `limit` documents of `kind` with keys past `after` (the key's
+  /// spelling), in key order, read with its populate statement; with
+  /// `count`, also counts them. `done` as above.
+  virtual void fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
+                          std::function<void(page_outcome)> done) = 0;
 
   /// Reads every existing department id; `done` as above.
   virtual void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) = 0;

@@ -105,8 +105,8 @@ public:
 /// statement of its own first (fetch_outcome::on_standby, replay_lsn).
 std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fetch_outcome)> done,
                                              bool ask_replay_lsn);
-std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,
-                                          std::function<void(deptemps_batch_outcome)> done);
+std::unique_ptr<async_job> make_page_job(doc_kind kind, std::string after, int32_t limit, bool count,
+                                         std::function<void(page_outcome)> done);
 std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done);
 /// Prepares a statement again; `done(true)` when it is, `done(false)` when
 /// the schema still lacks what it reads or the session ended.

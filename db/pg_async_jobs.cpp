@@ -1,6 +1,7 @@
 // What each job of the async driver sends and how it reads the answer.
 
 #include "db/pg_async_driver_impl.hpp"
+#include "db/document_pages.hpp"
 #include "persistence/pg/doc_queries.hpp"
 
 namespace restcache::pg_async {
@@ -86,17 +87,18 @@ private:
   std::optional<uint64_t> replay_lsn_;
 };
 
-class batch_job final : public async_job {
+/// A page of a kind's documents (cache.populate): its count first when
+/// asked, then the page, both with the kind's populate statements.
+class page_job final : public async_job {
 public:
-  batch_job(int32_t after, int32_t limit, bool count,
-            std::function<void(deptemps_batch_outcome)> done)
-    : after_(std::to_string(after)), limit_(std::to_string(limit)), counting_(count),
+  page_job(doc_kind kind, std::string after, int32_t limit, bool count, std::function<void(page_outcome)> done)
+    : kind_(doc_kind_info(kind)), after_(std::move(after)), limit_(std::to_string(limit)), counting_(count),
       done_(std::move(done)) {}
 
   bool send(statement_sender& out) override {
     if (counting_)
-      return out.send(pg::count_depts_statement, {});
-    return out.send(pg::fetch_deptemps_batch_statement, {&after_, &limit_});
+      return out.send(kind_.populate.count.name.c_str(), {});
+    return out.send(kind_.populate.statement.name.c_str(), {&after_, &limit_});
   }
 
   bool on_result(pg::result r) override {
@@ -105,20 +107,19 @@ public:
       counting_ = false;
       return true;
     }
-    auto page = pg::decode_deptemps_batch(r);
-    done_(deptemps_batch_outcome{
-      rc_error::none, std::make_shared<const std::vector<dept_with_emps>>(std::move(page)), total_});
+    done_(make_page_outcome(pg::encode_page(r, kind_), total_));
     return false;
   }
 
-  void fail(rc_error e) override { done_(deptemps_batch_outcome{e, nullptr, 0}); }
+  void fail(rc_error e) override { done_(page_failure(e)); }
 
 private:
+  const doc_kind_entry& kind_;
   std::string after_;
   std::string limit_;
   bool counting_;
   int64_t total_ = 0;
-  once_callback<deptemps_batch_outcome> done_;
+  once_callback<page_outcome> done_;
 };
 
 /// Keyset pages of dept_ids_page_statement, one statement per page, like
@@ -187,9 +188,9 @@ std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fet
   return std::make_unique<document_job>(key, std::move(done), ask_replay_lsn);
 }
 
-std::unique_ptr<async_job> make_batch_job(int32_t after, int32_t limit, bool count,
-                                          std::function<void(deptemps_batch_outcome)> done) {
-  return std::make_unique<batch_job>(after, limit, count, std::move(done));
+std::unique_ptr<async_job> make_page_job(doc_kind kind, std::string after, int32_t limit, bool count,
+                                         std::function<void(page_outcome)> done) {
+  return std::make_unique<page_job>(kind, std::move(after), limit, count, std::move(done));
 }
 
 std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done) {

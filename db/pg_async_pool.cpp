@@ -26,9 +26,9 @@ public:
     d_->submit(s_, make_document_job(key, std::move(done), d_->cfg.read_replay_lsn));
   }
 
-  void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
-                            std::function<void(deptemps_batch_outcome)> done) override {
-    d_->submit(s_, make_batch_job(after, limit, count, std::move(done)));
+  void fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
+                  std::function<void(page_outcome)> done) override {
+    d_->submit(s_, make_page_job(kind, std::move(after), limit, count, std::move(done)));
   }
 
   void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "db/document_pages.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/doc_queries.hpp"
@@ -115,23 +116,23 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
   });
 }
 
-void pg_connection_worker::fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
-                                                std::function<void(deptemps_batch_outcome)> done) {
-  enqueue([this, after, limit, count, done = std::move(done)](pg::connection* conn) {
+void pg_connection_worker::fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
+                                      std::function<void(page_outcome)> done) {
+  enqueue([this, kind, after = std::move(after), limit, count, done = std::move(done)](pg::connection* conn) {
     if (!conn) {
-      done(deptemps_batch_outcome{rc_error::db_unavailable, nullptr, 0});
+      done(page_failure(rc_error::db_unavailable));
       return;
     }
     bump(metrics_.queries);
     scoped_duration timed{metrics_.query_duration};
     try {
-      int64_t total = count ? pg::count_depts(*conn) : 0;
-      auto page = pg::fetch_deptemps_batch(*conn, after, limit);
+      const auto& entry = doc_kind_info(kind);
+      int64_t total = count ? pg::count_documents(*conn, entry) : 0;
+      auto page = pg::read_page(*conn, entry, after, limit);
       timed.observe_now();
-      done(deptemps_batch_outcome{
-        rc_error::none, std::make_shared<const std::vector<dept_with_emps>>(std::move(page)), total});
+      done(make_page_outcome(std::move(page), total));
     } catch (const std::exception& e) {
-      done(deptemps_batch_outcome{on_failure(e, conn), nullptr, 0});
+      done(page_failure(on_failure(e, conn)));
     }
   });
 }

@@ -47,8 +47,8 @@ public:
   size_t slot() const noexcept override { return slot_; }
   bool up() const noexcept override { return up_.load(std::memory_order_acquire); }
   void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) override;
-  void fetch_deptemps_batch(int32_t after, int32_t limit, bool count,
-                            std::function<void(deptemps_batch_outcome)> done) override;
+  void fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
+                  std::function<void(page_outcome)> done) override;
   void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override;
   void execute(std::function<void(pg::connection&)> job, std::function<void(rc_error)> failed) override;
 

@@ -28,6 +28,22 @@ kind_statement department_statement() {
           " ORDER BY e.empno"};
 }
 
+/// cache.populate's page of departments: by primary key, each with its
+/// employees, in the column layout of the department statement.
+populate_plan department_pages() {
+  return {{"restcache_fetch_deptemps_batch",
+           "SELECT d.deptno, d.dname, d.loc,"
+           "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
+           "       e.sal, e.comm, e.deptno"
+           "  FROM (SELECT deptno, dname, loc FROM dept WHERE deptno > $1::int"
+           "         ORDER BY deptno LIMIT $2::int) d"
+           "  LEFT JOIN emp e ON e.deptno = d.deptno"
+           " ORDER BY d.deptno, e.empno"},
+          {"restcache_count_depts", "SELECT count(*) FROM dept"},
+          0,
+          "departments"};
+}
+
 kind_statement employee_statement() {
   return {"restcache_fetch_emp",
           "SELECT empno, ename, job, mgr, to_char(hiredate, 'YYYY-MM-DD'), sal, comm, deptno"
@@ -59,11 +75,11 @@ std::vector<doc_kind_entry> demo_kinds() {
   std::vector<doc_kind_entry> kinds(3);
   kinds[0] = {deptemps_kind, "deptemps", "dept", key_type::int4, department_statement(), "/deptemps/",
               {department_members(), detail_plan{"emps", 3, employee_members(3)}, false},
-              department_reads(), "department"};
+              department_reads(), "department", department_pages()};
   kinds[1] = {emp_kind, "emp", "emp", key_type::int4, employee_statement(), "/depts/emps/",
-              {employee_members(0), std::nullopt, false}, employee_reads(), "employee"};
+              {employee_members(0), std::nullopt, false}, employee_reads(), "employee", {}};
   kinds[2] = {dept_kind, "dept", "dept", key_type::int4, department_statement(), "/depts/",
-              {department_members(), std::nullopt, false}, department_reads(), "department"};
+              {department_members(), std::nullopt, false}, department_reads(), "department", {}};
   return kinds;
 }
 

@@ -102,6 +102,8 @@ uint64_t kind_fingerprint(const doc_kind_entry& kind) {
     fingerprint_object(h, kind.plan.detail->element);
   }
   fingerprint_bytes(h, kind.plan.write_nulls ? "nulls" : "");
+  fingerprint_bytes(h, kind.populate.statement.sql); // it writes documents too
+  fingerprint_bytes(h, std::to_string(kind.populate.key_column));
   return h;
 }
 
@@ -144,6 +146,16 @@ std::string kind_names(uint64_t kinds) {
     if ((kinds & kind_bit(e.kind)) != 0)
       out += (out.empty() ? "" : ", ") + e.name;
   return out;
+}
+
+std::string_view first_key(key_type type) noexcept {
+  switch (type) {
+    case key_type::int4:
+    case key_type::int8: return "0";
+    case key_type::text: return "";
+    case key_type::uuid: return "00000000-0000-0000-0000-000000000000";
+  }
+  return "";
 }
 
 std::string key_label(const doc_key& key) {

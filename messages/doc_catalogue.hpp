@@ -29,6 +29,23 @@ struct kind_statement {
   std::string sql;
 };
 
+/// How cache.populate reads a kind's documents, a page at a time in key
+/// order: `statement` takes the last key read ($1, as text; first_key for
+/// the first page) and the page size ($2), and answers the rows of whole
+/// documents in the layout of the kind's own statement, those of one
+/// document together, its key in column `key_column`. `count` (no
+/// parameter) says how many documents there are, for progress. A kind
+/// without a statement is not populated.
+struct populate_plan {
+  kind_statement statement;
+  kind_statement count;
+  int key_column = 0;
+  std::string plural; ///< what the documents are, in the progress log ("departments")
+};
+
+/// The key a first page reads past: below every key of the type.
+std::string_view first_key(key_type type) noexcept;
+
 /// A table a document is read from: the columns its statement reads and the
 /// change-log keys ("<key space>:<column>") the table's trigger must write
 /// for its documents to be invalidated. Comma-separated lists; the table as
@@ -58,6 +75,7 @@ struct doc_kind_entry {
   /// What one of its documents is about, for problem details ("department
   /// 7 does not exist").
   std::string noun;
+  populate_plan populate;
 };
 
 /// The most kinds a catalogue holds (a set of kinds is one 64-bit word).

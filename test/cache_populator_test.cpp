@@ -44,7 +44,7 @@ struct fixture : fake_pool_fixture {
 CAF_TEST_FIXTURE_SCOPE(cache_populator_tests, fixture)
 
 CAF_TEST(every department is cached page by page) {
-  sys.spawn(cache_populator, cache_populator_config{20, int64_t{3} << 20, demo::deptemps_kind}, pool, shards, &cms);
+  sys.spawn(cache_populator, cache_populator_config{20, int64_t{3} << 20, {demo::deptemps_kind}}, pool, shards, &cms);
   sched.run();
   CAF_CHECK_EQUAL(populated(), 50u);
   CAF_CHECK_EQUAL(conns->at(0)->queries, 4u); // 20 + 20 + 10 + the empty page
@@ -53,7 +53,7 @@ CAF_TEST(every department is cached page by page) {
 CAF_TEST(populate stops before the budget is used up) {
   auto one = memory_tier::charge_of(*make_doc(encode_deptemps(make_dept(1, 2))));
   // Room for about 30 documents in all; pages of 5.
-  sys.spawn(cache_populator, cache_populator_config{5, one * 30, demo::deptemps_kind}, pool, shards, &cms);
+  sys.spawn(cache_populator, cache_populator_config{5, one * 30, {demo::deptemps_kind}}, pool, shards, &cms);
   sched.run();
   CAF_CHECK_GREATER(populated(), 10u);
   CAF_CHECK_LESS(populated(), 30u);

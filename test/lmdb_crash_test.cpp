@@ -18,6 +18,7 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/daemon_process.hpp"
@@ -66,12 +67,12 @@ struct expected_docs {
   /// nullptr when PostgreSQL has no department `id`.
   const std::string* body(int32_t id) {
     while (!exhausted && size_t(id) >= bodies.size()) {
-      auto page = pg::fetch_deptemps_batch(db, int32_t(bodies.size() - 1), 5'000);
-      exhausted = page.empty();
-      for (auto& d : page) {
-        if (size_t(d.dept.deptno) != bodies.size()) // ids 1..N, no gaps
-          CAF_FAIL("department " << d.dept.deptno << " where " << bodies.size() << " was expected");
-        bodies.push_back(encode_deptemps(d));
+      auto page = pg::read_page(db, doc_kind_info(demo::deptemps_kind), std::to_string(bodies.size() - 1), 5'000);
+      exhausted = page.rows == 0;
+      for (auto& [key, body] : page.documents) {
+        if (size_t(key.id()) != bodies.size()) // ids 1..N, no gaps
+          CAF_FAIL("department " << key.id() << " where " << bodies.size() << " was expected");
+        bodies.push_back(std::move(body));
         etags.push_back(strong_etag(bodies.back()));
       }
     }

@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -570,25 +572,27 @@ CAF_TEST(fetch_emp returns one employee with nulls as empty optionals) {
   CAF_CHECK(!pg::fetch_emp(c, 1).has_value());
 }
 
-CAF_TEST(fetch_deptemps_batch pages departments with their employees) {
+CAF_TEST(a populate page is whole documents of its kind in key order) {
   seed();
   c.exec("INSERT INTO dept (deptno) VALUES (40)"); // no employees
-  CAF_CHECK_EQUAL(pg::count_depts(c), 4);
-  auto first = pg::fetch_deptemps_batch(c, 0, 2);
-  CAF_REQUIRE_EQUAL(first.size(), 2u);
-  CAF_CHECK_EQUAL(first[0].dept.deptno, 10);
-  CAF_CHECK_EQUAL(first[1].dept.deptno, 20);
-  CAF_REQUIRE_EQUAL(first[0].emps.size(), 2u);
-  CAF_CHECK_EQUAL(first[0].emps[0].empno, 7782); // ordered by empno
-  // Each page's documents equal the single-document query's.
-  for (auto& d : first)
-    CAF_CHECK_EQUAL(d.emps.size(), pg::fetch_deptemps(c, d.dept.deptno)->emps.size());
-  auto second = pg::fetch_deptemps_batch(c, 20, 2);
-  CAF_REQUIRE_EQUAL(second.size(), 2u);
-  CAF_CHECK_EQUAL(second[0].dept.deptno, 30);
-  CAF_CHECK_EQUAL(second[1].dept.deptno, 40);
-  CAF_CHECK(second[1].emps.empty());
-  CAF_CHECK(pg::fetch_deptemps_batch(c, 40, 2).empty());
+  const auto& kind = doc_kind_info(demo::deptemps_kind);
+  CAF_CHECK_EQUAL(pg::count_documents(c, kind), 4);
+  auto first = pg::read_page(c, kind, std::string{first_key(kind.key)}, 2);
+  CAF_REQUIRE_EQUAL(first.documents.size(), 2u);
+  CAF_CHECK(first.documents[0].first == (doc_key{demo::deptemps_kind, 10}));
+  CAF_CHECK(first.documents[1].first == (doc_key{demo::deptemps_kind, 20}));
+  CAF_CHECK_EQUAL(first.last_key, "20");
+  // Each page's documents are the single-document statement's, byte for byte.
+  for (auto& [key, body] : first.documents)
+    CAF_CHECK_EQUAL(body, pg::read_document(c, key));
+  CAF_CHECK(first.documents[0].second.find("7782") < first.documents[0].second.find("7839")); // by empno
+  auto second = pg::read_page(c, kind, first.last_key, 2);
+  CAF_REQUIRE_EQUAL(second.documents.size(), 2u);
+  CAF_CHECK(second.documents[1].first == (doc_key{demo::deptemps_kind, 40}));
+  CAF_CHECK_EQUAL(second.documents[1].second, pg::read_document(c, {demo::deptemps_kind, 40}));
+  auto end = pg::read_page(c, kind, "40", 2);
+  CAF_CHECK_EQUAL(end.rows, 0);
+  CAF_CHECK(end.documents.empty());
 }
 
 CAF_TEST(fetch_dept_ids lists every dept ascending across pages) {

@@ -1,5 +1,6 @@
 #include "persistence/pg/doc_queries.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "persistence/pg/connection.hpp"
@@ -23,6 +24,21 @@ private:
   const result& r_;
 };
 
+/// Rows [first, first + count) of other cells: one document of a page.
+class row_range final : public text_cells {
+public:
+  row_range(const text_cells& all, int first, int count) : all_(all), first_(first), count_(count) {}
+  int rows() const noexcept override { return count_; }
+  bool is_null(int row, int column) const noexcept override { return all_.is_null(first_ + row, column); }
+  std::optional<std::string_view> value(int row, int column) const noexcept override {
+    return all_.value(first_ + row, column);
+  }
+
+private:
+  const text_cells& all_;
+  int first_, count_;
+};
+
 } // namespace
 
 std::string encode_result(const result& r, const doc_kind_entry& kind) {
@@ -36,6 +52,44 @@ std::string read_document(connection& c, const doc_key& key) {
   const auto& kind = doc_kind_info(key.kind());
   ensure_prepared(c, kind.statement.name.c_str());
   return encode_result(c.exec_prepared(kind.statement.name, {key_spelling(kind.key, key)}), kind);
+}
+
+document_page encode_page(const result& r, const doc_kind_entry& kind) {
+  document_page page;
+  const int rows = page.rows = r.rows();
+  if (rows == 0)
+    return page;
+  const int key_column = kind.populate.key_column;
+  if (r.columns() <= std::max(last_column(kind.plan), key_column))
+    throw error(kind.name + ": its populate statement returned " + std::to_string(r.columns())
+                + " columns, its plan reads column " + std::to_string(std::max(last_column(kind.plan), key_column)));
+  result_cells cells{r};
+  for (int first = 0; first < rows;) {
+    auto key_text = r.text(first, key_column);
+    int end = first + 1;
+    while (end < rows && r.text(end, key_column) == key_text)
+      ++end;
+    // A key no request can name (0, negative, too long) is passed over:
+    // nothing would ever read its document.
+    doc_key key;
+    if (parse_key(kind.key, kind.kind, key_text, key) == key_error::none)
+      page.documents.emplace_back(std::move(key), encode_document(kind.plan, row_range{cells, first, end - first}));
+    page.last_key = std::string{key_text};
+    first = end;
+  }
+  return page;
+}
+
+document_page read_page(connection& c, const doc_kind_entry& kind, const std::string& after, int32_t limit) {
+  const auto& s = kind.populate.statement;
+  ensure_prepared(c, s.name.c_str());
+  return encode_page(c.exec_prepared(s.name, {after, std::to_string(limit)}), kind);
+}
+
+int64_t count_documents(connection& c, const doc_kind_entry& kind) {
+  const auto& s = kind.populate.count;
+  ensure_prepared(c, s.name.c_str());
+  return c.exec_prepared(s.name, {}).int64(0, 0);
 }
 
 } // namespace restcache::pg

@@ -4,7 +4,10 @@
 // a kind's document read with its statement and written from the result by
 // its plan. Both drivers read documents only through this.
 
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "messages/doc_catalogue.hpp"
 
@@ -22,5 +25,25 @@ std::string encode_result(const result& r, const doc_kind_entry& kind);
 /// from the result's text (the threads driver); empty when it does not
 /// exist. Throws pg::error.
 std::string read_document(connection& c, const doc_key& key);
+
+/// A page of a kind's documents for cache.populate, in key order.
+struct document_page {
+  std::vector<std::pair<doc_key, std::string>> documents; ///< each key with its document
+  std::string last_key; ///< the spelling of the page's last key: the next page reads past it
+  int rows = 0;         ///< rows the statement answered; 0: past the last document
+};
+
+/// The documents of a result of `kind`'s populate statement: its rows
+/// split where the key column changes, each run written by the kind's
+/// plan; a key no request could name is passed over. Throws pg::error for
+/// too few columns.
+document_page encode_page(const result& r, const doc_kind_entry& kind);
+
+/// Up to `limit` documents of `kind` with keys past `after`, in key order
+/// (the threads driver). Throws pg::error.
+document_page read_page(connection& c, const doc_kind_entry& kind, const std::string& after, int32_t limit);
+
+/// How many documents `kind` has (its populate count statement). Throws pg::error.
+int64_t count_documents(connection& c, const doc_kind_entry& kind);
 
 } // namespace restcache::pg

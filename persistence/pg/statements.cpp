@@ -18,21 +18,6 @@ namespace {
 constexpr const char* fetch_deptemps_stmt = "restcache_fetch_deptemps";
 constexpr const char* fetch_emp_stmt = "restcache_fetch_emp";
 
-constexpr const char* fetch_deptemps_batch_stmt = "restcache_fetch_deptemps_batch";
-constexpr const char* fetch_deptemps_batch_sql =
-  // A page of departments by primary key, each with its employees, in the
-  // column layout of the department statement (the catalogue's).
-  "SELECT d.deptno, d.dname, d.loc,"
-  "       e.empno, e.ename, e.job, e.mgr, to_char(e.hiredate, 'YYYY-MM-DD'),"
-  "       e.sal, e.comm, e.deptno"
-  "  FROM (SELECT deptno, dname, loc FROM dept WHERE deptno > $1::int"
-  "         ORDER BY deptno LIMIT $2::int) d"
-  "  LEFT JOIN emp e ON e.deptno = d.deptno"
-  " ORDER BY d.deptno, e.empno";
-
-constexpr const char* count_depts_stmt = "restcache_count_depts";
-constexpr const char* count_depts_sql = "SELECT count(*) FROM dept";
-
 constexpr const char* dept_ids_page_stmt = "restcache_dept_ids_page";
 constexpr const char* dept_ids_page_sql =
   // Keyset pagination over the primary key (an index-only scan): the ids of
@@ -84,16 +69,18 @@ const char* const session_settings_sql = "SET DateStyle = ISO, YMD;"
 
 std::vector<std::pair<const char*, const char*>> statement_texts() {
   std::vector<std::pair<const char*, const char*>> texts;
-  for (const auto& kind : doc_catalogue()) {
-    const auto& s = kind.statement;
+  auto add = [&](const kind_statement& s) {
     auto named = [&](const auto& t) { return s.name == t.first; };
-    if (std::none_of(texts.begin(), texts.end(), named))
+    if (!s.name.empty() && std::none_of(texts.begin(), texts.end(), named))
       texts.emplace_back(s.name.c_str(), s.sql.c_str());
+  };
+  for (const auto& kind : doc_catalogue()) {
+    add(kind.statement);
+    add(kind.populate.statement);
+    add(kind.populate.count);
   }
   texts.insert(texts.end(), {
     {dept_ids_page_stmt, dept_ids_page_sql},
-    {fetch_deptemps_batch_stmt, fetch_deptemps_batch_sql},
-    {count_depts_stmt, count_depts_sql},
     {replay_lsn_stmt, replay_lsn_sql},
     {insert_lsn_stmt, insert_lsn_sql},
     {standby_state_stmt, standby_state_sql},
@@ -125,8 +112,6 @@ void ensure_session(connection& c) {
 
 const char* const fetch_deptemps_statement = fetch_deptemps_stmt;
 const char* const fetch_emp_statement = fetch_emp_stmt;
-const char* const fetch_deptemps_batch_statement = fetch_deptemps_batch_stmt;
-const char* const count_depts_statement = count_depts_stmt;
 const char* const dept_ids_page_statement = dept_ids_page_stmt;
 const char* const replay_lsn_statement = replay_lsn_stmt;
 const char* const insert_lsn_statement = insert_lsn_stmt;
@@ -171,30 +156,6 @@ std::optional<dept_with_emps> decode_deptemps(const result& r) {
   return out;
 }
 
-std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit) {
-  ensure_prepared(c, fetch_deptemps_batch_stmt);
-  return decode_deptemps_batch(
-    c.exec_prepared(fetch_deptemps_batch_stmt, {std::to_string(after), std::to_string(limit)}));
-}
-
-std::vector<dept_with_emps> decode_deptemps_batch(const result& r) {
-  std::vector<dept_with_emps> out;
-  auto n = r.rows();
-  if (n == 0)
-    return out;
-  check_columns(r, fetch_deptemps_batch_stmt);
-  for (int i = 0; i < n; ++i) {
-    auto deptno = static_cast<int32_t>(r.int64(i, c_deptno));
-    if (out.empty() || out.back().dept.deptno != deptno) {
-      out.emplace_back();
-      out.back().dept = dept_row{deptno, r.opt_text(i, c_dname), r.opt_text(i, c_loc)};
-    }
-    if (!r.is_null(i, c_empno))
-      out.back().emps.push_back(decode_emp_row(r, i));
-  }
-  return out;
-}
-
 std::optional<emp_row> fetch_emp(connection& c, int32_t empno) {
   ensure_prepared(c, fetch_emp_stmt);
   return decode_emp(c.exec_prepared(fetch_emp_stmt, {std::to_string(empno)}));
@@ -218,11 +179,6 @@ std::optional<emp_row> decode_emp(const result& r) {
   return e;
 }
 
-int64_t count_depts(connection& c) {
-  ensure_prepared(c, count_depts_stmt);
-  auto r = c.exec_prepared(count_depts_stmt, {});
-  return r.int64(0, 0);
-}
 
 std::optional<uint64_t> decode_replay_lsn(const result& r) {
   if (r.rows() != 1 || r.is_null(0, 0))

@@ -40,8 +40,6 @@ std::vector<std::pair<const char*, const char*>> statement_texts();
 /// Names of the prepared statements, for callers that run them
 /// asynchronously (PQsendQueryPrepared); parameters as noted.
 extern const char* const fetch_emp_statement;            ///< $1 empno
-extern const char* const fetch_deptemps_batch_statement; ///< $1 after, $2 limit
-extern const char* const count_depts_statement;          ///< none
 extern const char* const dept_ids_page_statement;        ///< $1 after (bigint), $2 limit
 extern const char* const replay_lsn_statement;           ///< none; see replay_lsn
 extern const char* const insert_lsn_statement;           ///< none; see insert_lsn
@@ -85,16 +83,6 @@ extern const char* const fetch_deptemps_statement;
 
 /// Decodes a result of fetch_deptemps_statement; nullopt when no rows.
 std::optional<dept_with_emps> decode_deptemps(const result& r);
-
-/// Up to `limit` department documents with deptno > `after`, ordered by
-/// deptno, employees by empno; one round trip (cache.populate). Throws pg::error.
-std::vector<dept_with_emps> fetch_deptemps_batch(connection& c, int32_t after, int32_t limit);
-
-/// Decodes a result of fetch_deptemps_batch_statement.
-std::vector<dept_with_emps> decode_deptemps_batch(const result& r);
-
-/// The number of departments. Throws pg::error.
-int64_t count_depts(connection& c);
 
 /// Up to `limit` departments (alone) with deptno > `after`, ascending: one
 /// page of GET /depts (keyset pagination). Throws pg::error.
