@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 #include "messages/doc_catalogue.hpp"
 
@@ -113,28 +112,9 @@ bool parse_page_query(std::string_view query, route& r) {
 } // namespace
 
 id_parse_result parse_positive_id(std::string_view s) noexcept {
-  if (s.empty())
-    return {0, id_error::empty};
-  if (s.front() == '-' || s.front() == '+')
-    return {0, id_error::sign};
-  for (char c : s)
-    if (c == ' ' || c == '\t')
-      return {0, id_error::space};
-  for (char c : s)
-    if (c < '0' || c > '9')
-      return {0, id_error::non_digit};
-  if (s.size() > 1 && s.front() == '0')
-    return {0, id_error::leading_zero};
-  constexpr int64_t max = std::numeric_limits<int32_t>::max();
   int64_t v = 0;
-  for (char c : s) {
-    v = v * 10 + (c - '0');
-    if (v > max) // checked every digit, so v never overflows int64
-      return {0, id_error::overflow};
-  }
-  if (v == 0)
-    return {0, id_error::zero};
-  return {int32_t(v), id_error::none};
+  auto err = parse_integer_key(key_type::int4, s, v);
+  return {err == id_error::none ? static_cast<int32_t>(v) : 0, err};
 }
 
 int percent_decode(std::string_view segment, char* out, size_t capacity) noexcept {
@@ -162,20 +142,6 @@ int percent_decode(std::string_view segment, char* out, size_t capacity) noexcep
 
 doc_key key_of(const route& r) {
   return r.integer_key ? doc_key{r.doc, r.id} : doc_key::of_bytes(r.doc, r.key_text());
-}
-
-std::string_view to_detail(id_error e) noexcept {
-  switch (e) {
-    case id_error::none: return "";
-    case id_error::empty: return "id is empty: expected a positive integer in decimal digits";
-    case id_error::sign: return "id must not carry a sign: expected a positive integer in decimal digits";
-    case id_error::space: return "id must not contain spaces";
-    case id_error::non_digit: return "id must contain only the decimal digits 0-9";
-    case id_error::overflow: return "id is out of range: the largest id is 2147483647";
-    case id_error::zero: return "id must be positive";
-    case id_error::leading_zero: return "id must be written without leading zeros";
-  }
-  return "id is invalid";
 }
 
 namespace {

@@ -77,17 +77,9 @@ struct route {
 /// The document key a document route names.
 doc_key key_of(const route& r);
 
-/// Why a path parameter is not a positive int32 in plain decimal digits.
-enum class id_error : uint8_t {
-  none = 0,
-  empty,      ///< ""
-  sign,       ///< leading '-' or '+'
-  space,      ///< a space or tab anywhere
-  non_digit,  ///< anything else that is not 0-9 (including percent-encodings)
-  overflow,   ///< more than 2147483647
-  zero,       ///< 0 (ids are positive)
-  leading_zero, ///< "077": one id, one spelling, so every cache and balancer keys it alike
-};
+/// Why a path parameter is not a positive int32 in plain decimal digits:
+/// the reasons of an int4 key.
+using id_error = key_error;
 
 struct id_parse_result {
   int32_t value = 0;
@@ -101,7 +93,9 @@ struct id_parse_result {
 id_parse_result parse_positive_id(std::string_view s) noexcept;
 
 /// A problem detail naming what is wrong with an id (static text).
-std::string_view to_detail(id_error e) noexcept;
+inline std::string_view to_detail(id_error e) noexcept {
+  return to_detail(e, key_type::int4);
+}
 
 /// Percent-decodes a path segment into `out`: the decoded size; -1 for a
 /// '%' not followed by two hex digits, -2 for a result longer than
