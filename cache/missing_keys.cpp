@@ -11,7 +11,10 @@ bool missing_keys::remember(const doc_key& key, time_point now) {
   if (!keeps_any())
     return false;
   auto generation = next_generation_++;
-  entries_.insert_or_assign(key, entry{now + std::chrono::duration_cast<time_point::duration>(ttl_), generation});
+  auto added =
+    entries_.insert_or_assign(key, entry{now + std::chrono::duration_cast<time_point::duration>(ttl_), generation}).second;
+  if (added)
+    bytes_ += charge_of(key);
   order_.push_back(slot{key, generation});
   trim(now);
   return true;
@@ -30,6 +33,7 @@ bool missing_keys::contains(const doc_key& key, time_point now) {
 void missing_keys::forget(const doc_key& key) {
   if (entries_.erase(key) == 0)
     return;
+  bytes_ -= charge_of(key);
   // Slots of forgotten entries are skipped by the trim; compact when they dominate.
   if (order_.size() > 2 * entries_.size() + 1024)
     std::erase_if(order_, [this](const slot& s) {
@@ -46,6 +50,7 @@ void missing_keys::forget_kinds(uint64_t kinds) {
 void missing_keys::clear() {
   entries_.clear();
   order_.clear();
+  bytes_ = 0;
 }
 
 void missing_keys::trim(time_point now) {
@@ -56,6 +61,7 @@ void missing_keys::trim(time_point now) {
       if (i->second.expires > now && bytes() <= max_bytes_)
         return;
       entries_.erase(i);
+      bytes_ -= charge_of(s.key);
     }
     order_.pop_front();
   }

@@ -357,7 +357,7 @@ restcache_config::restcache_config() {
              "seconds an id found missing is remembered (its INSERT drops it sooner); 0 = never")
     .note("See \"Missing ids\" in [api.md](api.md).")
     .integer(o.cache_negative_share, "negative-share", d::cache_negative_share, 0, 100,
-             "percent of cache.memory-bytes that ids remembered missing (64 bytes each) may take")
+             "percent of cache.memory-bytes that ids remembered missing (200 bytes each, a long text key more) may take")
     .text(o.cache_no_cache, "no-cache", d::cache_no_cache,
           "a client's Cache-Control: no-cache: ignore (every document is kept fresh by the change feed), "
           "or honour (a refresh per key per cache.refresh-interval-ms reaches PostgreSQL)",

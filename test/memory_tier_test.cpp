@@ -116,6 +116,20 @@ CAF_TEST(the bytes held never pass the budget and the gauges follow them) {
   CAF_CHECK_EQUAL(sum, t.bytes());
 }
 
+CAF_TEST(a long text key counts its bytes in the budget) {
+  auto t = tier_for(3);
+  auto key = doc_key::of_bytes(doc_kind{9}, std::string(100, 'k'));
+  CAF_REQUIRE(t.store(key, doc_of(100), 0));
+  CAF_CHECK_EQUAL(t.bytes(), one + 100);
+  CAF_REQUIRE(t.store(dept_key(1), doc_of(100), 0));
+  CAF_CHECK_EQUAL(t.bytes(), 2 * one + 100);
+  CAF_REQUIRE(t.store(dept_key(2), doc_of(100), 0)); // past the budget by the key's bytes
+  CAF_CHECK_EQUAL(t.size(), 2u);
+  CAF_CHECK(t.peek(key) == nullptr); // the oldest went
+  CAF_CHECK_EQUAL(t.bytes(), 2 * one);
+  CAF_CHECK(gauges_match(t));
+}
+
 CAF_TEST(a document larger than the whole budget is not kept and evicts nothing) {
   auto t = tier_for(2);
   t.store(dept_key(1), doc_of(100), 0);

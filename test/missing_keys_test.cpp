@@ -93,3 +93,25 @@ CAF_TEST(a cap below one entry or a ttl of zero keeps none) {
   missing_keys none;
   CAF_CHECK(!none.keeps_any());
 }
+
+CAF_TEST(a long text key costs its bytes besides the charge and the cap counts them) {
+  const doc_kind text_kind{9}; // any kind: the set keys bytes, not the catalogue
+  auto long_key = doc_key::of_bytes(text_kind, std::string(100, 'k'));
+  auto short_key = doc_key::of_bytes(text_kind, "short");
+  CAF_CHECK_EQUAL(missing_keys::charge_of(short_key), missing_keys::charge);
+  CAF_CHECK_EQUAL(missing_keys::charge_of(long_key), missing_keys::charge + 100);
+  missing_keys m{2 * missing_keys::charge + 100, 60s};
+  CAF_REQUIRE(m.remember(long_key, t0));
+  CAF_REQUIRE(m.remember(long_key, t0 + 1s)); // again: counted once
+  CAF_CHECK_EQUAL(m.bytes(), missing_keys::charge + 100);
+  CAF_REQUIRE(m.remember(short_key, t0 + 2s));
+  CAF_CHECK_EQUAL(m.bytes(), 2 * missing_keys::charge + 100);
+  // One more goes past the cap: the oldest (the long key) makes room.
+  CAF_REQUIRE(m.remember(dept_key(3), t0 + 3s));
+  CAF_CHECK(!m.contains(long_key, t0 + 3s));
+  CAF_CHECK_EQUAL(m.bytes(), 2 * missing_keys::charge);
+  m.forget(short_key);
+  CAF_CHECK_EQUAL(m.bytes(), missing_keys::charge);
+  m.clear();
+  CAF_CHECK_EQUAL(m.bytes(), 0);
+}
