@@ -82,8 +82,10 @@ struct doc_kind_entry {
 inline constexpr size_t max_kinds = 63;
 
 /// Makes `kinds` the catalogue, their ids given in order from 1; throws
-/// std::invalid_argument for an empty or duplicate name, more than
-/// max_kinds, or kinds of one key space with different key types. Called
+/// std::invalid_argument for a name or key space other than 1 to 63 of
+/// a-z, 0-9 and _, a duplicate name, a route that is not "/.../" of
+/// unescaped path characters, more than max_kinds, or kinds of one key
+/// space with different key types. Called
 /// before any reader starts (the daemon at start-up, a test between
 /// actor systems); a catalogue once installed stays readable.
 void install_catalogue(std::vector<doc_kind_entry> kinds);

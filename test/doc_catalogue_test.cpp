@@ -79,6 +79,35 @@ CAF_TEST(every kind has one entry with its own name found by value and by name) 
   CAF_CHECK(find_doc_kind(std::string_view{"truncate"}) == nullptr);
 }
 
+CAF_TEST(a catalogue is refused when an entry would break a path a label or a key space) {
+  auto refused = [](auto change) {
+    auto kinds = demo::demo_kinds();
+    change(kinds);
+    try {
+      install_catalogue(kinds);
+    } catch (const std::invalid_argument&) {
+      demo::install_demo_catalogue();
+      return true;
+    }
+    demo::install_demo_catalogue();
+    return false;
+  };
+  using entries = std::vector<doc_kind_entry>;
+  CAF_CHECK(!refused([](entries&) {}));
+  CAF_CHECK(refused([](entries& k) { k[1].name = "deptemps"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].name = ""; }));
+  CAF_CHECK(refused([](entries& k) { k[1].name = "Emp"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].name = "e\"mp"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].entity = "emp:x"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].route = "/depts/emps"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].route = "depts/emps/"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].route = "/de\"pts/"; }));
+  CAF_CHECK(refused([](entries& k) { k[1].route = "/a b/"; }));
+  CAF_CHECK(refused([](entries& k) { k[2].key = key_type::text; })); // dept shares deptemps' space
+  CAF_CHECK(refused([](entries& k) { k.resize(max_kinds + 1, k[0]); }));
+  CAF_CHECK(doc_catalogue().size() == 3u); // the demo's is back
+}
+
 CAF_TEST(schema.sql watches a key for every entity of the catalogue and no other) {
   auto spaces = watched_spaces();
   CAF_CHECK(!spaces.empty());
