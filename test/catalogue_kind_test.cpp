@@ -4,9 +4,8 @@
 // a table this suite creates, keyed by text whose keys need escaping in a
 // path and arrive in the change log as they are. The daemon runs in this
 // process with the demo's kinds and that one; nothing else is told of it.
-// What the database needs for any watched table (its restcache_watched_key
-// row and the generated triggers) is done here in SQL, as an administrator
-// would.
+// The table's watched key and triggers come from the catalogue, as
+// restcache-load --schema-only writes them (pg::ensure_schema).
 
 #include "app/daemon.hpp"
 
@@ -21,6 +20,7 @@
 #include "config/options.hpp"
 #include "logging/log_setup.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/schema.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -40,8 +40,19 @@ const std::string& tag_dsn() {
     pg::connection c{d};
     c.exec("CREATE TABLE tag (name text PRIMARY KEY, note text)");
     c.exec_params("INSERT INTO tag VALUES ($1, 'first'), ('plain', 'second')", {odd_key});
-    c.exec("INSERT INTO restcache_watched_key VALUES (current_schema(), 'tag', 'tag', 'name')");
-    c.exec("SELECT restcache_install_triggers()");
+    // The table exists now: the schema's install gives it its triggers (its
+    // watched key was added when the demo database was made, under this
+    // catalogue, before the table was there).
+    CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+    CAF_CHECK_EQUAL(pg::watch_catalogue_keys(c), 0); // nothing missing
+    CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM restcache_watched_key"
+                           " WHERE table_name = 'tag' AND key_space = 'tag' AND key_column = 'name'")
+                      .int64(0, 0),
+                    1);
+    CAF_CHECK_EQUAL(
+      c.exec("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'tag'::regclass AND tgname = 'restcache_changed'")
+        .int64(0, 0),
+      1);
     return d;
   }();
   return dsn;

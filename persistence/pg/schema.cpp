@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache::pg {
 
 namespace {
@@ -38,6 +40,7 @@ int ensure_schema(connection& c) {
     wrapped.set_connection_lost(e.connection_lost());
     throw wrapped;
   }
+  watch_catalogue_keys(c);
   // Read back what the database records (a newer schema may be present).
   auto version = installed_schema_version(c);
   if (version < schema_version)
@@ -45,6 +48,23 @@ int ensure_schema(connection& c) {
                 + std::to_string(version) + ", expected "
                 + std::to_string(schema_version));
   return version;
+}
+
+int watch_catalogue_keys(connection& c) {
+  int added = 0;
+  for (const auto& table : watched_tables())
+    for (const auto& key : table.keys) {
+      auto colon = key.find(':');
+      if (colon == std::string::npos)
+        continue;
+      auto r = c.exec_params("INSERT INTO restcache_watched_key VALUES (current_schema(), $1, $2, $3)"
+                             " ON CONFLICT DO NOTHING RETURNING 1",
+                             {table.name, key.substr(0, colon), key.substr(colon + 1)});
+      added += r.rows();
+    }
+  if (added > 0)
+    c.exec("SELECT restcache_install_triggers()");
+  return added;
 }
 
 int installed_schema_version(connection& c) {

@@ -18,9 +18,17 @@ extern const char* const schema_sql;
 /// The version schema.sql records in restcache_schema.
 inline constexpr int schema_version = 8;
 
-/// Applies schema.sql; idempotent (safe on an existing schema, safe
-/// concurrently thanks to an advisory lock). Returns the recorded version.
+/// Applies schema.sql, then watch_catalogue_keys; idempotent (safe on an
+/// existing schema, safe concurrently thanks to an advisory lock). Returns
+/// the recorded version.
 int ensure_schema(connection& c);
+
+/// Adds a restcache_watched_key row for every key the installed
+/// catalogue's kinds need logged (their `reads`: "<key space>:<column>" of
+/// a table, in the session's current schema) that is missing, and when any
+/// was, installs the triggers again. Rows of no kind are left alone
+/// (another instance may serve other kinds). Returns the rows added.
+int watch_catalogue_keys(connection& c);
 
 /// The version recorded in the database, or 0 when no schema is present.
 int installed_schema_version(connection& c);
