@@ -34,7 +34,7 @@ struct stored_record {
 struct scan_totals {
   size_t whole = 0;    ///< key and value decoded: visited
   size_t garbled = 0;  ///< the value failed to decode (never visited)
-  size_t bad_keys = 0; ///< not 5 bytes of a known doc_kind (never visited)
+  size_t bad_keys = 0; ///< not a known kind followed by a key of its type (never visited)
 };
 
 struct store_counters {
@@ -70,7 +70,7 @@ public:
   /// and is never served). The txn must be active.
   std::optional<stored_record> get(read_txn& txn, doc_key key) const;
 
-  /// Visits every record of the txn's snapshot in key order (kind, then id),
+  /// Visits every record of the txn's snapshot in key order (kind, then key),
   /// for inspection (tests, tools): a garbled value or a malformed key is
   /// counted in the result, not visited, and not added to counters().garbled.
   /// The value_view's etag and body point into the map: valid only during the
