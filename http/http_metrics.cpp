@@ -63,8 +63,7 @@ std::pair<std::string_view, std::string> labels_of(size_t r) {
   if (r == unrouted_metric_route)
     return {"", "unrouted"};
   const auto& kind = doc_kind_info(static_cast<doc_kind>(r - fixed_metric_routes + 1));
-  bool integer = kind.key == key_type::int4 || kind.key == key_type::int8;
-  return {"GET", kind.route + (integer ? "{id}" : "{key}")};
+  return {"GET", kind.route + (is_integer(kind.key) ? "{id}" : "{key}")};
 }
 
 } // namespace

@@ -184,7 +184,7 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
     return false;
   };
   key_error err = key_error::none;
-  r.integer_key = kind.key == key_type::int4 || kind.key == key_type::int8;
+  r.integer_key = is_integer(kind.key);
   if (r.integer_key) {
     err = parse_integer_key(kind.key, segment, r.id);
   } else {

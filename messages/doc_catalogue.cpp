@@ -22,10 +22,6 @@ std::vector<std::unique_ptr<const std::vector<doc_kind_entry>>>& kept() {
   return all;
 }
 
-std::span<const doc_kind_entry> catalogue_entries() noexcept {
-  return doc_catalogue();
-}
-
 void fingerprint_bytes(uint64_t& h, std::string_view s) noexcept {
   // FNV-1a, with the length first so that fields cannot run into each other.
   auto add = [&](unsigned char c) {
@@ -99,7 +95,7 @@ void install_catalogue(std::vector<doc_kind_entry> kinds) {
 }
 
 const doc_kind_entry* find_doc_kind(uint8_t kind) noexcept {
-  const auto& catalogue = catalogue_entries();
+  const auto& catalogue = doc_catalogue();
   if (kind == 0 || kind > catalogue.size())
     return nullptr;
   return &catalogue[kind - 1];
@@ -112,7 +108,7 @@ const doc_kind_entry& doc_kind_info(doc_kind kind) noexcept {
 }
 
 const doc_kind_entry* find_doc_kind(std::string_view name) noexcept {
-  for (const auto& e : catalogue_entries())
+  for (const auto& e : doc_catalogue())
     if (e.name == name)
       return &e;
   return nullptr;
@@ -150,7 +146,7 @@ void add_each(std::vector<std::string>& to, std::string_view list) {
 
 std::vector<watched_table> watched_tables() {
   std::vector<watched_table> out;
-  for (const auto& e : catalogue_entries())
+  for (const auto& e : doc_catalogue())
     for (const auto& r : e.reads) {
       auto t = std::find_if(out.begin(), out.end(), [&](const watched_table& w) { return w.name == r.table; });
       if (t == out.end())
@@ -171,7 +167,7 @@ uint64_t kinds_reading(const std::vector<watched_table>& tables) noexcept {
 
 std::string kind_names(uint64_t kinds) {
   std::string out;
-  for (const auto& e : catalogue_entries())
+  for (const auto& e : doc_catalogue())
     if ((kinds & kind_bit(e.kind)) != 0)
       out += (out.empty() ? "" : ", ") + e.name;
   return out;
@@ -193,7 +189,7 @@ std::string key_label(const doc_key& key) {
 }
 
 std::optional<doc_kind> change_kind(std::string_view entity) noexcept {
-  for (const auto& e : catalogue_entries())
+  for (const auto& e : doc_catalogue())
     if (e.entity == entity)
       return e.kind;
   return std::nullopt;

@@ -137,11 +137,8 @@ doc_key::doc_key(doc_kind kind, int64_t id) noexcept : size_(8), kind_(kind), in
 doc_key doc_key::of_bytes(doc_kind kind, std::string_view bytes) {
   if (bytes.size() > max_text_key_bytes)
     throw std::length_error("a key is at most 255 bytes");
-  doc_key k;
-  k.kind_ = kind;
-  k.integer_ = false;
+  doc_key k{kind, bytes_tag{}}; // inline_ zeroed: same_inline compares all 16 bytes
   k.size_ = static_cast<uint16_t>(bytes.size());
-  std::fill(std::begin(k.inline_), std::end(k.inline_), '\0');
   if (bytes.size() <= inline_capacity) {
     std::copy(bytes.begin(), bytes.end(), k.inline_);
   } else {

@@ -25,6 +25,11 @@ enum class key_type : uint8_t {
   uuid, ///< 16 bytes; spelled in its canonical lowercase 8-4-4-4-12 form
 };
 
+/// Whether keys of the type are integers (held and compared as numbers).
+constexpr bool is_integer(key_type type) noexcept {
+  return type == key_type::int4 || type == key_type::int8;
+}
+
 /// The longest text key: an LMDB key (a kind byte and the key) then stays
 /// well under LMDB's 511-byte limit, so no key needs hashing to fit.
 inline constexpr size_t max_text_key_bytes = 255;
@@ -63,6 +68,9 @@ public:
 
 private:
   static constexpr uint16_t inline_capacity = 16;
+  struct bytes_tag {};
+  /// A key of bytes, its size, bytes and hash set by of_bytes.
+  doc_key(doc_kind kind, bytes_tag) noexcept : kind_(kind), integer_(false) {}
   /// The inline bytes compared as two words (unused bytes are zero).
   static bool same_inline(const doc_key& a, const doc_key& b) noexcept {
     uint64_t x[2], y[2];
