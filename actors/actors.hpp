@@ -23,7 +23,6 @@
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_key)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::reply_callback)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::fetch_outcome)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::dept_ids_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::db_lease)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
@@ -194,17 +193,6 @@ using write_pool_job_actor = caf::typed_actor<
 using db_query_actor = caf::typed_actor<
   /// The query's outcome, sent by the connection's thread.
   caf::reacts_to<fetched_atom, fetch_outcome>>;
-
-/// Reads every department id into the cache_front (for /depts/random) at
-/// start-up and again every 30 s; retries every second while the database
-/// is unavailable.
-using dept_id_loader_actor = caf::typed_actor<
-  /// The ids (or the error), from the connection's thread.
-  caf::reacts_to<ids_atom, dept_ids_outcome>,
-  /// Time to read the ids (again).
-  caf::reacts_to<retry_atom>,
-  /// Describes the loader: ids loaded, loads, last error, connection borrowed.
-  caf::replies_to<inspect_atom>::with<actor_report>>;
 
 /// Asked by the daemon's inspect socket for restcache-inspect in another
 /// process: it answers only serializable types (messages/inspect_types.hpp).

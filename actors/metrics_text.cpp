@@ -126,7 +126,7 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 "Both tiers dropped: the log was pruned past the watermark, or a storm overflowed.",
                 "counter", rd(m.tier_drops));
   append_metric(out, "restcache_listener_truncates_total",
-                "TRUNCATEs of dept or emp seen, live or on replay: both tiers dropped.", "counter",
+                "TRUNCATEs of a watched table seen, live or on replay: both tiers dropped.", "counter",
                 rd(m.truncates));
   append_metric_header(out, "restcache_listener_history_resets_total",
                        "(Re)connects that found another history than the tiers held (by the rule that fired): "

@@ -232,10 +232,19 @@ void daemon::spawn_listener() {
 }
 
 void daemon::spawn_helpers() {
-  id_loader_ = spawn_dept_id_loader(*system_, pool_, *front_);
-  front_->set_write_path(*system_, write_pool_, listener_, std::chrono::milliseconds{o_.cache_fill_timeout_ms},
-                         !replica_pools_.empty());
-  front_->set_list_pool(list_pool_);
+  demo::demo_wiring wiring;
+  wiring.sys = system_.get();
+  wiring.write_pool = write_pool_;
+  wiring.list_pool = list_pool_;
+  wiring.listener = listener_;
+  wiring.apply_timeout = std::chrono::milliseconds{o_.cache_fill_timeout_ms};
+  wiring.stamp_lsn = !replica_pools_.empty();
+  demo_ = std::make_unique<demo::demo_actions>(std::move(wiring));
+  front_->set_actions(demo_->handlers());
+  front_->add_metrics_source([this] { return demo_->metrics_text(); });
+  // The ids are read on the list pool: its connections run jobs whatever
+  // db.driver is, and a read of them never waits for a write.
+  id_loader_ = demo::spawn_dept_id_loader(*system_, list_pool_, *demo_);
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
   // In lmdb mode nothing is kept in memory: populate the whole table and let

@@ -19,6 +19,8 @@
 #include "actors/listener_status.hpp"
 #include "actors/metrics.hpp"
 #include "config/options.hpp"
+#include "demo/demo_actions.hpp"
+#include "demo/dept_id_loader.hpp"
 #include "db/db_metrics.hpp"
 #include "db/pg_connection_worker.hpp"
 #include "db/replica_monitor.hpp"
@@ -102,6 +104,8 @@ private:
   std::unique_ptr<replica_monitor> replica_monitor_;
   std::vector<std::unique_ptr<db_metrics>> replica_metrics_;
   std::vector<std::unique_ptr<pg_async_driver>> replica_drivers_;
+  /// The demo's actions: the front's handlers refer to them, so they go after it.
+  std::unique_ptr<demo::demo_actions> demo_;
   std::unique_ptr<cache_front> front_;
   std::unique_ptr<http::server> server_;
   std::unique_ptr<caf::actor_system> system_;
@@ -114,7 +118,7 @@ private:
   batch_writer_actor writer_;
   std::vector<cache_shard_actor> shards_;
   notify_listener_actor listener_;
-  dept_id_loader_actor id_loader_;
+  demo::dept_id_loader_actor id_loader_;
   caf::actor populator_;
   inspector_actor inspector_;
   /// Every long-lived actor by the name restcache-inspect and /metrics give

@@ -13,7 +13,7 @@
 #include "app/startup.hpp"
 #include "config/options.hpp"
 #include "config/version_text.hpp"
-#include "demo/demo_catalogue.hpp"
+#include "demo/demo_routes.hpp"
 #include "logging/log_setup.hpp"
 
 using namespace restcache;
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     signal(sig, SIG_DFL);
   // The demo's documents: the kinds this daemon serves.
-  demo::install_demo_catalogue();
+  demo::install_demo();
   restcache_config cfg;
   if (auto exit_code = cfg.read_options(argc, argv)) // --help, --version, --dump-config, bad input
     return *exit_code;

@@ -32,11 +32,6 @@ struct fetch_outcome {
   uint64_t replay_lsn = 0;
 };
 
-struct dept_ids_outcome {
-  rc_error error = rc_error::none;
-  std::shared_ptr<const std::vector<int32_t>> ids;
-};
-
 /// A document with its key.
 struct keyed_doc {
   doc_key key;
@@ -69,7 +64,7 @@ struct write_pool_outcome {
   std::string detail;    ///< for a client error: what was wrong (never SQL text)
   int32_t id = 0;        ///< the key written
   bool created = false;
-  std::string body;      ///< a response body (GET /depts)
+  std::string body;      ///< a response body (an uncached read)
   change_batch changes;  ///< a write: the change-log rows its transaction wrote
 };
 
@@ -98,9 +93,6 @@ public:
   /// `count`, also counts them. `done` as above.
   virtual void fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
                           std::function<void(page_outcome)> done) = 0;
-
-  /// Reads every existing department id; `done` as above.
-  virtual void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) = 0;
 
   /// Runs `job` with the live connection on the connection's own thread
   /// (writes, uncached reads); the job sends its own result. When the job

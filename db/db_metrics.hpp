@@ -34,7 +34,7 @@ struct listener_metrics {
   std::atomic<int64_t> caught_up{0};       ///< connected and a mark applied since
   std::atomic<uint64_t> replayed{0};       ///< change-log entries re-applied after a (re)connect
   std::atomic<uint64_t> tier_drops{0};     ///< both tiers dropped: log pruned, or storm overflow
-  std::atomic<uint64_t> truncates{0};      ///< TRUNCATEs of dept or emp seen (live or replayed): both tiers dropped
+  std::atomic<uint64_t> truncates{0};      ///< TRUNCATEs of a watched table seen (live or replayed): both tiers dropped
   /// (Re)connects that found another history than the tiers held, by the
   /// rule that fired (history_rule; `same` is never counted).
   std::array<std::atomic<uint64_t>, history_rule_count> history_resets{};

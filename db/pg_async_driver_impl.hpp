@@ -107,7 +107,6 @@ std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fet
                                              bool ask_replay_lsn);
 std::unique_ptr<async_job> make_page_job(doc_kind kind, std::string after, int32_t limit, bool count,
                                          std::function<void(page_outcome)> done);
-std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done);
 /// Prepares a statement again; `done(true)` when it is, `done(false)` when
 /// the schema still lacks what it reads or the session ended.
 std::unique_ptr<async_job> make_prepare_job(const char* name, const char* sql, std::function<void(bool)> done);

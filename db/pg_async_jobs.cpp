@@ -122,41 +122,6 @@ private:
   once_callback<page_outcome> done_;
 };
 
-/// Keyset pages of dept_ids_page_statement, one statement per page, like
-/// pg::fetch_dept_ids: neither libpq nor the server holds all ids at once.
-class dept_ids_job final : public async_job {
-public:
-  explicit dept_ids_job(std::function<void(dept_ids_outcome)> done) : done_(std::move(done)) {}
-
-  bool send(statement_sender& out) override {
-    after_text_ = std::to_string(after_);
-    return out.send(pg::dept_ids_page_statement, {&after_text_, &limit_});
-  }
-
-  bool on_result(pg::result r) override {
-    auto n = r.rows();
-    for (int i = 0; i < n; ++i)
-      ids_.push_back(*r.opt_int32(i, 0));
-    if (n >= pg::dept_ids_page_size && !ids_.empty()) {
-      after_ = ids_.back();
-      return true;
-    }
-    ids_.shrink_to_fit();
-    done_(dept_ids_outcome{rc_error::none,
-                           std::make_shared<const std::vector<int32_t>>(std::move(ids_))});
-    return false;
-  }
-
-  void fail(rc_error e) override { done_(dept_ids_outcome{e, nullptr}); }
-
-private:
-  int64_t after_ = int64_t{INT32_MIN} - 1;
-  std::string after_text_;
-  const std::string limit_ = std::to_string(pg::dept_ids_page_size);
-  std::vector<int32_t> ids_;
-  once_callback<dept_ids_outcome> done_;
-};
-
 class prepare_job final : public async_job {
 public:
   prepare_job(const char* name, const char* sql, std::function<void(bool)> done)
@@ -191,10 +156,6 @@ std::unique_ptr<async_job> make_document_job(doc_key key, std::function<void(fet
 std::unique_ptr<async_job> make_page_job(doc_kind kind, std::string after, int32_t limit, bool count,
                                          std::function<void(page_outcome)> done) {
   return std::make_unique<page_job>(kind, std::move(after), limit, count, std::move(done));
-}
-
-std::unique_ptr<async_job> make_dept_ids_job(std::function<void(dept_ids_outcome)> done) {
-  return std::make_unique<dept_ids_job>(std::move(done));
 }
 
 } // namespace restcache::pg_async

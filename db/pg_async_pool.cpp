@@ -31,10 +31,6 @@ public:
     d_->submit(s_, make_page_job(kind, std::move(after), limit, count, std::move(done)));
   }
 
-  void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override {
-    d_->submit(s_, make_dept_ids_job(std::move(done)));
-  }
-
 private:
   std::shared_ptr<pg_async_driver::impl> d_;
   std::shared_ptr<slot_rec> s_;

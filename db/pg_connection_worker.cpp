@@ -137,25 +137,6 @@ void pg_connection_worker::fetch_page(doc_kind kind, std::string after, int32_t 
   });
 }
 
-void pg_connection_worker::fetch_dept_ids(std::function<void(dept_ids_outcome)> done) {
-  enqueue([this, done = std::move(done)](pg::connection* conn) {
-    if (!conn) {
-      done(dept_ids_outcome{rc_error::db_unavailable, nullptr});
-      return;
-    }
-    bump(metrics_.queries);
-    scoped_duration timed{metrics_.query_duration};
-    try {
-      auto ids = pg::fetch_dept_ids(*conn);
-      timed.observe_now();
-      done(dept_ids_outcome{rc_error::none,
-                            std::make_shared<const std::vector<int32_t>>(std::move(ids))});
-    } catch (const std::exception& e) {
-      done(dept_ids_outcome{on_failure(e, conn), nullptr});
-    }
-  });
-}
-
 void pg_connection_worker::run() {
   std::unique_ptr<pg::connection> conn;
   auto backoff = std::chrono::milliseconds{100};

@@ -49,7 +49,6 @@ public:
   void fetch_document(doc_key key, std::function<void(fetch_outcome)> done) override;
   void fetch_page(doc_kind kind, std::string after, int32_t limit, bool count,
                   std::function<void(page_outcome)> done) override;
-  void fetch_dept_ids(std::function<void(dept_ids_outcome)> done) override;
   void execute(std::function<void(pg::connection&)> job, std::function<void(rc_error)> failed) override;
 
 private:

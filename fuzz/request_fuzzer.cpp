@@ -35,7 +35,8 @@
 #include <string_view>
 #include <tuple>
 
-#include "demo/demo_catalogue.hpp"
+#include "demo/demo_routes.hpp"
+#include "http/action_routes.hpp"
 #include "http/router.hpp"
 #include "messages/body_parser.hpp"
 #include "messages/document_encoder.hpp"
@@ -179,7 +180,7 @@ void check_emp_body(std::string_view body, std::optional<int32_t> path_id) {
 
 // Routes are the demo catalogue's, as the daemon's by default.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  restcache::demo::install_demo_catalogue();
+  restcache::demo::install_demo();
   return 0;
 }
 
@@ -209,6 +210,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     require(!r.detail.empty(), "a bad_request without a detail", line);
   if (r.kind == http::route_kind::method_not_allowed)
     require(!r.allow.empty() && !r.detail.empty(), "a 405 without Allow or detail", line);
+  if (r.kind == http::route_kind::action)
+    require(r.action < http::action_routes().routes.size(), "an action route that is not installed", line);
 
   require(r.id <= std::numeric_limits<int32_t>::max(), "an id past int4 in a route of the demo's", line);
   const std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{static_cast<int32_t>(r.id)} : std::nullopt;

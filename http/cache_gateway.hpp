@@ -5,12 +5,11 @@
 // Every member is thread-safe and non-blocking.
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "messages/cache_types.hpp"
-#include "messages/write_types.hpp"
+#include "http/action_routes.hpp"
 
 namespace restcache::http {
 
@@ -37,11 +36,6 @@ public:
   /// default a plain lookup.
   virtual void refill(doc_key key, reply_callback cb) { lookup(key, std::move(cb)); }
 
-  /// The key of a document GET /depts/random answers: a department picked
-  /// uniformly from the in-memory set of existing ids, or nullopt while
-  /// that set is empty.
-  virtual std::optional<doc_key> random_document() = 0;
-
   /// What /ready reports: each condition, whether it holds, and its state
   /// in a word or two ("up", "caught up", "open"). Ready when all hold.
   virtual std::vector<readiness_check> readiness() const = 0;
@@ -52,19 +46,16 @@ public:
   /// Prometheus text exposition of the daemon's counters.
   virtual std::string metrics_text() const = 0;
 
-  /// Runs a write in one PostgreSQL transaction; `cb` is called exactly
-  /// once, on a CAF worker thread, after this instance has dropped what the
-  /// write changed (read-your-writes) or the wait for that timed out.
-  virtual void write(write_request req, write_callback cb) {
-    (void) req;
-    cb(write_result{rc_error::internal, 0, false, "writes are not supported here", true});
-  }
-
-  /// A page of departments (GET /depts), read from PostgreSQL, not cached.
-  virtual void list_depts(int32_t after, int32_t limit, page_callback cb) {
-    (void) after;
-    (void) limit;
-    cb(page_result{rc_error::internal, {}});
+  /// Starts the installed action route `action` (action_routes.hpp) with
+  /// `call`: its answer now, or the work that answers later, exactly once,
+  /// on another thread. By default a 500: no actions are wired.
+  virtual action_start start_action(uint8_t action, const action_call& call) {
+    (void) action;
+    (void) call;
+    action_start s;
+    s.answer.error = rc_error::internal;
+    s.answer.detail = "this server runs no actions";
+    return s;
   }
 };
 

@@ -16,18 +16,11 @@ struct route_label {
   const char* route;
 };
 
-/// Indexed like route_kind (document's place unused: each kind has its own).
+/// Indexed like route_kind (the places of document and action unused: each
+/// kind and each action has its own).
 constexpr route_label route_labels[] = {
   {"GET", "document"},
-  {"GET", "/depts"},
-  {"GET", "/depts/random"},
-  {"POST", "/depts"},
-  {"PUT", "/depts/{id}"},
-  {"PUT", "/depts/random"},
-  {"DELETE", "/depts/{id}"},
-  {"POST", "/depts/emps"},
-  {"PUT", "/depts/emps/{id}"},
-  {"DELETE", "/depts/emps/{id}"},
+  {"", "action"},
   {"GET", "/health"},
   {"GET", "/ready"},
   {"GET", "/metrics"},
@@ -62,7 +55,13 @@ std::pair<std::string_view, std::string> labels_of(size_t r) {
     return {route_labels[r].method, route_labels[r].route};
   if (r == unrouted_metric_route)
     return {"", "unrouted"};
-  const auto& kind = doc_kind_info(static_cast<doc_kind>(r - fixed_metric_routes + 1));
+  if (r < first_kind_metric_route) {
+    const auto& labels = action_routes().metric_labels;
+    auto i = r - fixed_metric_routes;
+    return i < labels.size() ? std::pair<std::string_view, std::string>{labels[i].first, labels[i].second}
+                             : std::pair<std::string_view, std::string>{"", "action"};
+  }
+  const auto& kind = doc_kind_info(static_cast<doc_kind>(r - first_kind_metric_route + 1));
   return {"GET", kind.route + (is_integer(kind.key) ? "{id}" : "{key}")};
 }
 

@@ -12,22 +12,26 @@
 #include <string>
 
 #include "messages/metric_types.hpp"
+#include "http/action_routes.hpp"
 #include "http/router.hpp"
 #include "messages/doc_catalogue.hpp"
 
 namespace restcache::http {
 
-/// The routes as /metrics labels them: every route_kind but document (its
-/// place unused), then each kind's document route by kind id, then the
-/// requests refused before routing (malformed, too large, too many
-/// connections). Bounded by the catalogue's bound on kinds.
+/// The routes as /metrics labels them: every route_kind but document and
+/// action (their places unused), then each action metric route
+/// (action_route::metric), then each kind's document route by kind id,
+/// then the requests refused before routing (malformed, too large, too
+/// many connections). Bounded by the bounds on actions and kinds.
 inline constexpr size_t fixed_metric_routes = static_cast<size_t>(route_kind::not_found) + 1;
-inline constexpr size_t metric_route_count = fixed_metric_routes + max_kinds + 1;
+inline constexpr size_t first_kind_metric_route = fixed_metric_routes + max_action_metrics;
+inline constexpr size_t metric_route_count = first_kind_metric_route + max_kinds + 1;
 inline constexpr size_t unrouted_metric_route = metric_route_count - 1;
 
 /// The metric route of a routed request.
 constexpr size_t metric_route_of(const route& r) noexcept {
-  return r.kind == route_kind::document ? fixed_metric_routes + static_cast<size_t>(r.doc) - 1
+  return r.kind == route_kind::document ? first_kind_metric_route + static_cast<size_t>(r.doc) - 1
+         : r.kind == route_kind::action ? fixed_metric_routes + r.action_metric
                                         : static_cast<size_t>(r.kind);
 }
 

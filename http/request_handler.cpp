@@ -5,7 +5,6 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
-#include <optional>
 #include <random>
 
 #include <spdlog/spdlog.h>
@@ -14,7 +13,6 @@
 #include "messages/doc_catalogue.hpp"
 #include "http/http_metrics.hpp"
 #include "http/server.hpp"
-#include "messages/body_parser.hpp"
 #include "messages/document_gzip.hpp"
 #include "messages/text.hpp"
 
@@ -94,22 +92,6 @@ bool is_routing_error(route_kind k) noexcept {
   return k == route_kind::bad_request || k == route_kind::not_found || k == route_kind::method_not_allowed;
 }
 
-write_op write_op_of(route_kind k) noexcept {
-  switch (k) {
-    case route_kind::create_dept: return write_op::create_dept;
-    case route_kind::replace_dept: return write_op::replace_dept;
-    case route_kind::rewrite_random_dept: return write_op::rewrite_random_dept;
-    case route_kind::delete_dept: return write_op::delete_dept;
-    case route_kind::create_emp: return write_op::create_emp;
-    case route_kind::replace_emp: return write_op::replace_emp;
-    default: return write_op::delete_emp;
-  }
-}
-
-bool is_emp_write(write_op op) noexcept {
-  return op == write_op::create_emp || op == write_op::replace_emp || op == write_op::delete_emp;
-}
-
 std::string length_text(size_t n) {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
@@ -155,7 +137,7 @@ void request_handler::take_request_id(const request_head& req, std::string& id) 
 
 void request_handler::begin(const request_head& req, bool keep_alive, request_state& st) const {
   st.request = &req;
-  st.random_tries = 0;
+  st.action_tries = 0;
   st.version = req.version == 10 ? 10 : 11;
   st.keep_alive = keep_alive;
   take_request_id(req, st.request_id);
@@ -185,7 +167,7 @@ bool request_handler::admit_body(const request_head& req, bool announces_body, r
     start(req, false, st, out); // the same 400, 404 or 405 as without a body
     return refused();
   }
-  if (!has_body(r.kind)) {
+  if (r.kind != route_kind::action || !action_routes().routes[r.action].takes_body) {
     problem_reply(make_problem(413, "this request takes no body"), st, out);
     return refused();
   }
@@ -234,28 +216,8 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
     case route_kind::document:
       st.key = key_of(r);
       return next_step::lookup;
-    case route_kind::random_dept: {
-      auto key = gateway_.random_document();
-      if (!key) {
-        problem_reply(make_problem(503, "no department ids are loaded yet; retry later"), st, out);
-        return next_step::reply;
-      }
-      st.random_tries = 1;
-      st.key = std::move(*key);
-      return next_step::lookup;
-    }
-    case route_kind::list_depts:
-      st.after = r.after;
-      st.limit = r.limit;
-      return next_step::list_page;
-    case route_kind::create_dept:
-    case route_kind::replace_dept:
-    case route_kind::rewrite_random_dept:
-    case route_kind::delete_dept:
-    case route_kind::create_emp:
-    case route_kind::replace_emp:
-    case route_kind::delete_emp:
-      return start_write(req, r, st, out);
+    case route_kind::action:
+      return start_action(req, r, st, out);
     case route_kind::health:
       out.status = 200;
       out.add("Content-Type", content_type_json);
@@ -286,17 +248,19 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
   return next_step::reply;
 }
 
-next_step request_handler::start_write(const request_head& req, const route& r, request_state& st,
-                                       reply& out) const {
-  st.op = write_op_of(r.kind);
-  if (refuse_write(req, st, out))
+next_step request_handler::start_action(const request_head& req, const route& r, request_state& st,
+                                        reply& out) const {
+  const action_route& action = action_routes().routes[r.action];
+  st.action = r.action;
+  st.action_key = r.id;
+  if (action.writes && refuse_write(req, st, out))
     return next_step::reply;
-  write_request w;
-  w.op = st.op;
-  w.id = r.id;
+  action_call call;
+  call.id = r.id;
+  call.query = query_of(req.target);
   if (req.has_if_match)
-    w.if_match = identity_etags(req.if_match); // a gzip ETag names the same document
-  if (has_body(r.kind)) {
+    call.if_match = identity_etags(req.if_match); // a gzip ETag names the same document
+  if (action.takes_body) {
     if (!req.body_framed) {
       problem_reply(make_problem(411, "a write needs a body with Content-Length (or chunked)"), st, out);
       return next_step::reply;
@@ -305,27 +269,48 @@ next_step request_handler::start_write(const request_head& req, const route& r, 
       problem_reply(make_problem(415, "the body must be application/json"), st, out);
       return next_step::reply;
     }
-    std::optional<int32_t> path_id = r.id > 0 ? std::optional<int32_t>{r.id} : std::nullopt;
-    if (r.kind == route_kind::create_dept || r.kind == route_kind::replace_dept) {
-      auto parsed = parse_dept_body(req.body, path_id);
-      if (!parsed) {
-        problem_reply(make_problem(parsed.error, parsed.detail), st, out);
-        return next_step::reply;
-      }
-      w.id = parsed.value->dept.deptno;
-      w.dept = std::make_shared<const dept_with_emps>(std::move(*parsed.value));
-    } else {
-      auto parsed = parse_emp_body(req.body, path_id);
-      if (!parsed) {
-        problem_reply(make_problem(parsed.error, parsed.detail), st, out);
-        return next_step::reply;
-      }
-      w.id = parsed.value->empno;
-      w.emp = std::make_shared<const emp_row>(std::move(*parsed.value));
-    }
+    call.body = req.body;
   }
-  st.write = std::move(w);
-  return next_step::write;
+  return run_action(call, st, out);
+}
+
+next_step request_handler::run_action(const action_call& call, request_state& st, reply& out) const {
+  auto started = gateway_.start_action(st.action, call);
+  if (started.work) {
+    st.work = std::move(started.work);
+    return next_step::action;
+  }
+  return on_action(std::move(started.answer), st, out);
+}
+
+next_step request_handler::on_action(action_answer a, request_state& st, reply& out) const {
+  if (a.error != rc_error::none) {
+    problem_reply(make_problem(a.error, a.detail), st, out);
+    return next_step::reply;
+  }
+  if (a.document) {
+    st.key = std::move(*a.document);
+    st.action_tries = a.ask_again_if_missing ? static_cast<uint8_t>(st.action_tries + 1) : 0;
+    return next_step::lookup;
+  }
+  if (!a.applied)
+    spdlog::warn("request {}: write committed, but its invalidation was not confirmed in time", st.request_id);
+  out.status = a.status;
+  if (!a.location.empty())
+    out.add("Location", a.location);
+  if (a.status == 204)
+    return next_step::reply;
+  out.owned_body = std::move(a.body);
+  const bool gz = a.compressible && st.gzip && out.owned_body.size() >= gzip_min_bytes;
+  if (gz)
+    out.owned_body = gzip_compress(out.owned_body);
+  out.add("Content-Type", content_type_json);
+  if (a.compressible)
+    out.add("Vary", "Accept-Encoding");
+  if (gz)
+    out.add("Content-Encoding", "gzip");
+  set_body(out.owned_body, st, out);
+  return next_step::reply;
 }
 
 next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& out) const {
@@ -334,14 +319,15 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
     return next_step::reply;
   }
   rc_error e = r.error == rc_error::none ? rc_error::internal : r.error;
-  if (e == rc_error::not_found && st.random_tries > 0 && st.random_tries < 4) {
-    // The id set is refreshed every 30 s: a department deleted since is
-    // skipped, not answered 404 to a request for "any department".
-    if (auto key = gateway_.random_document()) {
-      ++st.random_tries;
-      st.key = std::move(*key);
-      return next_step::lookup;
-    }
+  if (e == rc_error::not_found && st.action_tries > 0 && st.action_tries < 4) {
+    // The action picked its key from what it knew (a set of ids refreshed
+    // now and then): one deleted since is asked for again, not answered 404
+    // to a request for "any document".
+    action_call again;
+    again.id = st.action_key;
+    if (st.request)
+      again.query = query_of(st.request->target);
+    return run_action(again, st, out);
   }
   if (e == rc_error::not_found) {
     const auto& kind = doc_kind_info(st.key.kind());
@@ -413,44 +399,6 @@ void request_handler::document_reply(doc_ptr doc, cache_status how, uint32_t age
   }
   out.owned_body = gzip_compress(doc->body);
   set_body(out.owned_body, st, out);
-}
-
-void request_handler::on_page(page_result r, const request_state& st, reply& out) const {
-  if (r.error != rc_error::none)
-    return problem_reply(make_problem(r.error), st, out);
-  out.owned_body = std::move(r.body);
-  const bool gz = st.gzip && out.owned_body.size() >= gzip_min_bytes;
-  if (gz)
-    out.owned_body = gzip_compress(out.owned_body);
-  out.status = 200;
-  out.add("Content-Type", content_type_json);
-  out.add("Vary", "Accept-Encoding");
-  if (gz)
-    out.add("Content-Encoding", "gzip");
-  set_body(out.owned_body, st, out);
-}
-
-void request_handler::on_written(write_result r, const request_state& st, reply& out) const {
-  if (r.error != rc_error::none)
-    return problem_reply(make_problem(r.error, r.detail), st, out);
-  if (!r.applied)
-    spdlog::warn("request {}: write committed, but its invalidation was not confirmed in time", st.request_id);
-  const bool emp = is_emp_write(st.op);
-  switch (st.op) {
-    case write_op::create_dept:
-    case write_op::create_emp:
-      out.owned_body = std::string{emp ? "{\"empNo\":" : "{\"deptNumber\":"} + std::to_string(r.id) + "}";
-      out.status = 201;
-      out.add("Location", (emp ? "/depts/emps/" : "/depts/") + std::to_string(r.id));
-      out.add("Content-Type", content_type_json);
-      return set_body(out.owned_body, st, out);
-    case write_op::rewrite_random_dept:
-      out.owned_body = "{\"deptNumber\":" + std::to_string(r.id) + "}";
-      return owned_reply(200, content_type_json, st, out);
-    default:
-      out.status = 204;
-      return;
-  }
 }
 
 void request_handler::readiness_reply(const request_state& st, reply& out) const {

@@ -7,16 +7,17 @@
 // the reply; tests call it without sockets. No Beast here.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
+#include "http/action_routes.hpp"
 #include "http/cache_gateway.hpp"
 #include "http/reply.hpp"
 #include "http/request.hpp"
 #include "http/responses.hpp"
 #include "http/router.hpp"
 #include "messages/cache_types.hpp"
-#include "messages/write_types.hpp"
 
 namespace restcache::http {
 
@@ -27,8 +28,7 @@ struct http_metrics;
 enum class next_step : uint8_t {
   reply,     ///< the reply is ready: write it
   lookup,    ///< gateway.lookup of `key` (lookup_gzip when `gzip`, refill when `refill`)
-  list_page, ///< gateway.list_depts(`after`, `limit`)
-  write,     ///< gateway.write(`write`)
+  action,    ///< run `work` (an action route's), then on_action with its answer
 };
 
 /// One request across its steps: what the handler decided from the request
@@ -42,11 +42,13 @@ struct request_state {
   bool gzip = false;       ///< the client accepts Content-Encoding: gzip
   bool refill = false;     ///< the client sent no-cache: gateway.refill instead of a lookup
   uint8_t metric_route = 0; ///< the route as /metrics counts it
-  uint8_t random_tries = 0; ///< /depts/random: ids tried (one deleted meanwhile is retried)
+  uint8_t action = 0;       ///< an action route: its id
+  /// An action's answers that named a document (one gone meanwhile is asked
+  /// for again, a few times).
+  uint8_t action_tries = 0;
+  int64_t action_key = 0;  ///< a keyed action's key
   doc_key key{};           ///< next_step::lookup
-  int32_t after = 0, limit = 0; ///< next_step::list_page
-  write_op op = write_op::create_dept; ///< the write asked for
-  write_request write;     ///< next_step::write (moved out by the caller)
+  std::function<void(action_callback)> work; ///< next_step::action (moved out by the caller)
 };
 
 class request_handler {
@@ -62,11 +64,11 @@ public:
   /// A request whose header and body are complete. `keep_alive`: what its
   /// framing allows (and the server not stopping).
   next_step start(const request_head& req, bool keep_alive, request_state& st, reply& out) const;
-  /// The lookup's answer: the document, a problem, or, when /depts/random
-  /// drew a department deleted meanwhile, another lookup.
+  /// The lookup's answer: the document, a problem, or, when an action drew
+  /// a key whose document is gone meanwhile, the action again.
   next_step on_lookup(lookup_result r, request_state& st, reply& out) const;
-  void on_page(page_result r, const request_state& st, reply& out) const;
-  void on_written(write_result r, const request_state& st, reply& out) const;
+  /// An action's answer: a problem, a body, or a document to look up.
+  next_step on_action(action_answer a, request_state& st, reply& out) const;
 
   /// A problem+json reply (logged: 5xx as warnings, the client's mistakes at
   /// debug), with an Allow field when given.
@@ -92,7 +94,9 @@ private:
   bool refuse_write(const request_head& req, request_state& st, reply& out) const;
   /// 401 with the WWW-Authenticate challenge (a write or /metrics without the token).
   void unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const;
-  next_step start_write(const request_head& req, const route& r, request_state& st, reply& out) const;
+  next_step start_action(const request_head& req, const route& r, request_state& st, reply& out) const;
+  /// Asks the gateway to start the action of `st` with `call`.
+  next_step run_action(const action_call& call, request_state& st, reply& out) const;
   /// `how` and `age_s`: the lookup's Cache-Status and, when stale, its Age.
   void document_reply(doc_ptr doc, cache_status how, uint32_t age_s, const request_state& st, reply& out) const;
   void readiness_reply(const request_state& st, reply& out) const;

@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "http/action_routes.hpp"
 #include "messages/doc_catalogue.hpp"
 
 namespace restcache::http {
 
 namespace {
-
-// The demo's keyed writes: PUT and DELETE on its department's and
-// employee's document paths.
-constexpr std::string_view dept_prefix = "/depts/";
-constexpr std::string_view emp_prefix = "/depts/emps/";
 
 bool iequals_prefix(std::string_view s, std::string_view prefix) noexcept {
   if (s.size() < prefix.size())
@@ -48,67 +44,6 @@ std::string_view path_of(std::string_view target) noexcept {
   return target;
 }
 
-enum class path_kind : uint8_t {
-  unknown, document, dept_id, depts, random_dept, emp_id, emps, health, ready, metrics
-};
-
-/// Which methods a path supports (for 405 and its Allow header).
-std::string_view allow_of(path_kind k) noexcept {
-  switch (k) {
-    case path_kind::dept_id:
-    case path_kind::emp_id: return "GET, HEAD, PUT, DELETE";
-    case path_kind::depts: return "GET, HEAD, POST, PUT";
-    case path_kind::random_dept: return "GET, HEAD, PUT";
-    case path_kind::emps: return "POST";
-    default: return "GET, HEAD";
-  }
-}
-
-std::string_view query_of(std::string_view target) noexcept {
-  auto q = target.find('?');
-  if (q == std::string_view::npos)
-    return {};
-  target = target.substr(q + 1);
-  return target.substr(0, target.find('#'));
-}
-
-/// after and limit of GET /depts; false with a detail when malformed.
-bool parse_page_query(std::string_view query, route& r) {
-  while (!query.empty()) {
-    auto amp = query.find('&');
-    auto pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-    if (pair.empty())
-      continue;
-    auto eq = pair.find('=');
-    auto name = pair.substr(0, eq);
-    auto value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    if (name == "after") {
-      if (value == "0") {
-        r.after = 0;
-        continue;
-      }
-      auto [v, err] = parse_positive_id(value);
-      if (err != id_error::none) {
-        r.detail = "after must be a department number (0 or a positive integer in decimal digits)";
-        return false;
-      }
-      r.after = v;
-    } else if (name == "limit") {
-      auto [v, err] = parse_positive_id(value);
-      if (err != id_error::none && err != id_error::overflow) {
-        r.detail = "limit must be a positive integer in decimal digits";
-        return false;
-      }
-      r.limit = err == id_error::overflow ? max_page_limit : std::min(v, max_page_limit);
-    } else {
-      r.detail = "unknown query parameter: GET /depts takes after and limit";
-      return false;
-    }
-  }
-  return true;
-}
-
 } // namespace
 
 id_parse_result parse_positive_id(std::string_view s) noexcept {
@@ -140,38 +75,66 @@ int percent_decode(std::string_view segment, char* out, size_t capacity) noexcep
   return static_cast<int>(n);
 }
 
+std::string_view query_of(std::string_view target) noexcept {
+  auto q = target.find('?');
+  if (q == std::string_view::npos)
+    return {};
+  target = target.substr(q + 1);
+  return target.substr(0, target.find('#'));
+}
+
 doc_key key_of(const route& r) {
   return r.integer_key ? doc_key{r.doc, r.id} : doc_key::of_bytes(r.doc, r.key_text());
 }
 
 namespace {
 
+/// Whether `path` begins with `prefix` (not empty). Compared in place:
+/// routes are short, and a call to memcmp per route costs more than the
+/// bytes (bench/callgrind.sh).
+bool starts_with(std::string_view path, std::string_view prefix) noexcept {
+  size_t n = prefix.size();
+  if (n == 0 || n > path.size())
+    return false;
+  const char *a = prefix.data(), *b = path.data();
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y)
+      return false;
+  }
+  for (; n > 0; --n)
+    if (*a++ != *b++)
+      return false;
+  return true;
+}
+
 /// The kind whose route `path` starts with, the longest such route winning
 /// ("/depts/emps/" before "/depts/"); null when none.
 const doc_kind_entry* kind_of_path(std::string_view path) noexcept {
-  // Compared in place: routes are short, and a call to memcmp per kind
-  // costs more than the bytes (bench/callgrind.sh).
-  auto starts_with = [&](const std::string& route) {
-    size_t n = route.size();
-    if (n == 0 || n > path.size())
-      return false;
-    const char *a = route.data(), *b = path.data();
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-      uint64_t x, y;
-      std::memcpy(&x, a, 8);
-      std::memcpy(&y, b, 8);
-      if (x != y)
-        return false;
-    }
-    for (; n > 0; --n)
-      if (*a++ != *b++)
-        return false;
-    return true;
-  };
   const doc_kind_entry* best = nullptr;
   for (const auto& e : doc_catalogue())
-    if ((best == nullptr || e.route.size() > best->route.size()) && starts_with(e.route))
+    if ((best == nullptr || e.route.size() > best->route.size()) && starts_with(path, e.route))
       best = &e;
+  return best;
+}
+
+/// The action path `path` names: the exact one, else the keyed one with the
+/// longest prefix of it (at least `longer_than` long); null when none.
+const action_path* action_path_of(const action_table& actions, std::string_view path, bool exact,
+                                  size_t longer_than) noexcept {
+  const action_path* best = nullptr;
+  for (const auto& p : actions.paths) {
+    if (p.keyed == exact)
+      continue;
+    if (exact ? p.path == path
+              : p.path.size() >= longer_than && (best == nullptr || p.path.size() > best->path.size())
+                  && starts_with(path, p.path))
+      best = &p;
+    if (exact && best != nullptr)
+      break;
+  }
   return best;
 }
 
@@ -217,95 +180,109 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
 
 route parse_route(std::string_view method, std::string_view target) noexcept {
   const std::string_view path = path_of(target);
-  path_kind kind = path_kind::unknown;
-  const doc_kind_entry* doc = nullptr;
-  std::string_view id_text;
-  if (path == "/depts/random") {
-    kind = path_kind::random_dept;
-  } else if (path == "/depts/emps") {
-    kind = path_kind::emps;
-  } else if (path == "/depts") {
-    kind = path_kind::depts;
-  } else if (path == "/health") {
-    kind = path_kind::health;
-  } else if (path == "/ready") {
-    kind = path_kind::ready;
-  } else if (path == "/metrics") {
-    kind = path_kind::metrics;
-  } else if ((doc = kind_of_path(path)) != nullptr) {
-    id_text = path.substr(doc->route.size());
-    if (id_text.find('/') == std::string_view::npos)
-      kind = doc->route == emp_prefix ? path_kind::emp_id : doc->route == dept_prefix ? path_kind::dept_id
-                                                                                      : path_kind::document;
-  }
-
   route r;
   r.head = method == "HEAD"; // also for error answers: HEAD never gets a body
-  if (kind == path_kind::unknown) {
-    r.kind = route_kind::not_found;
-    r.detail = "no resource at this path";
-    return r;
-  }
   const bool read = r.head || method == "GET";
-  const bool put = method == "PUT", post = method == "POST", del = method == "DELETE";
   // Every return below returns r itself, so it is built in the caller's
   // route (a copy would move the key's buffer on every request).
-  auto not_allowed = [&] {
+  auto not_allowed = [&](std::string_view allow) {
     r.kind = route_kind::method_not_allowed;
     r.detail = "this resource does not support that method; see Allow";
-    r.allow = allow_of(kind);
+    r.allow = allow;
   };
-  // Methods first (405 before 400), then the id.
-  route_kind chosen = route_kind::not_found;
-  switch (kind) {
-    case path_kind::document:
-      chosen = read ? route_kind::document : route_kind::not_found;
-      break;
-    case path_kind::dept_id:
-      chosen = read ? route_kind::document : put ? route_kind::replace_dept
-                                                 : del ? route_kind::delete_dept : route_kind::not_found;
-      break;
-    case path_kind::emp_id:
-      chosen = read ? route_kind::document : put ? route_kind::replace_emp
-                                                 : del ? route_kind::delete_emp : route_kind::not_found;
-      break;
-    case path_kind::depts:
-      chosen = read ? route_kind::list_depts : post ? route_kind::create_dept
-                                                    : put ? route_kind::replace_dept : route_kind::not_found;
-      break;
-    case path_kind::random_dept:
-      chosen = read ? route_kind::random_dept : put ? route_kind::rewrite_random_dept : route_kind::not_found;
-      break;
-    case path_kind::emps:
-      chosen = post ? route_kind::create_emp : route_kind::not_found;
-      break;
-    case path_kind::health: chosen = read ? route_kind::health : route_kind::not_found; break;
-    case path_kind::ready: chosen = read ? route_kind::ready : route_kind::not_found; break;
-    case path_kind::metrics: chosen = read ? route_kind::metrics : route_kind::not_found; break;
-    case path_kind::unknown: break;
-  }
-  if (chosen == route_kind::not_found) {
-    not_allowed();
+  auto bad = [&](std::string_view detail) {
+    r.kind = route_kind::bad_request;
+    r.detail = detail;
+  };
+
+  // The engine's own paths.
+  route_kind fixed = route_kind::not_found;
+  if (path == "/health")
+    fixed = route_kind::health;
+  else if (path == "/ready")
+    fixed = route_kind::ready;
+  else if (path == "/metrics")
+    fixed = route_kind::metrics;
+  if (fixed != route_kind::not_found) {
+    if (read)
+      r.kind = fixed;
+    else
+      not_allowed("GET, HEAD");
     return r;
   }
-  if (chosen == route_kind::document) {
-    r.doc = doc->kind;
-    if (!parse_document_key(*doc, id_text, r))
+
+  // An action's exact path, else the longest prefix: a document kind's
+  // route or a keyed action's (both when they are the same path).
+  const action_table& actions = action_routes();
+  const action_path* at = action_path_of(actions, path, true, 0);
+  const doc_kind_entry* doc = nullptr;
+  std::string_view key_text;
+  if (at == nullptr) {
+    doc = kind_of_path(path);
+    at = action_path_of(actions, path, false, doc ? doc->route.size() : 0);
+    if (doc && at && at->path.size() > doc->route.size())
+      doc = nullptr;
+    if (doc == nullptr && at == nullptr) {
+      r.kind = route_kind::not_found;
+      r.detail = "no resource at this path";
       return r;
-  } else if (kind == path_kind::dept_id || kind == path_kind::emp_id) {
-    auto [value, err] = parse_positive_id(id_text);
+    }
+    key_text = path.substr(doc ? doc->route.size() : at->path.size());
+    if (key_text.find('/') != std::string_view::npos) {
+      r.kind = route_kind::not_found;
+      r.detail = "no resource at this path";
+      return r;
+    }
+  }
+
+  // Methods first (405 before 400), then the key.
+  if (read && doc != nullptr) {
+    r.doc = doc->kind;
+    if (parse_document_key(*doc, key_text, r))
+      r.kind = route_kind::document;
+    return r;
+  }
+  auto allow_here = [&]() -> std::string_view {
+    if (at == nullptr)
+      return "GET, HEAD";
+    return doc ? at->allow_with_get : at->allow;
+  };
+  action_method m;
+  if (read)
+    m = action_method::get;
+  else if (method == "POST")
+    m = action_method::post;
+  else if (method == "PUT")
+    m = action_method::put;
+  else if (method == "DELETE")
+    m = action_method::del;
+  else {
+    not_allowed(allow_here());
+    return r;
+  }
+  const int8_t id = at == nullptr ? -1 : at->route_of[static_cast<size_t>(m)];
+  if (id < 0) {
+    not_allowed(allow_here());
+    return r;
+  }
+  const action_route& action = actions.routes[static_cast<size_t>(id)];
+  if (action.keyed) {
+    auto [value, err] = parse_positive_id(key_text);
     if (err != id_error::none) {
-      r.kind = route_kind::bad_request;
-      r.detail = to_detail(err);
+      bad(to_detail(err));
       return r;
     }
     r.id = value;
   }
-  if (chosen == route_kind::list_depts && !parse_page_query(query_of(target), r)) {
-    r.kind = route_kind::bad_request;
-    return r;
+  if (action.check_query != nullptr) {
+    if (auto detail = action.check_query(query_of(target)); !detail.empty()) {
+      bad(detail);
+      return r;
+    }
   }
-  r.kind = chosen;
+  r.kind = route_kind::action;
+  r.action = action.id;
+  r.action_metric = action.metric;
   return r;
 }
 

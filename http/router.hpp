@@ -4,7 +4,8 @@
 // string_view in a route points into static storage (never into the
 // target); a document's key is copied into the route, unescaped. The GET
 // routes of documents are the catalogue's (each kind's route followed by
-// its key).
+// its key); the other paths beside the engine's own are the installed
+// action routes'.
 
 #include <array>
 #include <cstdint>
@@ -16,15 +17,7 @@ namespace restcache::http {
 
 enum class route_kind : uint8_t {
   document,           ///< GET|HEAD a kind's route followed by its key: that document
-  list_depts,         ///< GET|HEAD /depts?after={id}&limit={n}: a page of departments
-  random_dept,        ///< GET|HEAD /depts/random: a random department's document with its employees
-  create_dept,        ///< POST /depts: a department with its employees
-  replace_dept,       ///< PUT /depts/{id}, or PUT /depts with the id in the body (id 0)
-  rewrite_random_dept,///< PUT /depts/random: rewrite a random department with its own values
-  delete_dept,        ///< DELETE /depts/{id}
-  create_emp,         ///< POST /depts/emps
-  replace_emp,        ///< PUT /depts/emps/{id}
-  delete_emp,         ///< DELETE /depts/emps/{id}
+  action,             ///< a method at a path of an installed action route (action_routes.hpp)
   health,             ///< GET|HEAD /health: liveness
   ready,              ///< GET|HEAD /ready: readiness
   metrics,            ///< GET|HEAD /metrics: Prometheus text exposition
@@ -33,25 +26,6 @@ enum class route_kind : uint8_t {
   not_found,          ///< an unknown path (404)
 };
 
-/// True for the routes that write (they carry a body, except the deletes and
-/// PUT /depts/random, and need the write token when one is set).
-constexpr bool is_write(route_kind k) noexcept {
-  return k == route_kind::create_dept || k == route_kind::replace_dept
-         || k == route_kind::rewrite_random_dept || k == route_kind::delete_dept
-         || k == route_kind::create_emp || k == route_kind::replace_emp
-         || k == route_kind::delete_emp;
-}
-
-/// True for the writes whose request carries a JSON body.
-constexpr bool has_body(route_kind k) noexcept {
-  return k == route_kind::create_dept || k == route_kind::replace_dept
-         || k == route_kind::create_emp || k == route_kind::replace_emp;
-}
-
-/// GET /depts: the page size when none is asked for, and the cap.
-inline constexpr int32_t default_page_limit = 100;
-inline constexpr int32_t max_page_limit = 1000;
-
 struct route {
   route_kind kind = route_kind::not_found;
   bool head = false;       ///< the method was HEAD: answer headers only (any kind)
@@ -59,11 +33,10 @@ struct route {
   /// key_text().
   doc_kind doc{};
   bool integer_key = false; ///< document: its kind is keyed by an integer (`id`)
-  /// The document's integer key, or the department or employee number of a
-  /// write (> 0); 0 otherwise.
+  uint8_t action = 0;        ///< action: its route's id in the installed table
+  uint8_t action_metric = 0; ///< action: its route's metric
+  /// The document's integer key, or a keyed action's key (> 0); 0 otherwise.
   int64_t id = 0;
-  int32_t after = 0;       ///< list_depts: departments with a greater number
-  int32_t limit = default_page_limit; ///< list_depts: at most this many (capped)
   std::string_view detail; ///< problem detail for the error kinds (static text)
   std::string_view allow;  ///< method_not_allowed: the Allow header value
 
@@ -102,11 +75,17 @@ inline std::string_view to_detail(id_error e) noexcept {
 /// `capacity` (a malformed escape after that point is not looked for).
 int percent_decode(std::string_view segment, char* out, size_t capacity) noexcept;
 
+/// The query string of a request-target (after '?', before '#'); empty
+/// when none.
+std::string_view query_of(std::string_view target) noexcept;
+
 /// Routes one request. `method` is the request method as sent (case-sensitive,
 /// as RFC 9110 says), `target` the request-target in origin form
 /// ("/depts/7?x=1") or absolute form ("http://host/depts/7"). The query
-/// string is read for GET /depts (after, limit) and ignored elsewhere. Unknown
-/// paths are not_found whatever the method.
+/// string is read by an action route that checks it and ignored elsewhere.
+/// Exact paths (the engine's, then the actions') win over prefixes; among
+/// the catalogue's routes and the keyed actions' the longest prefix wins.
+/// Unknown paths are not_found whatever the method.
 route parse_route(std::string_view method, std::string_view target) noexcept;
 
 } // namespace restcache::http

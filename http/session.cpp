@@ -330,10 +330,10 @@ void session::proceed(next_step next) {
       return send_reply();
     case next_step::lookup:
       return start_lookup();
-    case next_step::list_page:
-      return core_.gateway.list_depts(st_.after, st_.limit, await(&session::on_page));
-    case next_step::write:
-      return core_.gateway.write(std::move(st_.write), await(&session::on_written));
+    case next_step::action: {
+      auto work = std::move(st_.work);
+      return work(await(&session::on_action));
+    }
   }
 }
 
@@ -394,18 +394,9 @@ void session::on_lookup(uint64_t seq, lookup_result r) {
     proceed(core_.handler.on_lookup(std::move(r), st_, reply_));
 }
 
-void session::on_page(uint64_t seq, page_result r) {
-  if (!take_answer(seq))
-    return;
-  core_.handler.on_page(std::move(r), st_, reply_);
-  send_reply();
-}
-
-void session::on_written(uint64_t seq, write_result r) {
-  if (!take_answer(seq))
-    return;
-  core_.handler.on_written(std::move(r), st_, reply_);
-  send_reply();
+void session::on_action(uint64_t seq, action_answer a) {
+  if (take_answer(seq))
+    proceed(core_.handler.on_action(std::move(a), st_, reply_));
 }
 
 void session::arm_lookup_timer() {

@@ -31,7 +31,6 @@ namespace {
 class no_gateway : public http::cache_gateway {
 public:
   void lookup(doc_key, reply_callback) override {}
-  std::optional<doc_key> random_document() override { return std::nullopt; }
   std::vector<http::readiness_check> readiness() const override { return {}; }
   std::string metrics_text() const override { return {}; }
 };

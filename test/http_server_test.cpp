@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "demo/demo_actions.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/http_client.hpp"
@@ -92,13 +93,6 @@ public:
     }
   }
 
-  std::optional<doc_key> random_document() override {
-    int32_t id = random_id.load();
-    if (id == 0)
-      return std::nullopt;
-    return doc_key{demo::deptemps_kind, id};
-  }
-
   std::vector<http::readiness_check> readiness() const override {
     bool ok = is_ready.load();
     return {{"database", ok, ok ? "up" : "down"}, {"listener", true, "caught up"}};
@@ -108,12 +102,28 @@ public:
     return "# TYPE fake_metric counter\nfake_metric 42\n";
   }
 
-  /// Every write succeeds at once (204 for a replace).
-  void write(write_request req, write_callback cb) override {
-    writes.fetch_add(1);
-    cb(write_result{rc_error::none, req.id, true, {}, true});
+  /// The demo's actions, unwired: what they answer at once is answered
+  /// (a body that does not parse, /depts/random from `actions`' ids); work
+  /// they would run on the database (a write) succeeds at once, 204.
+  http::action_start start_action(uint8_t action, const http::action_call& call) override {
+    auto started = demo_handlers.at(action)(call);
+    if (started.work) {
+      writes.fetch_add(1);
+      started.work = [](http::action_callback cb) {
+        http::action_answer done;
+        done.status = 204;
+        cb(std::move(done));
+      };
+    }
+    return started;
   }
   std::atomic<uint64_t> writes{0};
+  /// The ids /depts/random draws from.
+  void random_ids(std::vector<int32_t> ids) {
+    actions.set_dept_ids(std::make_shared<const std::vector<int32_t>>(std::move(ids)));
+  }
+  demo::demo_actions actions{demo::demo_wiring{}};
+  const std::vector<http::action_handler> demo_handlers = actions.handlers();
 
   size_t parked_count() {
     std::lock_guard lk{mtx_};
@@ -133,7 +143,6 @@ public:
     return cbs.size();
   }
 
-  std::atomic<int32_t> random_id{0};
   std::atomic<bool> is_ready{true};
   std::atomic<uint64_t> lookups{0};
 
@@ -430,15 +439,15 @@ CAF_TEST(health ready and metrics) {
 CAF_TEST(random department uses the deptemps lookup) {
   auto c = client();
   check_problem(c.get("/depts/random"), 503, "no department ids");
-  gw.random_id = 12;
+  gw.random_ids({12});
   auto r = c.get("/depts/random");
   CAF_CHECK_EQUAL(r.status, 200);
   CAF_CHECK_EQUAL(r.body, body_of(12));
   CAF_CHECK_EQUAL(r.header_or_empty("ETag"), etag_of(12));
-  gw.random_id = 120; // async
+  gw.random_ids({120}); // async
   r = c.get("/depts/random", {{"If-None-Match", etag_of(120)}});
   CAF_CHECK_EQUAL(r.status, 304);
-  gw.random_id = 404;
+  gw.random_ids({404});
   check_problem(c.get("/depts/random"), 404);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_actions.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "http/http_metrics.hpp"
 #include "http/server.hpp"
@@ -22,22 +23,23 @@ using namespace restcache::http;
 
 namespace {
 
-/// Answers from fixed values; remembers nothing but what the tests set.
+/// Answers from fixed values; remembers nothing but what the tests set. Its
+/// actions are the demo's, unwired: what they answer at once is answered,
+/// their work is never run.
 class fixed_gateway : public cache_gateway {
 public:
   void lookup(doc_key, reply_callback) override {}
-  std::optional<doc_key> random_document() override {
-    if (random_ids.empty())
-      return std::nullopt;
-    auto id = random_ids.front();
-    random_ids.erase(random_ids.begin());
-    return doc_key{demo::deptemps_kind, id};
-  }
   std::vector<readiness_check> readiness() const override { return checks; }
   std::string metrics_text() const override { return "# TYPE x counter\nx 1\n"; }
+  action_start start_action(uint8_t action, const action_call& call) override {
+    ++actions_started;
+    return handlers.at(action)(call);
+  }
 
-  std::vector<int32_t> random_ids;
   std::vector<readiness_check> checks{{"database", true, "up"}, {"listener", true, "caught up"}};
+  demo::demo_actions actions{demo::demo_wiring{}};
+  std::vector<action_handler> handlers = actions.handlers();
+  int actions_started = 0;
 };
 
 struct fixture {
@@ -168,15 +170,31 @@ CAF_TEST(an unavailable database answers 503 with Retry-After) {
 }
 
 CAF_TEST(the random department skips ids deleted meanwhile and gives up after four) {
-  gateway.random_ids = {10, 11, 12, 13, 14};
+  gateway.actions.set_dept_ids(std::make_shared<const std::vector<int32_t>>(std::vector<int32_t>{10, 11, 12}));
   CAF_REQUIRE(start(get("/depts/random")) == next_step::lookup);
-  CAF_CHECK_EQUAL(st.key.id(), 10);
-  for (int32_t next : {11, 12, 13}) {
+  auto drawn = [&] { return st.key.kind() == demo::deptemps_kind && st.key.id() >= 10 && st.key.id() <= 12; };
+  CAF_CHECK(drawn());
+  for (int i = 0; i < 3; ++i) {
     CAF_REQUIRE(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::lookup);
-    CAF_CHECK_EQUAL(st.key.id(), next);
+    CAF_CHECK(drawn());
   }
+  CAF_CHECK_EQUAL(gateway.actions_started, 4);
   CAF_CHECK(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::reply);
   CAF_CHECK_EQUAL(out.status, 404u);
+  CAF_CHECK_EQUAL(gateway.actions_started, 4);
+}
+
+CAF_TEST(a document an action names is looked up once when it does not ask again) {
+  gateway.handlers[0] = [](const action_call&) {
+    action_start s;
+    s.answer.document = doc_key{demo::emp_kind, 5};
+    return s;
+  };
+  CAF_REQUIRE(start(get("/depts")) == next_step::lookup);
+  CAF_CHECK(st.key == (doc_key{demo::emp_kind, 5}));
+  CAF_CHECK(handler.on_lookup(lookup_result{rc_error::not_found, nullptr}, st, out) == next_step::reply);
+  CAF_CHECK_EQUAL(out.status, 404u);
+  CAF_CHECK(body().find("employee 5 does not exist") != std::string::npos);
 }
 
 CAF_TEST(the random department before any id is loaded is 503) {
@@ -195,14 +213,34 @@ CAF_TEST(readiness names the failing checks in both answers) {
   CAF_CHECK(body().ends_with(R"(,"checks":{"database":"up","listener":"catching up"}})"));
 }
 
-CAF_TEST(GET depts asks for the page the query names) {
-  CAF_REQUIRE(start(get("/depts?after=10&limit=3")) == next_step::list_page);
-  CAF_CHECK_EQUAL(st.after, 10);
-  CAF_CHECK_EQUAL(st.limit, 3);
-  handler.on_page(page_result{rc_error::none, "[]"}, st, out);
+CAF_TEST(an action that reads hands its query to the work and answers its body) {
+  std::string query_seen;
+  gateway.handlers[0] = [&](const action_call& call) {
+    query_seen = std::string{call.query};
+    action_start s;
+    s.work = [](action_callback) {};
+    return s;
+  };
+  CAF_REQUIRE(start(get("/depts?after=10&limit=3")) == next_step::action);
+  CAF_CHECK_EQUAL(query_seen, "after=10&limit=3");
+  CAF_CHECK(static_cast<bool>(st.work));
+  action_answer page;
+  page.body = "[]";
+  page.compressible = true;
+  CAF_REQUIRE(handler.on_action(page, st, out) == next_step::reply);
   CAF_CHECK_EQUAL(out.status, 200u);
   CAF_CHECK_EQUAL(out.field("Vary"), "Accept-Encoding");
+  CAF_CHECK_EQUAL(out.field("Content-Type"), "application/json");
   CAF_CHECK_EQUAL(body(), "[]");
+  // A big body is compressed for a client that takes gzip.
+  auto h = get("/depts");
+  h.accept_encoding = "gzip";
+  h.has_accept_encoding = true;
+  CAF_REQUIRE(start(h) == next_step::action);
+  page.body = std::string(2000, 'x');
+  handler.on_action(page, st, out);
+  CAF_CHECK_EQUAL(out.field("Content-Encoding"), "gzip");
+  CAF_CHECK_LESS(out.body.size(), 2000u);
 }
 
 CAF_TEST(a write needs the token) {
@@ -218,7 +256,7 @@ CAF_TEST(the bearer scheme is case insensitive and spaces around the token do no
   for (std::string given : {"bearer secret", "BEARER secret", "Bearer   secret ", "Bearer secret"}) {
     CAF_MESSAGE("Authorization: " << given);
     h.authorization = given;
-    CAF_CHECK(start(h) == next_step::write);
+    CAF_CHECK(start(h) == next_step::action);
   }
   for (std::string given : {"Basic secret", "Bearersecret", "Bearer secrets", "Bearer", "secret"}) {
     CAF_MESSAGE("Authorization: " << given);
@@ -244,7 +282,7 @@ CAF_TEST(open writes take only the Host names of the allow list) {
     h.host = std::move(host);
     h.host_fields = fields;
     auto next = start(h);
-    return next == next_step::write ? 0u : out.status;
+    return next == next_step::action ? 0u : out.status;
   };
   CAF_CHECK_EQUAL(with_host("localhost"), 0u);
   CAF_CHECK_EQUAL(with_host("LocalHost:8080"), 0u);
@@ -331,25 +369,33 @@ CAF_TEST(a valid write goes to the gateway and a created one answers 201 with Lo
   auto h = write("POST", "/depts", R"({"deptNumber":77,"deptName":"X","deptLocation":"Y"})");
   h.if_match = "\"abc\"";
   h.has_if_match = true;
-  CAF_REQUIRE(start(h) == next_step::write);
-  CAF_CHECK(st.write.op == write_op::create_dept);
-  CAF_CHECK_EQUAL(st.write.id, 77);
-  CAF_REQUIRE(st.write.dept != nullptr);
-  CAF_CHECK(st.write.if_match.has_value());
-  handler.on_written(write_result{rc_error::none, 77, true, {}, true}, st, out);
+  action_call seen;
+  gateway.handlers[2] = [&, demo_handler = gateway.handlers[2]](const action_call& call) {
+    seen = call;
+    return demo_handler(call);
+  };
+  CAF_REQUIRE(start(h) == next_step::action);
+  CAF_CHECK(seen.if_match.has_value());
+  CAF_CHECK_EQUAL(seen.body, req.body);
+  write_pool_outcome created;
+  created.id = 77;
+  created.created = true;
+  CAF_REQUIRE(handler.on_action(demo::write_answer(demo::write_op::create_dept, created, true), st, out)
+              == next_step::reply);
   CAF_CHECK_EQUAL(out.status, 201u);
   CAF_CHECK_EQUAL(out.field("Location"), "/depts/77");
   CAF_CHECK_EQUAL(body(), R"({"deptNumber":77})");
 }
 
 CAF_TEST(a delete answers 204 and a refused write its problem) {
-  CAF_REQUIRE(start(write("DELETE", "/depts/emps/9", "")) == next_step::write);
-  CAF_CHECK(st.write.op == write_op::delete_emp);
-  handler.on_written(write_result{}, st, out);
+  CAF_REQUIRE(start(write("DELETE", "/depts/emps/9", "")) == next_step::action);
+  handler.on_action(demo::write_answer(demo::write_op::delete_emp, write_pool_outcome{}, true), st, out);
   CAF_CHECK_EQUAL(out.status, 204u);
   CAF_CHECK(out.fields.empty());
   out.clear();
-  handler.on_written(write_result{rc_error::conflict, 0, false, "employee 9 exists", true}, st, out);
+  auto refused = write_pool_failure(rc_error::conflict);
+  refused.detail = "employee 9 exists";
+  handler.on_action(demo::write_answer(demo::write_op::delete_emp, refused, true), st, out);
   CAF_CHECK_EQUAL(out.status, 409u);
   CAF_CHECK(body().find("employee 9 exists") != std::string::npos);
 }

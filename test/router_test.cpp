@@ -8,6 +8,8 @@
 #include <string>
 
 #include "demo/demo_catalogue.hpp"
+#include "demo/demo_routes.hpp"
+#include "http/action_routes.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
 
 using namespace restcache;
@@ -21,6 +23,26 @@ std::string str(std::string_view s) {
 
 route get(const std::string& target) {
   return parse_route("GET", target);
+}
+
+/// Whether the route is the demo's action `d`.
+bool is_action(const route& r, demo::demo_route d) {
+  return r.kind == route_kind::action && r.action == static_cast<uint8_t>(d);
+}
+
+/// Installs action routes for one test and puts the demo's back after it.
+struct action_routes_guard {
+  explicit action_routes_guard(std::vector<action_route> routes) { install_action_routes(std::move(routes)); }
+  ~action_routes_guard() { install_action_routes(demo::demo_action_routes()); }
+};
+
+action_route declared(action_method m, std::string path, bool keyed, std::string label) {
+  action_route r;
+  r.method = m;
+  r.path = std::move(path);
+  r.keyed = keyed;
+  r.label = std::move(label);
+  return r;
 }
 
 } // namespace
@@ -60,7 +82,7 @@ CAF_TEST(an id has one spelling: what is accepted is the decimal form of the id)
 }
 
 CAF_TEST(the fixed routes) {
-  CAF_CHECK(get("/depts/random").kind == route_kind::random_dept);
+  CAF_CHECK(is_action(get("/depts/random"), demo::demo_route::random_dept));
   CAF_CHECK(get("/health").kind == route_kind::health);
   CAF_CHECK(get("/ready").kind == route_kind::ready);
   CAF_CHECK(get("/metrics").kind == route_kind::metrics);
@@ -71,7 +93,7 @@ CAF_TEST(a query string is ignored) {
   CAF_CHECK(r.kind == route_kind::document);
   CAF_CHECK_EQUAL(r.id, 12);
   CAF_CHECK(get("/health?probe=1").kind == route_kind::health);
-  CAF_CHECK(get("/depts/random?").kind == route_kind::random_dept);
+  CAF_CHECK(is_action(get("/depts/random?"), demo::demo_route::random_dept));
   CAF_CHECK(get("/metrics?name[]=x").kind == route_kind::metrics);
   // an empty id followed by a query is still an empty id
   CAF_CHECK(get("/deptemps/?id=3").kind == route_kind::bad_request);
@@ -121,52 +143,123 @@ CAF_TEST(methods a path does not support are 405 with its allow list) {
   }
 }
 
-CAF_TEST(every method of the api routes to its kind) {
+CAF_TEST(every method of the demo api routes to its document or its action) {
+  using demo::demo_route;
   struct expectation {
     const char* method;
     const char* target;
     route_kind kind;
     int32_t id;
     doc_kind doc = {};
+    demo_route action = demo_route::list_depts;
   };
+  const auto action = route_kind::action;
   for (auto e : {expectation{"GET", "/depts/7", route_kind::document, 7, demo::dept_kind},
-                 {"PUT", "/depts/7", route_kind::replace_dept, 7},
-                 {"PUT", "/depts", route_kind::replace_dept, 0},
-                 {"DELETE", "/depts/7", route_kind::delete_dept, 7},
-                 {"POST", "/depts", route_kind::create_dept, 0},
-                 {"GET", "/depts", route_kind::list_depts, 0},
-                 {"PUT", "/depts/random", route_kind::rewrite_random_dept, 0},
+                 {"PUT", "/depts/7", action, 7, {}, demo_route::replace_dept},
+                 {"PUT", "/depts", action, 0, {}, demo_route::replace_dept_by_body},
+                 {"DELETE", "/depts/7", action, 7, {}, demo_route::delete_dept},
+                 {"POST", "/depts", action, 0, {}, demo_route::create_dept},
+                 {"GET", "/depts", action, 0, {}, demo_route::list_depts},
+                 {"PUT", "/depts/random", action, 0, {}, demo_route::rewrite_random_dept},
                  {"GET", "/depts/emps/9", route_kind::document, 9, demo::emp_kind},
-                 {"PUT", "/depts/emps/9", route_kind::replace_emp, 9},
-                 {"DELETE", "/depts/emps/9", route_kind::delete_emp, 9},
-                 {"POST", "/depts/emps", route_kind::create_emp, 0}}) {
+                 {"PUT", "/depts/emps/9", action, 9, {}, demo_route::replace_emp},
+                 {"DELETE", "/depts/emps/9", action, 9, {}, demo_route::delete_emp},
+                 {"POST", "/depts/emps", action, 0, {}, demo_route::create_emp}}) {
+    CAF_MESSAGE(e.method << " " << e.target);
     auto r = parse_route(e.method, e.target);
     CAF_CHECK(r.kind == e.kind);
     CAF_CHECK_EQUAL(r.id, e.id);
     CAF_CHECK(r.doc == e.doc);
-    CAF_CHECK_EQUAL(is_write(r.kind), std::string_view{e.method} != "GET");
+    if (e.kind == action) {
+      CAF_CHECK_EQUAL(int(r.action), int(e.action));
+      CAF_CHECK_EQUAL(action_routes().routes[r.action].writes, std::string_view{e.method} != "GET");
+    }
   }
   CAF_CHECK(parse_route("DELETE", "/depts/x").kind == route_kind::bad_request);
   CAF_CHECK(parse_route("PUT", "/depts/0").kind == route_kind::bad_request);
+  // Two paths of one label count as one route in /metrics.
+  CAF_CHECK_EQUAL(parse_route("PUT", "/depts").action_metric, parse_route("PUT", "/depts/7").action_metric);
+  CAF_CHECK_NOT_EQUAL(parse_route("PUT", "/depts").action_metric, parse_route("POST", "/depts").action_metric);
 }
 
 CAF_TEST(the department list reads after and limit and caps the limit) {
-  auto r = get("/depts?after=40&limit=5");
-  CAF_REQUIRE(r.kind == route_kind::list_depts);
-  CAF_CHECK_EQUAL(r.after, 40);
-  CAF_CHECK_EQUAL(r.limit, 5);
-  r = get("/depts");
-  CAF_CHECK_EQUAL(r.after, 0);
-  CAF_CHECK_EQUAL(r.limit, default_page_limit);
-  CAF_CHECK_EQUAL(get("/depts?limit=100000").limit, max_page_limit);
-  CAF_CHECK_EQUAL(get("/depts?limit=99999999999").limit, max_page_limit);
-  CAF_CHECK_EQUAL(get("/depts?after=0").after, 0);
+  auto q = demo::parse_page_query("after=40&limit=5");
+  CAF_CHECK(q.error.empty());
+  CAF_CHECK_EQUAL(q.after, 40);
+  CAF_CHECK_EQUAL(q.limit, 5);
+  q = demo::parse_page_query("");
+  CAF_CHECK_EQUAL(q.after, 0);
+  CAF_CHECK_EQUAL(q.limit, demo::default_page_limit);
+  CAF_CHECK_EQUAL(demo::parse_page_query("limit=100000").limit, demo::max_page_limit);
+  CAF_CHECK_EQUAL(demo::parse_page_query("limit=99999999999").limit, demo::max_page_limit);
+  CAF_CHECK_EQUAL(demo::parse_page_query("after=0").after, 0);
+  CAF_CHECK(is_action(get("/depts?after=40&limit=5"), demo::demo_route::list_depts));
   for (auto bad : {"/depts?after=-1", "/depts?limit=0", "/depts?limit=x", "/depts?page=2",
                    "/depts?after="}) {
     auto b = get(bad);
     CAF_CHECK(b.kind == route_kind::bad_request);
     CAF_CHECK(!b.detail.empty());
   }
+  // Only the route that reads the query checks it.
+  CAF_CHECK(parse_route("POST", "/depts?after=x").kind == route_kind::action);
+}
+
+CAF_TEST(action routes of any table: exact paths before prefixes and the longest prefix wins with one Allow per path) {
+  action_routes_guard guard{{declared(action_method::post, "/orders", false, "/orders"),
+                             declared(action_method::del, "/orders/", true, "/orders/{id}"),
+                             declared(action_method::get, "/orders/open", false, "/orders/open"),
+                             declared(action_method::put, "/deptemps/", true, "/deptemps/{id}"),
+                             declared(action_method::get, "/lists/", true, "/lists/{id}")}};
+  CAF_CHECK(parse_route("POST", "/orders").kind == route_kind::action);
+  CAF_CHECK_EQUAL(parse_route("POST", "/orders").action, 0);
+  auto del = parse_route("DELETE", "/orders/12");
+  CAF_CHECK(del.kind == route_kind::action);
+  CAF_CHECK_EQUAL(del.action, 1);
+  CAF_CHECK_EQUAL(del.id, 12);
+  CAF_CHECK_EQUAL(get("/orders/open").action, 2); // exact, not /orders/ with key "open"
+  CAF_CHECK(parse_route("DELETE", "/orders/open").kind == route_kind::method_not_allowed);
+  CAF_CHECK_EQUAL(str(parse_route("DELETE", "/orders/open").allow), "GET, HEAD");
+  CAF_CHECK_EQUAL(str(get("/orders/12").allow), "DELETE"); // no document at /orders/
+  CAF_CHECK_EQUAL(str(get("/orders").allow), "POST");
+  // A keyed action at a document kind's route: GET is the document's.
+  CAF_CHECK(get("/deptemps/5").kind == route_kind::document);
+  CAF_CHECK(parse_route("PUT", "/deptemps/5").kind == route_kind::action);
+  CAF_CHECK_EQUAL(str(parse_route("POST", "/deptemps/5").allow), "GET, HEAD, PUT");
+  CAF_CHECK(parse_route("PUT", "/deptemps/x").kind == route_kind::bad_request);
+  // A keyed GET action of its own; HEAD too.
+  auto list = parse_route("HEAD", "/lists/3");
+  CAF_CHECK(list.kind == route_kind::action);
+  CAF_CHECK(list.head);
+  CAF_CHECK_EQUAL(list.id, 3);
+  CAF_CHECK(get("/lists/3/x").kind == route_kind::not_found);
+  // The demo's paths are gone with its table.
+  CAF_CHECK(parse_route("PUT", "/depts/7").kind == route_kind::method_not_allowed);
+  CAF_CHECK(get("/depts").kind == route_kind::not_found);
+  CAF_CHECK(get("/depts/random").kind == route_kind::bad_request); // the dept kind's route, key "random"
+}
+
+CAF_TEST(an action table that would break routing is refused) {
+  auto refused = [](std::vector<action_route> routes) {
+    try {
+      install_action_routes(std::move(routes));
+    } catch (const std::invalid_argument&) {
+      return true;
+    }
+    install_action_routes(demo::demo_action_routes());
+    return false;
+  };
+  CAF_CHECK(refused({declared(action_method::post, "orders", false, "x")}));
+  CAF_CHECK(refused({declared(action_method::post, "/or ders", false, "x")}));
+  CAF_CHECK(refused({declared(action_method::post, "/orders%20", false, "x")}));
+  CAF_CHECK(refused({declared(action_method::del, "/orders", true, "x")})); // keyed without '/'
+  CAF_CHECK(refused({declared(action_method::post, "/a", false, "x"), declared(action_method::post, "/a", false, "y")}));
+  std::vector<action_route> many;
+  for (int i = 0; i < 17; ++i)
+    many.push_back(declared(action_method::post, "/a" + std::to_string(i), false, "/a" + std::to_string(i)));
+  CAF_CHECK(refused(many));
+  many.pop_back();
+  CAF_CHECK(!refused(many));
+  CAF_CHECK(is_action(get("/depts"), demo::demo_route::list_depts));
 }
 
 CAF_TEST(unknown paths are 404 whatever the method) {

@@ -75,8 +75,7 @@ private:
   inline_callback<void(Result)> await(void (session::*on_done)(uint64_t, Result));
   void start_lookup();
   void on_lookup(uint64_t seq, lookup_result r);
-  void on_page(uint64_t seq, page_result r);
-  void on_written(uint64_t seq, write_result r);
+  void on_action(uint64_t seq, http::action_answer a);
   /// True (and the request no longer pending) when the answer is the one awaited.
   bool take_answer(uint64_t seq) noexcept;
   void arm_lookup_timer();

@@ -1,10 +1,10 @@
-#include "actors/write_jobs.hpp"
+#include "demo/demo_jobs.hpp"
 
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/statements.hpp"
 #include "persistence/pg/writes.hpp"
 
-namespace restcache {
+namespace restcache::demo {
 
 namespace {
 
@@ -49,14 +49,4 @@ write_pool_task make_page_job(int32_t after, int32_t limit) {
   };
 }
 
-write_result to_write_result(const write_pool_outcome& outcome, bool applied) {
-  write_result r;
-  r.error = outcome.error;
-  r.id = outcome.id;
-  r.created = outcome.created;
-  r.detail = outcome.detail;
-  r.applied = applied;
-  return r;
-}
-
-} // namespace restcache
+} // namespace restcache::demo

@@ -1,0 +1,102 @@
+#include "http/action_routes.hpp"
+
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace restcache::http {
+
+namespace detail {
+std::atomic<const action_table*> installed_actions{nullptr};
+}
+
+namespace {
+
+std::mutex installing;
+
+std::vector<std::unique_ptr<const action_table>>& kept() {
+  static std::vector<std::unique_ptr<const action_table>> tables;
+  return tables;
+}
+
+constexpr std::string_view method_names[action_method_count] = {"GET", "POST", "PUT", "DELETE"};
+
+/// '/'-led and of characters a path carries unescaped (RFC 3986 pchar
+/// without '%'): the router compares paths as sent.
+bool plain_path(std::string_view p) noexcept {
+  if (p.empty() || p.front() != '/')
+    return false;
+  for (char c : p) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '-'
+              || c == '.' || c == '_' || c == '~';
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// The Allow value of a path: its methods in one fixed order, GET with HEAD.
+std::string allow_of(const action_path& p, bool with_get) {
+  std::string allow;
+  auto add = [&](std::string_view m) {
+    if (!allow.empty())
+      allow += ", ";
+    allow += m;
+  };
+  if (with_get || p.route_of[size_t(action_method::get)] >= 0) {
+    add("GET");
+    add("HEAD");
+  }
+  for (auto m : {action_method::post, action_method::put, action_method::del})
+    if (p.route_of[size_t(m)] >= 0)
+      add(method_names[size_t(m)]);
+  return allow;
+}
+
+} // namespace
+
+void install_action_routes(std::vector<action_route> routes) {
+  auto table = std::make_unique<action_table>();
+  if (routes.size() > 127)
+    throw std::invalid_argument("at most 127 action routes");
+  for (size_t i = 0; i < routes.size(); ++i) {
+    auto& r = routes[i];
+    if (!plain_path(r.path) || (r.keyed && r.path.back() != '/'))
+      throw std::invalid_argument("action route '" + r.path
+                                  + "': a path is '/'-led, of unescaped path characters, and a keyed one ends in '/'");
+    r.id = static_cast<uint8_t>(i);
+    const std::string_view method = method_names[size_t(r.method)];
+    size_t metric = 0;
+    while (metric < table->metric_labels.size()
+           && !(table->metric_labels[metric].first == method && table->metric_labels[metric].second == r.label))
+      ++metric;
+    if (metric == table->metric_labels.size()) {
+      if (metric == max_action_metrics)
+        throw std::invalid_argument("more than 16 action routes by method and label");
+      table->metric_labels.emplace_back(std::string{method}, r.label);
+    }
+    r.metric = static_cast<uint8_t>(metric);
+    action_path* at = nullptr;
+    for (auto& p : table->paths)
+      if (p.path == r.path && p.keyed == r.keyed)
+        at = &p;
+    if (at == nullptr) {
+      table->paths.push_back(action_path{r.path, r.keyed, {-1, -1, -1, -1}, {}, {}});
+      at = &table->paths.back();
+    }
+    auto& slot = at->route_of[size_t(r.method)];
+    if (slot >= 0)
+      throw std::invalid_argument("action route '" + r.path + "': " + std::string{method} + " declared twice");
+    slot = static_cast<int8_t>(i);
+  }
+  for (auto& p : table->paths) {
+    p.allow = allow_of(p, false);
+    p.allow_with_get = allow_of(p, true);
+  }
+  table->routes = std::move(routes);
+  std::lock_guard lock{installing};
+  kept().push_back(std::move(table));
+  detail::installed_actions.store(kept().back().get(), std::memory_order_release);
+}
+
+} // namespace restcache::http
