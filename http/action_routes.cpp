@@ -89,9 +89,12 @@ void install_action_routes(std::vector<action_route> routes) {
       throw std::invalid_argument("action route '" + r.path + "': " + std::string{method} + " declared twice");
     slot = static_cast<int8_t>(i);
   }
-  for (auto& p : table->paths) {
+  for (size_t i = 0; i < table->paths.size(); ++i) {
+    auto& p = table->paths[i];
     p.allow = allow_of(p, false);
     p.allow_with_get = allow_of(p, true);
+    // Views into the table's own strings: it is not changed after this.
+    (p.keyed ? table->keyed_paths : table->exact_paths).push_back({p.path, static_cast<uint8_t>(i)});
   }
   table->routes = std::move(routes);
   std::lock_guard lock{installing};

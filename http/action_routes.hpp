@@ -55,10 +55,20 @@ struct action_path {
   std::string allow_with_get; ///< Allow when a document kind's GET shares it
 };
 
+/// A path of the table as the router scans it: its text, and where it is.
+struct action_path_ref {
+  std::string_view path; ///< into paths[at].path
+  uint8_t at = 0;
+};
+
 /// The installed routes.
 struct action_table {
   std::vector<action_route> routes; ///< by id
   std::vector<action_path> paths;   ///< each path once, in order of declaration
+  /// The exact paths and the keyed ones apart, each a view: the router scans
+  /// them on every request (a document's GET too), so no string is asked
+  /// for its size and data and no path of the other sort is looked at.
+  std::vector<action_path_ref> exact_paths, keyed_paths;
   /// The method and label of each metric route (action_route::metric).
   std::vector<std::pair<std::string, std::string>> metric_labels;
 };

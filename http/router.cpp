@@ -120,22 +120,23 @@ const doc_kind_entry* kind_of_path(std::string_view path) noexcept {
   return best;
 }
 
-/// The action path `path` names: the exact one, else the keyed one with the
-/// longest prefix of it (at least `longer_than` long); null when none.
-const action_path* action_path_of(const action_table& actions, std::string_view path, bool exact,
-                                  size_t longer_than) noexcept {
-  const action_path* best = nullptr;
-  for (const auto& p : actions.paths) {
-    if (p.keyed == exact)
-      continue;
-    if (exact ? p.path == path
-              : p.path.size() >= longer_than && (best == nullptr || p.path.size() > best->path.size())
-                  && starts_with(path, p.path))
+/// The action path that is `path` itself; null when none.
+const action_path* exact_action_path(const action_table& actions, std::string_view path) noexcept {
+  for (const auto& p : actions.exact_paths)
+    if (p.path.size() == path.size() && starts_with(path, p.path))
+      return &actions.paths[p.at];
+  return nullptr;
+}
+
+/// The keyed action path with the longest prefix of `path`, at least
+/// `at_least` long; null when none.
+const action_path* keyed_action_path(const action_table& actions, std::string_view path, size_t at_least) noexcept {
+  const action_path_ref* best = nullptr;
+  for (const auto& p : actions.keyed_paths)
+    if (p.path.size() >= at_least && (best == nullptr || p.path.size() > best->path.size())
+        && starts_with(path, p.path))
       best = &p;
-    if (exact && best != nullptr)
-      break;
-  }
-  return best;
+  return best ? &actions.paths[best->at] : nullptr;
 }
 
 /// The key of a document route into r (id, or key_bytes); false with the
@@ -214,12 +215,12 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   // An action's exact path, else the longest prefix: a document kind's
   // route or a keyed action's (both when they are the same path).
   const action_table& actions = action_routes();
-  const action_path* at = action_path_of(actions, path, true, 0);
+  const action_path* at = exact_action_path(actions, path);
   const doc_kind_entry* doc = nullptr;
   std::string_view key_text;
   if (at == nullptr) {
     doc = kind_of_path(path);
-    at = action_path_of(actions, path, false, doc ? doc->route.size() : 0);
+    at = keyed_action_path(actions, path, doc ? doc->route.size() : 0);
     if (doc && at && at->path.size() > doc->route.size())
       doc = nullptr;
     if (doc == nullptr && at == nullptr) {
