@@ -1,9 +1,10 @@
 #define CAF_SUITE doc_catalogue
 
-// The document catalogue against everything that lists document kinds
-// outside it: schema.sql's watched keys, the router, openapi.json,
-// the LMDB key codec, the prepared statements. A new kind that misses one
-// of them fails here.
+// The document catalogue (the demo's, and one with kinds of every key type
+// beside it) against everything that lists document kinds outside it:
+// schema.sql's watched keys, the router, /metrics, openapi.json, the LMDB
+// key codec, the prepared statements, the fan-out. A new kind that misses
+// one of them fails here.
 
 #include "messages/doc_catalogue.hpp"
 
@@ -22,6 +23,7 @@
 #include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/table_cells.hpp"
 
 using namespace restcache;
@@ -171,4 +173,104 @@ CAF_TEST(every kind is read by a prepared statement and written by its plan) {
     CAF_CHECK(!e.noun.empty()); // its problem details name what is missing
     CAF_CHECK(encode_document(e.plan, test::table_cells{}).empty()); // no rows: no document
   }
+}
+
+namespace {
+
+/// A kind beside the demo's: keyed by `key`, in a key space of its own
+/// unless `space` names one.
+doc_kind_entry extra_kind(std::string name, key_type key, std::string route, std::string space = {}) {
+  doc_kind_entry e;
+  e.name = name;
+  e.entity = space.empty() ? name : space;
+  e.key = key;
+  e.statement = {"test_fetch_" + name, "SELECT id, note FROM " + name + " WHERE id = $1"};
+  e.route = std::move(route);
+  e.plan = {{{{"id", 0, value_type::text}, {"note", 1, value_type::text}}}, std::nullopt, false};
+  e.reads = {{name, "id,note", e.entity + ":id"}};
+  e.noun = name;
+  return e;
+}
+
+/// One key of each kind as a path spells it and as it is meant.
+struct spelled_key {
+  std::string in_path;
+  std::string meant;
+};
+
+spelled_key key_for(key_type t) {
+  switch (t) {
+    case key_type::int4: return {"7", "7"};
+    case key_type::int8: return {"9007199254740993", "9007199254740993"};
+    case key_type::text: return {"a%2Fb%20c%25", "a/b c%"};
+    case key_type::uuid: return {"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"};
+  }
+  return {};
+}
+
+} // namespace
+
+CAF_TEST(the checks hold for kinds beyond the demo of every key type) {
+  auto kinds = demo::demo_kinds();
+  kinds.push_back(extra_kind("ledger", key_type::int8, "/ledgers/"));
+  kinds.push_back(extra_kind("tag", key_type::text, "/tags/"));
+  kinds.push_back(extra_kind("device", key_type::uuid, "/devices/"));
+  kinds.push_back(extra_kind("tag_note", key_type::text, "/tags/notes/", "tag")); // the tag's space
+  test::catalogue_guard installed{kinds};
+  CAF_REQUIRE_EQUAL(doc_catalogue().size(), 7u);
+
+  http::server_options opts;
+  no_gateway gateway;
+  http::http_metrics metrics;
+  http::request_handler handler{opts, gateway, metrics};
+  std::set<std::string> statements;
+  for (auto& [name, sql] : pg::statement_texts())
+    statements.insert(name);
+  for (const auto& e : doc_catalogue()) {
+    CAF_MESSAGE("kind " << e.name);
+    CAF_CHECK_EQUAL(find_doc_kind(e.name), &e);
+    // Routed to a lookup of its own key, spelled and parsed by its type.
+    auto spelled = key_for(e.key);
+    doc_key meant;
+    CAF_REQUIRE(parse_key(e.key, e.kind, spelled.meant, meant) == key_error::none);
+    CAF_CHECK_EQUAL(key_spelling(e.key, meant), spelled.meant);
+    http::request_head h;
+    h.method = "GET";
+    h.target = e.route + spelled.in_path;
+    http::request_state st;
+    http::reply out;
+    CAF_REQUIRE(handler.start(h, true, st, out) == http::next_step::lookup);
+    CAF_CHECK(st.key == meant);
+    CAF_CHECK(st.key.kind() == e.kind);
+    metrics.record(st.metric_route, 200, 10);
+    // Stored in LMDB under its kind and its key's bytes, and read back.
+    CAF_CHECK(lmdb::decode_key(lmdb::encode_key(meant).view()) == meant);
+    // Its statement prepared on every connection.
+    CAF_CHECK_EQUAL(statements.count(e.statement.name), 1u);
+    // A change of its key space reaches it.
+    auto first = change_kind(e.entity);
+    CAF_REQUIRE(first.has_value());
+    bool reached = *first == e.kind;
+    for_each_fanned_out(*first, [&](doc_kind k) { reached = reached || k == e.kind; });
+    CAF_CHECK(reached);
+  }
+  // One /metrics route per kind, labelled by its key's sort.
+  std::string text;
+  metrics.append_prometheus(text);
+  for (auto label : {"/deptemps/{id}", "/depts/emps/{id}", "/depts/{id}", "/ledgers/{id}", "/tags/{key}",
+                     "/devices/{key}", "/tags/notes/{key}"})
+    CAF_CHECK(text.find(std::string{"method=\"GET\",route=\""} + label + "\",status=\"200\"") != std::string::npos);
+  // The longest route wins: /tags/notes/x is a tag_note, /tags/x a tag.
+  CAF_CHECK(http::parse_route("GET", "/tags/notes/x").doc == find_doc_kind("tag_note")->kind);
+  CAF_CHECK(http::parse_route("GET", "/tags/notesx").doc == find_doc_kind("tag")->kind);
+  // A key of another kind's type is refused with that type's reason.
+  auto r = http::parse_route("GET", "/ledgers/x");
+  CAF_CHECK(r.kind == http::route_kind::bad_request);
+  CAF_CHECK(r.detail == to_detail(key_error::non_digit, key_type::int8));
+  CAF_CHECK(http::parse_route("GET", "/devices/0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0").kind
+            == http::route_kind::bad_request); // one spelling: lowercase
+  // A kind id past the catalogue is no LMDB key.
+  auto k = std::string{lmdb::encode_key({demo::emp_kind, 1}).view()};
+  k[0] = static_cast<char>(doc_catalogue().size() + 1);
+  CAF_CHECK(!lmdb::decode_key(k));
 }
