@@ -22,7 +22,7 @@ class store;
 std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
 /// Every pool, labelled pool="fill" (cache fills), pool="write" (writes),
-/// pool="list" (GET /depts pages, when given) and pool="replica-N" (fills
+/// pool="list" (uncached reads, when given) and pool="replica-N" (fills
 /// from standby N).
 std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
                             const std::vector<const db_metrics*>& replicas = {}, const db_metrics* list = nullptr);

@@ -78,8 +78,8 @@ struct notify_listener_state {
 };
 
 /// The change log keys a change by its entity's first document kind; the
-/// entity's other kinds change too (a department's document without its
-/// employees). Appends their keys (messages/doc_catalogue.hpp).
+/// entity's other kinds change too (another document read from the same
+/// rows). Appends their keys (messages/doc_catalogue.hpp).
 void with_fanned_out_keys(change_batch& changes);
 
 /// `inbox` is where the connection thread (or a test) leaves changes;

@@ -57,8 +57,8 @@ namespace pg {
 class connection;
 }
 
-/// What a job run through db_connection::execute produced (writes, the
-/// department list). Plain data; the job fills what applies.
+/// What a job run through db_connection::execute produced (writes,
+/// uncached reads). Plain data; the job fills what applies.
 struct write_pool_outcome {
   rc_error error = rc_error::none;
   std::string detail;    ///< for a client error: what was wrong (never SQL text)

@@ -1,8 +1,7 @@
 #pragma once
 
 // The paths a module above the engine serves beside the catalogue's
-// documents (the demo's writes, its department list and its random
-// department). Declared as data: the router matches them and builds their
+// documents: writes, lists, a document the server picks. Declared as data: the router matches them and builds their
 // Allow, /metrics labels them, the request handler checks the write token
 // and the body's media type; what each one does is a handler the gateway
 // runs. No Beast, no CAF.
@@ -29,7 +28,7 @@ inline constexpr size_t action_method_count = 4;
 struct action_route {
   action_method method = action_method::get;
   /// The path itself, or with `keyed` the prefix that a positive int4 key
-  /// follows ("/depts/" of "/depts/7").
+  /// follows ("/orders/" of "/orders/7").
   std::string path;
   bool keyed = false;
   bool writes = false;     ///< needs the write token (or, without one, an allowed Host)
@@ -37,11 +36,11 @@ struct action_route {
   /// Checks the query string when routing: empty when the action can take
   /// it, else the 400's detail (static text). Null: the query is ignored.
   std::string_view (*check_query)(std::string_view query) = nullptr;
-  std::string label; ///< its /metrics route label ("/depts/{id}")
+  std::string label; ///< its /metrics route label ("/orders/{id}")
   /// Its place in the installed table (install_action_routes gives it).
   uint8_t id = 0;
   /// Its /metrics route among the actions': one per method and label, so
-  /// two paths of one label (PUT /depts and PUT /depts/{id}) count as one.
+  /// two paths of one label (PUT /orders and PUT /orders/{id}) count as one.
   uint8_t metric = 0;
 };
 

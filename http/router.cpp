@@ -111,7 +111,7 @@ bool starts_with(std::string_view path, std::string_view prefix) noexcept {
 }
 
 /// The kind whose route `path` starts with, the longest such route winning
-/// ("/depts/emps/" before "/depts/"); null when none.
+/// ("/orders/lines/" before "/orders/"); null when none.
 const doc_kind_entry* kind_of_path(std::string_view path) noexcept {
   const doc_kind_entry* best = nullptr;
   for (const auto& e : doc_catalogue())

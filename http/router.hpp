@@ -81,7 +81,7 @@ std::string_view query_of(std::string_view target) noexcept;
 
 /// Routes one request. `method` is the request method as sent (case-sensitive,
 /// as RFC 9110 says), `target` the request-target in origin form
-/// ("/depts/7?x=1") or absolute form ("http://host/depts/7"). The query
+/// ("/orders/7?x=1") or absolute form ("http://host/orders/7"). The query
 /// string is read by an action route that checks it and ignored elsewhere.
 /// Exact paths (the engine's, then the actions') win over prefixes; among
 /// the catalogue's routes and the keyed actions' the longest prefix wins.
