@@ -43,18 +43,13 @@ void fingerprint_object(uint64_t& h, const object_plan& o) {
 
 } // namespace
 
-namespace {
-
-/// A name as metric labels, logs and the change log's key spaces take it.
-bool plain_name(std::string_view s) noexcept {
+bool is_plain_name(std::string_view s) noexcept {
   if (s.empty() || s.size() > 63 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
     return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
-/// A route as paths and metric labels take it: "/" ... "/", of path
-/// characters that need no escaping.
-bool plain_route(std::string_view s) noexcept {
+bool is_plain_route(std::string_view s) noexcept {
   if (s.size() < 2 || s.front() != '/' || s.back() != '/')
     return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
@@ -63,20 +58,18 @@ bool plain_route(std::string_view s) noexcept {
   });
 }
 
-} // namespace
-
 void install_catalogue(std::vector<doc_kind_entry> kinds) {
   if (kinds.size() > max_kinds)
     throw std::invalid_argument("the catalogue holds at most 63 kinds");
   for (size_t i = 0; i < kinds.size(); ++i) {
     auto& k = kinds[i];
-    if (!plain_name(k.name))
+    if (!is_plain_name(k.name))
       throw std::invalid_argument("a kind's name is 1 to 63 of a-z, 0-9 and _, starting with a letter or _: '"
                                   + k.name + "'");
-    if (!plain_name(k.entity))
+    if (!is_plain_name(k.entity))
       throw std::invalid_argument("kind '" + k.name + "': its key space '" + k.entity
                                   + "' is not 1 to 63 of a-z, 0-9 and _");
-    if (!plain_route(k.route))
+    if (!is_plain_route(k.route))
       throw std::invalid_argument("kind '" + k.name + "': its route '" + k.route
                                   + "' does not begin and end with '/' or has characters a path escapes");
     for (size_t j = 0; j < i; ++j) {

@@ -78,6 +78,15 @@ struct doc_kind_entry {
   populate_plan populate;
 };
 
+/// A name as metric labels, logs, the change log's key spaces and
+/// PostgreSQL's identifiers take it: 1 to 63 of a-z, 0-9 and _, not led by
+/// a digit.
+bool is_plain_name(std::string_view s) noexcept;
+
+/// A route as paths and metric labels take it: "/" ... "/", of path
+/// characters that need no escaping.
+bool is_plain_route(std::string_view s) noexcept;
+
 /// The most kinds a catalogue holds (a set of kinds is one 64-bit word).
 inline constexpr size_t max_kinds = 63;
 

@@ -18,9 +18,10 @@ declare -A may=(
   [cache]="messages"
   [actors]="messages persistence db cache"
   [http]="messages logging"
-  [demo]="messages logging persistence db cache actors http"
-  [app]="messages logging persistence db runtime config cache actors http demo"
-  [tools]="messages persistence db actors config test tools demo"
+  [declarations]="messages"
+  [demo]="messages logging persistence db cache actors http declarations"
+  [app]="messages logging persistence db runtime config cache actors http declarations demo"
+  [tools]="messages persistence db actors config test tools declarations demo"
 )
 
 wrong=0

@@ -1,0 +1,36 @@
+#pragma once
+
+// Document kinds declared in a TOML file rather than in C++: each [[kind]]
+// becomes a catalogue entry (messages/doc_catalogue.hpp). What can be
+// checked without the database is checked here, each refusal naming the
+// file, the line and the kind; docs/declarations.md describes the format.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "messages/doc_catalogue.hpp"
+
+namespace restcache::declarations {
+
+/// The format this build reads (the file's `format`).
+inline constexpr int64_t declaration_format = 1;
+
+/// What a declaration file declares, or why it cannot be taken.
+struct declared_kinds {
+  std::vector<doc_kind_entry> kinds; ///< in the file's order (their ids follow it); empty when refused
+  /// "ORIGIN:LINE: kind 'NAME': what is wrong", each on its own; none when taken.
+  std::vector<std::string> errors;
+
+  bool ok() const noexcept { return errors.empty(); }
+  /// The errors, one per line.
+  std::string error_text() const;
+};
+
+/// Reads declarations from TOML text; `origin` names it in errors (a path).
+declared_kinds parse_declarations(std::string_view toml, std::string_view origin);
+
+/// Reads the declaration file at `path` (an unreadable file is an error).
+declared_kinds read_declaration_file(const std::string& path);
+
+} // namespace restcache::declarations
