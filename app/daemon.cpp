@@ -231,7 +231,7 @@ void daemon::spawn_listener() {
   });
 }
 
-void daemon::spawn_helpers() {
+void daemon::spawn_demo() {
   demo::demo_wiring wiring;
   wiring.sys = system_.get();
   wiring.write_pool = write_pool_;
@@ -245,6 +245,11 @@ void daemon::spawn_helpers() {
   // The ids are read on the list pool: its connections run jobs whatever
   // db.driver is, and a read of them never waits for a write.
   id_loader_ = demo::spawn_dept_id_loader(*system_, list_pool_, *demo_);
+}
+
+void daemon::spawn_helpers() {
+  if (startup::serves_demo(o_))
+    spawn_demo();
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
   // In lmdb mode nothing is kept in memory: populate the whole table and let

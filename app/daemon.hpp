@@ -71,6 +71,8 @@ private:
   void spawn_writer();
   void spawn_shards();
   void spawn_listener();
+  /// The demo's actions and id loader (only when serving the demo).
+  void spawn_demo();
   void spawn_helpers();
   void spawn_inspector();
   void make_server();

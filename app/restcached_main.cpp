@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   // supervisors and test runners pass SIGHUP ignored): take them back.
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     signal(sig, SIG_DFL);
-  // The demo's documents: the kinds this daemon serves.
+  // The demo's documents until the options name others: what the options'
+  // checks see.
   demo::install_demo();
   restcache_config cfg;
   if (auto exit_code = cfg.read_options(argc, argv)) // --help, --version, --dump-config, bad input
@@ -49,6 +50,12 @@ int main(int argc, char** argv) {
   }
   spdlog::info("{} starting (config file {}{})", restcache_version_text(), cfg.config_file_used,
                cfg.config_file_found ? "" : ", not found: defaults and command line only");
+  try {
+    startup::install_documents(o);
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
+    return 1;
+  }
   startup::raise_open_file_limit();
   signal(SIGPIPE, SIG_IGN);
 

@@ -6,6 +6,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "declarations/declaration_file.hpp"
+#include "demo/demo_routes.hpp"
+#include "http/action_routes.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
@@ -24,6 +27,26 @@ lmdb::sync_mode sync_mode_of(lmdb_sync_kind k) {
 }
 
 } // namespace
+
+void install_documents(const daemon_options& o) {
+  if (serves_demo(o)) {
+    demo::install_demo();
+    return;
+  }
+  auto declared = declarations::read_declaration_file(o.documents_file);
+  if (!declared.ok())
+    throw std::runtime_error("documents.file is refused:\n" + declared.error_text());
+  try {
+    install_catalogue(std::move(declared.kinds));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("documents.file is refused: " + o.documents_file + ": " + e.what());
+  }
+  http::install_action_routes({});
+  std::string names;
+  for (const auto& k : doc_catalogue())
+    names += (names.empty() ? "" : ", ") + k.name + " at " + k.route + "{key}";
+  spdlog::info("documents.file {}: {}", o.documents_file, names);
+}
 
 void raise_open_file_limit() {
   rlimit lim{};

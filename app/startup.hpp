@@ -16,6 +16,16 @@ class store;
 
 namespace restcache::startup {
 
+/// Installs the kinds documents.file declares, with no action routes; with
+/// no file, the demo (its kinds and its routes). Throws std::runtime_error
+/// listing every reason a file is refused, each with its line.
+void install_documents(const daemon_options& o);
+
+/// Whether the daemon serves the demo (its writes, lists and id loader).
+inline bool serves_demo(const daemon_options& o) {
+  return o.documents_file.empty();
+}
+
 /// Raises the soft open-file limit to the hard one: 4096 concurrent clients
 /// need more descriptors than the usual soft limit.
 void raise_open_file_limit();

@@ -88,6 +88,11 @@ inline constexpr const char* db_driver = "async";
 /// 23k, 8 20-23k / 26k, 16 and 32 no better than 8.
 inline constexpr int64_t db_pipeline_depth = 8;
 
+// documents.*
+/// The declaration file of the kinds served; "" serves the demo's
+/// (demo/demo.toml, compiled in) with its writes and lists.
+inline constexpr const char* documents_file = "";
+
 // cache.*
 inline constexpr int64_t cache_shards = 0;          ///< 0: one per core
 /// tiered: memory, then LMDB, then PostgreSQL | memory | lmdb | none

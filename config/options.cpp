@@ -326,6 +326,12 @@ restcache_config::restcache_config() {
     .flag(o.db_replica_lsn_check, "replica-lsn-check", d::db_replica_lsn_check,
           "use a standby's document only if it had replayed the key's last change; "
           "off only in tests and benches, to count what a naive standby read serves stale");
+  spec_builder{specs_, custom_options_, "documents"}
+    .text(o.documents_file, "file", d::documents_file,
+          "the declaration file (TOML) of the documents served; empty: the demo's departments and employees")
+    .default_means("the demo's, with its writes, `/depts` and `/depts/random`")
+    .note("Read and checked at start: a file that is refused stops the daemon with every reason, each with "
+          "its line. See [declarations.md](declarations.md).");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
     .default_means("one per core")

@@ -58,6 +58,7 @@ struct daemon_options {
   int64_t db_replica_max_lag_ms;
   int64_t db_replica_wait_ms;
   bool db_replica_lsn_check;
+  std::string documents_file; ///< the declaration file; empty = the demo's kinds and routes
   int64_t cache_shards;
   std::string cache_mode;
   int64_t cache_memory_bytes;

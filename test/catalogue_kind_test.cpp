@@ -7,8 +7,6 @@
 // The table's watched key and triggers come from the catalogue, as
 // restcache-load --schema-only writes them (pg::ensure_schema).
 
-#include "app/daemon.hpp"
-
 #include <caf/test/dsl.hpp>
 
 #include <chrono>
@@ -17,12 +15,11 @@
 #include <thread>
 #include <vector>
 
-#include "config/options.hpp"
-#include "logging/log_setup.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/http_client.hpp"
+#include "test/fixtures/in_process_daemon.hpp"
 #include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
@@ -58,44 +55,10 @@ const std::string& tag_dsn() {
   return dsn;
 }
 
-/// restcached's main, in this process: the options, the logs, the daemon.
-class in_process_daemon {
-public:
-  explicit in_process_daemon(std::vector<std::string> args) {
-    args.insert(args.begin(), {"restcached", "--config-file=/dev/null", "--db.dsn=" + tag_dsn(), "--http.port=0",
-                               "--db.pool-size=2", "--cache.shards=2", "--log.level=warn"});
-    std::vector<char*> argv;
-    for (auto& a : args)
-      argv.push_back(a.data());
-    if (auto exit_code = cfg_.read_options(static_cast<int>(argv.size()), argv.data()))
-      throw std::runtime_error("restcached options refused");
-    logs_ = std::make_unique<logging::log_setup>(logging::log_options{"warn", "text", "", false, ""});
-    daemon_ = std::make_unique<restcache::daemon>(cfg_, *logs_);
-    daemon_->start();
-  }
-  ~in_process_daemon() { daemon_->stop(); }
-  uint16_t port() const { return daemon_->http_port(); }
-
-private:
-  restcache_config cfg_;
-  std::unique_ptr<logging::log_setup> logs_;
-  std::unique_ptr<restcache::daemon> daemon_;
+/// The daemon over the suite's database.
+struct tag_daemon : in_process_daemon {
+  explicit tag_daemon(std::vector<std::string> args) : in_process_daemon(tag_dsn(), std::move(args)) {}
 };
-
-/// GETs `path` until `pred` holds for the answer or 10 s pass.
-template <class Pred>
-http_response get_until(uint16_t port, const std::string& path, Pred pred) {
-  http_client c{port};
-  http_response r;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
-  do {
-    r = c.get(path);
-    if (pred(r))
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds{20});
-  } while (std::chrono::steady_clock::now() < deadline);
-  return r;
-}
 
 struct fixture {
   catalogue_guard kinds{demo_and_text_kind()};
@@ -109,7 +72,7 @@ CAF_TEST_FIXTURE_SCOPE(catalogue_kind_tests, fixture)
 CAF_TEST(a kind keyed by text is served cached invalidated and kept in LMDB) {
   const std::vector<std::string> tiered{"--cache.mode=tiered", "--lmdb.path=" + lmdb.path};
   {
-    in_process_daemon d{tiered};
+    tag_daemon d{tiered};
     auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
     CAF_REQUIRE_EQUAL(ready.status, 200);
     http_client c{d.port()};
@@ -147,7 +110,7 @@ CAF_TEST(a kind keyed by text is served cached invalidated and kept in LMDB) {
   }
   {
     // Restarted: the memory tier is empty, the document comes from LMDB.
-    in_process_daemon d{tiered};
+    tag_daemon d{tiered};
     auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
     CAF_REQUIRE_EQUAL(ready.status, 200);
     http_client c{d.port()};

@@ -1,7 +1,7 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--uninstall] [--version] [--help]
+//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--version] [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
 
@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "declarations/declaration_file.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "tools/cli_args.hpp"
 #include "persistence/pg/catalog_drift.hpp"
@@ -32,7 +33,7 @@ namespace {
 
 constexpr const char* usage_text =
   "usage: restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--uninstall] [--version] [--help]\n";
+  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--version] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -56,6 +57,10 @@ constexpr const char* help_text =
   "  --emps-per-dept K   employees per department (default 10)\n"
   "  --batch B           departments per transaction (default 50000)\n"
   "  --if-empty          load only when the dept table is empty\n"
+  "  --documents FILE    the declaration file the daemons serve (documents.file):\n"
+  "                      --schema-only watches the tables its kinds read and\n"
+  "                      --verify checks them (default: the demo's kinds); only\n"
+  "                      with one of those two\n"
   "  --uninstall         remove what restcache installed (the change triggers and\n"
   "                      functions, change_log and its sequence,\n"
   "                      change_log_horizon, change_log_digest,\n"
@@ -76,6 +81,7 @@ struct args {
   bool verify = false;
   bool uninstall = false;
   bool help = false;
+  std::string documents; ///< a declaration file; empty: the demo's kinds
   pg::load_options load;
 };
 
@@ -135,6 +141,8 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--uninstall") {
       flag();
       a.uninstall = true;
+    } else if (arg == "--documents") {
+      a.documents = std::string{value()};
     } else if (arg == "--if-empty") {
       flag();
       a.load.only_if_empty = true;
@@ -149,6 +157,8 @@ args parse_args(int argc, char** argv) {
                                          : "unexpected argument '" + std::string{arg} + "'");
     }
   }
+  if (!a.documents.empty() && !a.schema_only && !a.verify)
+    usage_error("--documents goes with --schema-only or --verify: the data it loads is the demo's");
   if (a.load.depts * int64_t{a.load.emps_per_dept} > std::numeric_limits<int32_t>::max())
     usage_error(std::to_string(a.load.depts) + " departments x "
                 + std::to_string(a.load.emps_per_dept)
@@ -272,6 +282,19 @@ int main(int argc, char** argv) {
     std::fputs(usage_text, stdout);
     std::fputs(help_text, stdout);
     return 0;
+  }
+  if (!a.documents.empty()) {
+    auto declared = restcache::declarations::read_declaration_file(a.documents);
+    if (!declared.ok()) {
+      std::fprintf(stderr, "restcache-load: --documents is refused:\n%s", declared.error_text().c_str());
+      return 2;
+    }
+    try {
+      install_catalogue(std::move(declared.kinds));
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "restcache-load: --documents is refused: %s\n", e.what());
+      return 2;
+    }
   }
   progress_printer* printer = nullptr;
   try {

@@ -1,0 +1,157 @@
+#define CAF_SUITE declared_documents
+
+// documents.file: a daemon serving the kinds a declaration file declares,
+// and nothing of the demo's, over a table this suite creates (an order keyed
+// by text, with a timestamp, a numeric, a boolean and a jsonb column). The
+// table is watched as restcache-load --schema-only watches it
+// (pg::ensure_schema, under the file's catalogue).
+
+#include <caf/test/dsl.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/startup.hpp"
+#include "demo/demo_routes.hpp"
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/schema.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/in_process_daemon.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+// A key with characters a path escapes: '/', ' ' and a non-ASCII letter.
+const std::string odd_code = "A/1 \xc3\xbc";
+const std::string odd_path = "/orders/A%2F1%20%C3%BC";
+
+const char* const shop_declarations = R"toml(
+format = 1
+
+[[kind]]
+name = "orders"
+route = "/orders/{code}"
+key = "text"
+noun = "order"
+sql = '''
+SELECT code, placed, total, paid, note FROM shop_order WHERE code = $1'''
+fields = [
+  { name = "code", column = 1, type = "text" },
+  { name = "placed", column = 2, type = "timestamp" },
+  { name = "total", column = 3, type = "number" },
+  { name = "paid", column = 4, type = "boolean" },
+  { name = "note", column = 5, type = "json" },
+]
+reads = [
+  { table = "shop_order", columns = ["code", "placed", "total", "paid", "note"], keys = ["orders:code"] },
+]
+)toml";
+
+const std::string& shop_dsn() {
+  static const std::string dsn = [] {
+    auto d = create_demo_database("declared", 3, 1);
+    pg::connection c{d};
+    c.exec("CREATE TABLE shop_order (code text PRIMARY KEY, placed timestamptz, total numeric(10,2),"
+           " paid boolean, note jsonb)");
+    c.exec_params("INSERT INTO shop_order VALUES ($1, '2026-01-02 03:04:05+00', 12.50, true, '{\"gift\": true}'),"
+                  " ('B2', '2026-02-03 04:05:06+00', 7, false, NULL)",
+                  {odd_code});
+    return d;
+  }();
+  return dsn;
+}
+
+/// Puts the demo back (its kinds and its routes) when a test is done.
+struct demo_back {
+  ~demo_back() { demo::install_demo(); }
+};
+
+std::string write_file(const temp_dir& dir, const std::string& text) {
+  auto path = dir.path + "/shop.toml";
+  std::ofstream{path} << text;
+  return path;
+}
+
+} // namespace
+
+CAF_TEST(a declared file is served alone and kept fresh) {
+  demo_back restore;
+  temp_dir dir{"declared"};
+  daemon_options o;
+  o.documents_file = write_file(dir, shop_declarations);
+  startup::install_documents(o);
+  CAF_REQUIRE_EQUAL(doc_catalogue().size(), 1u);
+  CAF_CHECK_EQUAL(doc_catalogue()[0].name, "orders");
+  {
+    pg::connection c{shop_dsn()};
+    pg::ensure_schema(c); // watches shop_order, as restcache-load --schema-only does
+    CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM restcache_watched_key WHERE table_name = 'shop_order'"
+                           " AND key_space = 'orders' AND key_column = 'code'")
+                      .int64(0, 0),
+                    1);
+  }
+  in_process_daemon d{shop_dsn(), {"--documents.file=" + o.documents_file, "--cache.mode=memory"}};
+  auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
+  CAF_REQUIRE_EQUAL(ready.status, 200);
+  http_client c{d.port()};
+  auto first = c.get(odd_path);
+  CAF_CHECK_EQUAL(first.status, 200);
+  CAF_CHECK_EQUAL(first.body, R"({"code":"A/1 ü","placed":"2026-01-02T03:04:05+00:00","total":12.50,"paid":true,)"
+                              R"("note":{"gift": true}})");
+  CAF_CHECK_EQUAL(c.get(odd_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  auto second = c.get("/orders/B2");
+  CAF_CHECK_EQUAL(second.body, R"({"code":"B2","placed":"2026-02-03T04:05:06+00:00","total":7.00,"paid":false})");
+  auto missing = c.get("/orders/C3");
+  CAF_CHECK_EQUAL(missing.status, 404);
+  CAF_CHECK(missing.body.find("order C3 does not exist") != std::string::npos);
+  // Nothing of the demo: its documents, its writes, its list, its id set.
+  CAF_CHECK_EQUAL(c.get("/deptemps/1").status, 404);
+  CAF_CHECK_EQUAL(c.get("/depts/random").status, 404);
+  CAF_CHECK_EQUAL(c.get("/depts?after=0").status, 404);
+  CAF_CHECK_EQUAL(c.request("DELETE", "/depts/1").status, 404);
+  auto metrics = c.get("/metrics");
+  CAF_CHECK(metrics.body.find("restcache_dept_ids") == std::string::npos);
+  CAF_CHECK(metrics.body.find(R"(restcache_http_requests_total{method="GET",route="/orders/{key}",status="200"})")
+            != std::string::npos);
+  // A committed change reaches the cached document.
+  pg::connection db{shop_dsn()};
+  db.exec_params("UPDATE shop_order SET paid = false, note = NULL WHERE code = $1", {odd_code});
+  auto changed = get_until(d.port(), odd_path, [](const http_response& r) {
+    return r.body.find(R"("paid":false)") != std::string::npos;
+  });
+  CAF_CHECK_EQUAL(changed.body, R"({"code":"A/1 ü","placed":"2026-01-02T03:04:05+00:00","total":12.50,"paid":false})");
+}
+
+CAF_TEST(a refused file stops the start with every reason and changes nothing) {
+  demo_back restore;
+  temp_dir dir{"declared-refused"};
+  std::string text = shop_declarations;
+  text.replace(text.find("\"text\"\nnoun"), 6, "\"serial\"");
+  text.replace(text.find("type = \"json\""), 13, "type = \"jsonb\"");
+  daemon_options o;
+  o.documents_file = write_file(dir, text);
+  std::string what;
+  try {
+    startup::install_documents(o);
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  CAF_CHECK(what.find("documents.file is refused") != std::string::npos);
+  CAF_CHECK(what.find(o.documents_file + ":7: kind 'orders': key 'serial' is none of int4, int8, text, uuid")
+            != std::string::npos);
+  CAF_CHECK(what.find("type 'jsonb' is none of") != std::string::npos);
+  CAF_CHECK(find_doc_kind("deptemps") != nullptr); // the catalogue is as it was
+  o.documents_file = dir.path + "/none.toml";
+  what.clear();
+  try {
+    startup::install_documents(o);
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  CAF_CHECK(what.find("none.toml: cannot be read") != std::string::npos);
+}
