@@ -114,7 +114,8 @@ std::vector<http::action_handler> demo_actions::handlers() {
     a.ask_again_if_missing = true;
     return answer_now(std::move(a));
   };
-  auto dept_write = [this](write_op op) {
+  // A write route: its body parsed (when it takes one), then run.
+  auto write_of = [this](write_op op) {
     return [this, op](const http::action_call& call) {
       write_request w;
       w.op = op;
@@ -136,14 +137,14 @@ std::vector<http::action_handler> demo_actions::handlers() {
       return run_write(std::move(w));
     };
   };
-  at(demo_route::create_dept) = dept_write(write_op::create_dept);
-  at(demo_route::replace_dept) = dept_write(write_op::replace_dept);
-  at(demo_route::replace_dept_by_body) = dept_write(write_op::replace_dept);
-  at(demo_route::rewrite_random_dept) = dept_write(write_op::rewrite_random_dept);
-  at(demo_route::delete_dept) = dept_write(write_op::delete_dept);
-  at(demo_route::create_emp) = dept_write(write_op::create_emp);
-  at(demo_route::replace_emp) = dept_write(write_op::replace_emp);
-  at(demo_route::delete_emp) = dept_write(write_op::delete_emp);
+  at(demo_route::create_dept) = write_of(write_op::create_dept);
+  at(demo_route::replace_dept) = write_of(write_op::replace_dept);
+  at(demo_route::replace_dept_by_body) = write_of(write_op::replace_dept);
+  at(demo_route::rewrite_random_dept) = write_of(write_op::rewrite_random_dept);
+  at(demo_route::delete_dept) = write_of(write_op::delete_dept);
+  at(demo_route::create_emp) = write_of(write_op::create_emp);
+  at(demo_route::replace_emp) = write_of(write_op::replace_emp);
+  at(demo_route::delete_emp) = write_of(write_op::delete_emp);
   return h;
 }
 

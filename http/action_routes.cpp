@@ -4,6 +4,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "messages/doc_catalogue.hpp"
+
 namespace restcache::http {
 
 namespace detail {
@@ -20,20 +22,6 @@ std::vector<std::unique_ptr<const action_table>>& kept() {
 }
 
 constexpr std::string_view method_names[action_method_count] = {"GET", "POST", "PUT", "DELETE"};
-
-/// '/'-led and of characters a path carries unescaped (RFC 3986 pchar
-/// without '%'): the router compares paths as sent.
-bool plain_path(std::string_view p) noexcept {
-  if (p.empty() || p.front() != '/')
-    return false;
-  for (char c : p) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '-'
-              || c == '.' || c == '_' || c == '~';
-    if (!ok)
-      return false;
-  }
-  return true;
-}
 
 /// The Allow value of a path: its methods in one fixed order, GET with HEAD.
 std::string allow_of(const action_path& p, bool with_get) {
@@ -61,7 +49,9 @@ void install_action_routes(std::vector<action_route> routes) {
     throw std::invalid_argument("at most 127 action routes");
   for (size_t i = 0; i < routes.size(); ++i) {
     auto& r = routes[i];
-    if (!plain_path(r.path) || (r.keyed && r.path.back() != '/'))
+    // The router compares paths as sent: none may need escaping. An exact
+    // path is a route without its closing '/'.
+    if (!is_plain_route(r.keyed ? r.path : r.path + '/'))
       throw std::invalid_argument("action route '" + r.path
                                   + "': a path is '/'-led, of unescaped path characters, and a keyed one ends in '/'");
     r.id = static_cast<uint8_t>(i);

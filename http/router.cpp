@@ -191,10 +191,6 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     r.detail = "this resource does not support that method; see Allow";
     r.allow = allow;
   };
-  auto bad = [&](std::string_view detail) {
-    r.kind = route_kind::bad_request;
-    r.detail = detail;
-  };
 
   // The engine's own paths.
   route_kind fixed = route_kind::not_found;
@@ -223,13 +219,10 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     at = keyed_action_path(actions, path, doc ? doc->route.size() : 0);
     if (doc && at && at->path.size() > doc->route.size())
       doc = nullptr;
-    if (doc == nullptr && at == nullptr) {
-      r.kind = route_kind::not_found;
-      r.detail = "no resource at this path";
-      return r;
-    }
-    key_text = path.substr(doc ? doc->route.size() : at->path.size());
-    if (key_text.find('/') != std::string_view::npos) {
+    if (doc != nullptr || at != nullptr)
+      key_text = path.substr(doc ? doc->route.size() : at->path.size());
+    // No route, or a key followed by more path.
+    if ((doc == nullptr && at == nullptr) || key_text.find('/') != std::string_view::npos) {
       r.kind = route_kind::not_found;
       r.detail = "no resource at this path";
       return r;
@@ -270,14 +263,16 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
   if (action.keyed) {
     auto [value, err] = parse_positive_id(key_text);
     if (err != id_error::none) {
-      bad(to_detail(err));
+      r.kind = route_kind::bad_request;
+      r.detail = to_detail(err);
       return r;
     }
     r.id = value;
   }
   if (action.check_query != nullptr) {
     if (auto detail = action.check_query(query_of(target)); !detail.empty()) {
-      bad(detail);
+      r.kind = route_kind::bad_request;
+      r.detail = detail;
       return r;
     }
   }
