@@ -2,6 +2,7 @@
 
 #include <spdlog/async.h>
 #include <spdlog/async_logger.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "logging/json_formatter.hpp"
@@ -32,7 +33,11 @@ log_setup::log_setup(const log_options& opts) : log_(std::make_shared<log_file>(
 
 log_setup::~log_setup() {
   access_.reset();
-  spdlog::shutdown();
+  spdlog::shutdown(); // flushes the async logger and drops it, the default with it
+  // A line logged after this (a start refused, another setup in one test
+  // process) goes to stderr rather than through a dropped default logger.
+  spdlog::set_default_logger(
+    std::make_shared<spdlog::logger>("restcached", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
 }
 
 std::string log_setup::reopen() {
