@@ -202,6 +202,8 @@ struct pg_async_driver::impl : std::enable_shared_from_this<pg_async_driver::imp
     }
     setup_sql = pg::session_settings_sql;
     setup_sql += ";SET statement_timeout = " + std::to_string(cfg.query_timeout.count());
+    if (cfg.read_only)
+      setup_sql += ";SET default_transaction_read_only = on";
     statements = pg::statement_texts();
   }
 

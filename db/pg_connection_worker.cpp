@@ -147,6 +147,8 @@ void pg_connection_worker::run() {
       try {
         auto c = std::make_unique<pg::connection>(cfg_.dsn);
         c->exec("SET statement_timeout = " + std::to_string(cfg_.query_timeout.count()));
+        if (cfg_.read_only)
+          c->exec("SET default_transaction_read_only = on");
         pg::prepare_statements(*c);
         conn = std::move(c);
       } catch (const std::exception& e) {

@@ -33,6 +33,10 @@ struct pg_worker_config {
   /// A replica pool's connections: a document read first asks how far the
   /// server has replayed the WAL (fetch_outcome::on_standby, replay_lsn).
   bool read_replay_lsn = false;
+  /// The session's transactions are read-only (default_transaction_read_only):
+  /// a fill runs a statement from a declaration file, which must not write
+  /// whatever it says.
+  bool read_only = false;
 };
 
 class pg_connection_worker final : public db_connection {
