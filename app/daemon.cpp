@@ -39,7 +39,12 @@ daemon::~daemon() {
 void daemon::start() {
   // A newer schema may log changes where this build does not read them:
   // serving from its tiers could be stale.
-  if (startup::check_schema(o_.db_dsn) == startup::schema_action::newer)
+  auto schema = startup::check_schema(o_.db_dsn);
+  // Without this build's schema nothing is cached, so nothing needs
+  // vouching for; restcache-load checks the kinds before it installs it.
+  if (schema == startup::schema_action::current)
+    startup::check_documents(o_);
+  if (schema == startup::schema_action::newer)
     throw std::runtime_error("the database holds a restcache schema newer than this build's (version "
                              + std::to_string(pg::schema_version)
                              + "): upgrade restcached; this build cannot tell what changes it would miss");
@@ -89,7 +94,10 @@ connection_factory daemon::make_factory(const pg_worker_config& worker, db_metri
 void daemon::spawn_pools() {
   // A pipelining connection serves as many fills at once as it pipelines.
   size_t fills_per_connection = o_.driver == db_driver_kind::async ? static_cast<size_t>(o_.db_pipeline_depth) : 1;
-  auto factory = make_factory(worker_cfg_, pool_metrics_, async_driver_);
+  // Fills and populate pages only read: their sessions refuse to write.
+  auto fill_cfg = worker_cfg_;
+  fill_cfg.read_only = true;
+  auto factory = make_factory(fill_cfg, pool_metrics_, async_driver_);
   // Writes and GET /depts: connection threads of their own, whatever the
   // driver, and a pool each: GET /depts is open to anyone, so a flood of
   // pages waits for connections of its own, never for the write pool's.
@@ -124,6 +132,7 @@ void daemon::spawn_replica_pools() {
     auto worker = worker_cfg_;
     worker.dsn = dsn;
     worker.read_replay_lsn = true; // every document read first asks how far the standby has replayed
+    worker.read_only = true;
     replica_metrics_.push_back(std::make_unique<db_metrics>());
     replica_drivers_.emplace_back();
     auto factory = make_factory(worker, *replica_metrics_.back(), replica_drivers_.back());

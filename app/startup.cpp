@@ -11,6 +11,7 @@
 #include "http/action_routes.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
 
 namespace restcache::startup {
@@ -75,6 +76,36 @@ schema_action check_schema(const std::string& dsn) {
     spdlog::warn("database not reachable at start-up ({}); will keep retrying", e.what());
     return schema_action::unreachable;
   }
+}
+
+bool check_documents(const daemon_options& o) {
+  const std::string what = serves_demo(o) ? std::string{"the demo's documents"} : "documents.file " + o.documents_file;
+  std::vector<pg::kind_refusal> refusals;
+  try {
+    pg::connection c{o.db_dsn};
+    refusals = pg::check_kinds(c);
+  } catch (const std::exception& e) {
+    spdlog::warn("{} not checked against the database, which is not reachable ({}); `restcache-load --verify` "
+                 "checks them",
+                 what, e.what());
+    return false;
+  }
+  // What the database lacks (a dropped column) may come back: the drift
+  // check answers those kinds uncached meanwhile, so a restart during a
+  // migration still serves the others. A mistake of the file stops it.
+  std::string mistakes;
+  for (const auto& r : refusals) {
+    if (r.missing)
+      spdlog::warn("{}: {} (answered uncached until the database has it)", what, r.reason);
+    else
+      mistakes += "\n" + r.reason;
+  }
+  if (!mistakes.empty())
+    throw std::runtime_error(what + " refused by the database:" + mistakes);
+  if (refusals.empty())
+    spdlog::info("{} checked against the database: every statement prepares and every table it reads is watched",
+                 what);
+  return true;
 }
 
 namespace {

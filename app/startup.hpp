@@ -43,6 +43,13 @@ enum class schema_action {
 /// schema every document is answered from PostgreSQL, uncached.
 schema_action check_schema(const std::string& dsn);
 
+/// Checks the installed kinds against the database before they are served
+/// (pg::check_kinds: statements prepared and described, the tables their
+/// plans read watched). Throws std::runtime_error with every reason when one
+/// is refused. A database that cannot be reached leaves them unchecked: it is
+/// logged, and false is returned.
+bool check_documents(const daemon_options& o);
+
 /// Opens the LMDB tier at lmdb.path and says how in `status`. Records
 /// without a replay watermark are dropped: they cannot be checked against
 /// the change log. Files that are damaged (not LMDB's, another LMDB version,

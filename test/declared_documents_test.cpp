@@ -17,6 +17,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
+#include "test/fixtures/child_program.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/in_process_daemon.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -154,4 +155,45 @@ CAF_TEST(a refused file stops the start with every reason and changes nothing) {
     what = e.what();
   }
   CAF_CHECK(what.find("none.toml: cannot be read") != std::string::npos);
+}
+
+CAF_TEST(a file the database refuses stops the start and restcache-load installs nothing for it) {
+  demo_back restore;
+  temp_dir dir{"declared-db-refused"};
+  // The customer's name joined in, its table not among the reads. (A
+  // column of it is read: a join that reads none is removed by the planner.)
+  std::string text = shop_declarations;
+  text.replace(text.find("note FROM shop_order WHERE code = $1"), 36,
+               "note, shop_customer.name FROM shop_order LEFT JOIN shop_customer ON shop_customer.id = 1"
+               " WHERE code = $1");
+  {
+    pg::connection c{shop_dsn()};
+    c.exec("CREATE TABLE IF NOT EXISTS shop_customer (id int PRIMARY KEY, name text)");
+  }
+  auto path = write_file(dir, text);
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--schema-only"});
+  CAF_CHECK_EQUAL(loaded.status, 2);
+  CAF_CHECK(loaded.err.find("--documents is refused by the database; nothing installed") != std::string::npos);
+  CAF_CHECK(loaded.err.find("kind 'orders': its statement reads table public.shop_customer, which its reads do "
+                            "not name")
+            != std::string::npos);
+  auto verified = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--verify"});
+  CAF_CHECK_EQUAL(verified.status, 3);
+  CAF_CHECK(verified.out.find("kinds: refused") != std::string::npos);
+  daemon_options o;
+  o.documents_file = path;
+  startup::install_documents(o);
+  {
+    pg::connection c{shop_dsn()};
+    pg::ensure_schema(c); // this build's schema: the daemon checks its kinds
+  }
+  std::string what;
+  try {
+    in_process_daemon d{shop_dsn(), {"--documents.file=" + path, "--cache.mode=memory"}};
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  CAF_CHECK(what.find("documents.file " + path + " refused by the database:\nkind 'orders': its statement reads "
+                      "table public.shop_customer")
+            != std::string::npos);
 }

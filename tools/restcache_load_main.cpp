@@ -24,6 +24,7 @@
 #include "tools/cli_args.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 
@@ -272,7 +273,12 @@ int verify(pg::connection& c) {
     std::printf("the daemons answer the kinds above from PostgreSQL, uncached, until repaired: "
                 "restcache-load --schema-only reinstalls restcache's triggers; a dropped table or column "
                 "is yours to restore\n");
-  return fine ? 0 : 3;
+  auto refused = pg::check_kinds(c);
+  std::printf("kinds: %s\n", refused.empty() ? "every statement prepares and every table it reads is watched"
+                                              : "refused (a daemon does not start with them)");
+  for (const auto& r : refused)
+    std::printf("  - %s\n", r.reason.c_str());
+  return fine && refused.empty() ? 0 : 3;
 }
 
 int main(int argc, char** argv) {
@@ -308,6 +314,16 @@ int main(int argc, char** argv) {
     }
     if (a.verify)
       return verify(c);
+    // A file's kinds are checked before anything is installed for them (the
+    // demo's tables come with the schema itself).
+    if (!a.documents.empty()) {
+      if (auto refused = pg::check_kinds(c); !refused.empty()) {
+        std::fprintf(stderr, "restcache-load: --documents is refused by the database; nothing installed:\n");
+        for (const auto& r : refused)
+          std::fprintf(stderr, "  %s\n", r.reason.c_str());
+        return 2;
+      }
+    }
     auto version = pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     if (a.schema_only)

@@ -254,6 +254,22 @@ result connection::exec_prepared(const std::string& name,
                "statement " + name);
 }
 
+result connection::describe_prepared(const std::string& name) {
+  auto* c = require(conn_.get(), "describe_prepared");
+  return check(PQdescribePrepared(c, name.c_str()), "describe " + name);
+}
+
+void connection::deallocate(const std::string& name) {
+  if (prepared_.erase(name) == 0)
+    return;
+  auto* c = require(conn_.get(), "deallocate");
+  std::string sql = "DEALLOCATE \"";
+  for (char ch : name)
+    sql += ch == '"' ? std::string{"\"\""} : std::string(1, ch);
+  sql += '"';
+  check(PQexec(c, sql.c_str()), "deallocate " + name);
+}
+
 bool connection::is_prepared(const std::string& name) const noexcept {
   return prepared_.count(name) != 0;
 }

@@ -99,6 +99,13 @@ public:
   /// Preparing a name again with the same text is a no-op (with a different
   /// text it throws).
   void prepare(const std::string& name, const std::string& sql);
+  /// What the server says of a statement prepared on this connection (by
+  /// name, also one prepared outside prepare()): its parameters' and
+  /// columns' types (PQnparams, PQparamtype, PQnfields, PQftype). Throws.
+  result describe_prepared(const std::string& name);
+  /// Drops a statement prepare() prepared (DEALLOCATE); nothing when none
+  /// is. Throws on failure.
+  void deallocate(const std::string& name);
   /// True when prepare(name, ...) succeeded on this connection.
   bool is_prepared(const std::string& name) const noexcept;
   /// Runs a named prepared statement with text parameters; throws on failure.

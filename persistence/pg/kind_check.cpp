@@ -1,0 +1,532 @@
+#include "persistence/pg/kind_check.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+namespace restcache::pg {
+
+namespace {
+
+// pg_type oids (src/include/catalog/pg_type.dat): fixed across versions.
+constexpr uint32_t bool_oid = 16, int8_oid = 20, int2_oid = 21, int4_oid = 23, oid_oid = 26, json_oid = 114,
+                   float4_oid = 700, float8_oid = 701, date_oid = 1082, timestamp_oid = 1114,
+                   timestamptz_oid = 1184, numeric_oid = 1700, uuid_oid = 2950, jsonb_oid = 3802;
+
+bool is_string(const type_facts& t) noexcept {
+  return t.category == 'S';
+}
+
+bool is_one_of(const type_facts& t, std::initializer_list<uint32_t> oids) noexcept {
+  return std::find(oids.begin(), oids.end(), t.base) != oids.end();
+}
+
+} // namespace
+
+bool fits_key_parameter(key_type key, const type_facts& t) noexcept {
+  switch (key) {
+    case key_type::int4: return is_one_of(t, {int4_oid, int8_oid, numeric_oid});
+    case key_type::int8: return is_one_of(t, {int8_oid, numeric_oid});
+    case key_type::text: return is_string(t);
+    case key_type::uuid: return t.base == uuid_oid || is_string(t);
+  }
+  return false;
+}
+
+bool fits_key_column(key_type key, const type_facts& t) noexcept {
+  switch (key) {
+    case key_type::int4:
+    case key_type::int8: return is_one_of(t, {int2_oid, int4_oid, int8_oid});
+    case key_type::text: return is_string(t);
+    case key_type::uuid: return t.base == uuid_oid;
+  }
+  return false;
+}
+
+bool is_integer_type(const type_facts& t) noexcept {
+  return is_one_of(t, {int2_oid, int4_oid, int8_oid});
+}
+
+bool fits_value(value_type type, const type_facts& t) noexcept {
+  switch (type) {
+    case value_type::number:
+      return is_one_of(t, {int2_oid, int4_oid, int8_oid, oid_oid, float4_oid, float8_oid, numeric_oid});
+    case value_type::text: return true;
+    case value_type::date: return t.base == date_oid || is_string(t);
+    case value_type::timestamp: return is_one_of(t, {timestamp_oid, timestamptz_oid}) || is_string(t);
+    case value_type::boolean: return t.base == bool_oid;
+    case value_type::json: return is_one_of(t, {json_oid, jsonb_oid});
+  }
+  return false;
+}
+
+std::string_view value_type_takes(value_type type) noexcept {
+  switch (type) {
+    case value_type::number: return "smallint, integer, bigint, numeric, real, double precision or oid";
+    case value_type::text: return "any type";
+    case value_type::date: return "date, or text the statement formats";
+    case value_type::timestamp: return "timestamp, timestamptz, or text the statement formats";
+    case value_type::boolean: return "boolean";
+    case value_type::json: return "json or jsonb";
+  }
+  return "";
+}
+
+namespace {
+
+std::string_view value_type_name(value_type type) noexcept {
+  switch (type) {
+    case value_type::number: return "number";
+    case value_type::text: return "text";
+    case value_type::date: return "date";
+    case value_type::timestamp: return "timestamp";
+    case value_type::boolean: return "boolean";
+    case value_type::json: return "json";
+  }
+  return "";
+}
+
+void add_once(std::vector<plan_reads::object>& to, plan_reads::object o) {
+  if (std::find(to.begin(), to.end(), o) == to.end())
+    to.push_back(std::move(o));
+}
+
+std::string text_member(simdjson::dom::object node, std::string_view key) {
+  std::string_view v;
+  if (node[key].get(v) != simdjson::SUCCESS)
+    return {};
+  return std::string{v};
+}
+
+void walk_plan(simdjson::dom::element e, plan_reads& out) {
+  if (simdjson::dom::array items; e.get(items) == simdjson::SUCCESS) {
+    for (auto item : items)
+      walk_plan(item, out);
+    return;
+  }
+  simdjson::dom::object node;
+  if (e.get(node) != simdjson::SUCCESS)
+    return;
+  if (text_member(node, "Node Type") == "ModifyTable")
+    out.writes = true;
+  if (auto relation = text_member(node, "Relation Name"); !relation.empty())
+    add_once(out.relations, {text_member(node, "Schema"), relation});
+  if (auto function = text_member(node, "Function Name"); !function.empty())
+    add_once(out.functions, {text_member(node, "Schema"), function});
+  for (auto [key, value] : node)
+    if (value.is_array() || value.is_object())
+      walk_plan(value, out);
+}
+
+} // namespace
+
+plan_reads read_plan(std::string_view explain_json) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string text{explain_json};
+  simdjson::dom::element root;
+  if (parser.parse(text).get(root) != simdjson::SUCCESS || !root.is_array())
+    throw std::invalid_argument("not an EXPLAIN (FORMAT JSON) result");
+  plan_reads out;
+  walk_plan(root, out);
+  return out;
+}
+
+namespace {
+
+/// A statement as the server prepared it, under a name of the check's own.
+struct described_statement {
+  std::string error; ///< why it does not prepare or plan; empty when it does
+  bool missing = false; ///< it fails for something the database lacks (database_lacks)
+  std::vector<type_facts> parameters;
+  std::vector<type_facts> columns;
+  plan_reads reads;
+};
+
+/// A declared table as the server resolved it.
+struct resolved_table {
+  bool exists = false;
+  int64_t oid = 0;
+  std::map<std::string, type_facts, std::less<>> columns;
+};
+
+/// A statement's failure: the server's message and SQLSTATE.
+struct failure {
+  std::string message; ///< empty: it did not fail
+  std::string sqlstate;
+};
+
+/// Whether a failure is for something the database lacks (a table, column,
+/// type, function or schema that does not exist, a privilege not granted):
+/// what the drift check finds at run time, rather than a mistake of the file.
+bool database_lacks(const failure& f) {
+  for (auto code : {"42P01", "42703", "42704", "42883", "3F000", "42501"})
+    if (f.sqlstate == code)
+      return true;
+  return false;
+}
+
+/// Runs `step` inside a savepoint: a failed statement rolls back to it and
+/// its failure is returned, so the transaction goes on. A lost connection
+/// throws.
+failure in_savepoint(connection& c, const std::function<void()>& step) {
+  c.exec("SAVEPOINT restcache_kind_check");
+  try {
+    step();
+  } catch (const error& e) {
+    if (e.connection_lost() || !c.ok())
+      throw;
+    c.exec("ROLLBACK TO SAVEPOINT restcache_kind_check");
+    return {e.what(), e.sqlstate()};
+  }
+  c.exec("RELEASE SAVEPOINT restcache_kind_check");
+  return {};
+}
+
+class kind_checker {
+public:
+  explicit kind_checker(connection& c) : c_(c) {}
+
+  ~kind_checker() {
+    for (const auto& [sql, name] : names_) {
+      try {
+        c_.deallocate(name);
+      } catch (const error&) {
+        // The connection is gone or failing: its statements go with it.
+      }
+    }
+  }
+
+  std::vector<kind_refusal> check_all() {
+    for (const auto& kind : doc_catalogue())
+      check(kind);
+    return std::move(reasons_);
+  }
+
+private:
+  connection& c_;
+  std::map<std::string, std::string> names_;           ///< SQL -> the check's statement name
+  std::map<std::string, described_statement> described_; ///< SQL -> what the server said
+  std::map<std::string, resolved_table> tables_;        ///< declared name -> its table
+  std::map<std::string, type_facts> types_;             ///< oid -> its facts
+  std::vector<kind_refusal> reasons_;
+  const doc_kind_entry* kind_ = nullptr;
+
+  void refuse(const std::string& why, bool missing = false) {
+    reasons_.push_back({"kind '" + kind_->name + "': " + why, missing});
+  }
+
+  void check(const doc_kind_entry& kind) {
+    kind_ = &kind;
+    check_reads(kind);
+    const auto& main = describe(kind.statement.sql);
+    if (!main.error.empty()) {
+      refuse("its statement does not prepare: " + main.error, main.missing);
+    } else {
+      check_parameters(main, "its statement", 1);
+      check_columns(main, "its statement", -1);
+      check_relations(main, "its statement");
+    }
+    if (kind.populate.statement.sql.empty())
+      return;
+    const auto& page = describe(kind.populate.statement.sql);
+    if (!page.error.empty()) {
+      refuse("its populate statement does not prepare: " + page.error, page.missing);
+    } else {
+      check_parameters(page, "its populate statement", 2);
+      check_columns(page, "its populate statement", kind.populate.key_column);
+      check_relations(page, "its populate statement");
+    }
+    const auto& count = describe(kind.populate.count.sql);
+    if (!count.error.empty())
+      refuse("its populate count does not prepare: " + count.error, count.missing);
+    else if (!count.parameters.empty() || count.columns.empty() || !is_integer_type(count.columns.front()))
+      refuse("its populate count must take no parameter and answer an integer first column");
+  }
+
+  void check_parameters(const described_statement& s, const std::string& what, size_t expected) {
+    if (s.parameters.size() != expected) {
+      refuse(what + " takes " + std::to_string(s.parameters.size()) + " parameters, not "
+             + std::to_string(expected));
+      return;
+    }
+    const auto& key = s.parameters[0];
+    if (!fits_key_parameter(kind_->key, key))
+      refuse(what + "'s $1 is " + key.name + ", which does not take the kind's " + std::string{key_type_name(kind_->key)}
+             + " keys" + (is_integer(kind_->key) ? " (cast it: $1::" + std::string{key_type_name(kind_->key)} + ")" : ""));
+    if (expected == 2 && !is_integer_type(s.parameters[1]))
+      refuse(what + "'s $2 (the page size) is " + s.parameters[1].name + ", not an integer");
+  }
+
+  /// The fields' columns, and with `key_column` >= 0 (a page's) the key's.
+  void check_columns(const described_statement& s, const std::string& what, int key_column) {
+    auto check_field = [&](const field_plan& f) {
+      if (static_cast<size_t>(f.column) >= s.columns.size()) {
+        refuse("field '" + f.name + "' reads column " + std::to_string(f.column + 1) + " but " + what + " answers "
+               + std::to_string(s.columns.size()));
+        return;
+      }
+      const auto& t = s.columns[static_cast<size_t>(f.column)];
+      if (!fits_value(f.type, t))
+        refuse("field '" + f.name + "' (" + std::string{value_type_name(f.type)} + ") is column "
+               + std::to_string(f.column + 1) + " of " + what + ", which is " + t.name + ": a "
+               + std::string{value_type_name(f.type)} + " field takes " + std::string{value_type_takes(f.type)});
+    };
+    for (const auto& f : kind_->plan.master.fields)
+      check_field(f);
+    if (const auto& detail = kind_->plan.detail) {
+      for (const auto& f : detail->element.fields)
+        check_field(f);
+      if (static_cast<size_t>(detail->present_column) >= s.columns.size())
+        refuse("detail '" + detail->name + "' is present by column " + std::to_string(detail->present_column + 1)
+               + " but " + what + " answers " + std::to_string(s.columns.size()));
+    }
+    if (key_column < 0)
+      return;
+    if (static_cast<size_t>(key_column) >= s.columns.size())
+      refuse("its populate key is column " + std::to_string(key_column + 1) + " but " + what + " answers "
+             + std::to_string(s.columns.size()));
+    else if (!fits_key_column(kind_->key, s.columns[static_cast<size_t>(key_column)]))
+      refuse("its populate key, column " + std::to_string(key_column + 1) + ", is "
+             + s.columns[static_cast<size_t>(key_column)].name + ", which does not give "
+             + std::string{key_type_name(kind_->key)} + " keys");
+  }
+
+  /// Every relation the plan scans must be a declared read (or a partition
+  /// of one), keyed in the kind's key space; no function it scans may read
+  /// tables unseen.
+  void check_relations(const described_statement& s, const std::string& what) {
+    if (s.reads.writes)
+      refuse(what + " writes (INSERT, UPDATE, DELETE or MERGE): a document's statement only reads");
+    for (const auto& rel : s.reads.relations) {
+      auto qualified = rel.schema + "." + rel.name;
+      const table_read* read = declared_read_of(rel);
+      if (read == nullptr) {
+        refuse(what + " reads table " + qualified + ", which its reads do not name: its changes would not reach "
+               "the caches (name it in reads, keyed by a column that gives the document's key)");
+        continue;
+      }
+      if (!keys_space(*read, kind_->entity))
+        refuse(what + " reads table " + qualified + ", whose rows give no key of key space '" + kind_->entity
+               + "' (its reads key it as '" + read->keys + "'): a change to it would change documents no logged key "
+               "names, a dependency more than one hop away, which this version does not follow");
+    }
+    for (const auto& fn : s.reads.functions) {
+      if (fn.schema == "pg_catalog")
+        continue;
+      auto r = c_.exec_params("SELECT count(*) FILTER (WHERE p.provolatile <> 'i') FROM pg_proc p"
+                              " JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname = $2",
+                              {fn.schema, fn.name});
+      if (r.rows() == 1 && r.int64(0, 0) > 0)
+        refuse(what + " reads rows from function " + fn.schema + "." + fn.name
+               + ", which is not IMMUTABLE: the tables it reads cannot be seen, so their changes would not reach "
+                 "the caches");
+    }
+  }
+
+  static bool keys_space(const table_read& read, const std::string& space) {
+    auto prefix = space + ":";
+    size_t at = 0;
+    while (at <= read.keys.size()) {
+      auto end = read.keys.find(',', at);
+      if (end == std::string::npos)
+        end = read.keys.size();
+      if (read.keys.compare(at, prefix.size(), prefix) == 0 && end - at > prefix.size())
+        return true;
+      at = end + 1;
+    }
+    return false;
+  }
+
+  const table_read* declared_read_of(const plan_reads::object& rel) {
+    auto r = c_.exec_params(
+        "SELECT c.oid::int8, coalesce((SELECT string_agg(a.relid::oid::text, ',') FROM pg_partition_ancestors(c.oid) a), '')"
+        "  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+        {rel.schema, rel.name});
+    if (r.rows() != 1)
+      return nullptr;
+    std::vector<int64_t> oids{r.int64(0, 0)};
+    std::string ancestors{r.text(0, 1)};
+    for (size_t at = 0; at < ancestors.size();) {
+      auto end = std::min(ancestors.find(',', at), ancestors.size());
+      oids.push_back(std::stoll(ancestors.substr(at, end - at)));
+      at = end + 1;
+    }
+    for (const auto& read : kind_->reads) {
+      const auto& t = table(read.table);
+      if (t.exists && std::find(oids.begin(), oids.end(), t.oid) != oids.end())
+        return &read;
+    }
+    return nullptr;
+  }
+
+  /// The declared tables exist with the columns they name, and each key's
+  /// column gives keys of its key space's type.
+  void check_reads(const doc_kind_entry& kind) {
+    for (const auto& read : kind.reads) {
+      const auto& t = table(read.table);
+      if (!t.exists) {
+        refuse("it reads table " + read.table + ", which does not exist (as the session's search_path resolves it)",
+               true);
+        continue;
+      }
+      for_each_item(read.columns, [&](const std::string& column) {
+        if (!t.columns.contains(column))
+          refuse("table " + read.table + " has no column " + column + " (its reads name it)", true);
+      });
+      for_each_item(read.keys, [&](const std::string& key) {
+        auto colon = key.find(':');
+        auto space = key.substr(0, colon);
+        auto column = key.substr(colon + 1);
+        auto c = t.columns.find(column);
+        if (c == t.columns.end()) {
+          refuse("table " + read.table + " has no column " + column + " (its key of key space '" + space + "')", true);
+          return;
+        }
+        if (auto type = key_type_of(space); type && !fits_key_column(*type, c->second))
+          refuse("column " + read.table + "." + column + " is " + c->second.name + ", which does not give the "
+                 + std::string{key_type_name(*type)} + " keys of key space '" + space + "'");
+      });
+    }
+  }
+
+  static std::optional<key_type> key_type_of(const std::string& space) {
+    for (const auto& k : doc_catalogue())
+      if (k.entity == space)
+        return k.key;
+    return std::nullopt;
+  }
+
+  static void for_each_item(const std::string& list, const std::function<void(const std::string&)>& f) {
+    for (size_t at = 0; at < list.size();) {
+      auto end = std::min(list.find(',', at), list.size());
+      if (end > at)
+        f(list.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+
+  const resolved_table& table(const std::string& name) {
+    if (auto i = tables_.find(name); i != tables_.end())
+      return i->second;
+    resolved_table t;
+    auto failed = in_savepoint(c_, [&] {
+      auto r = c_.exec_params("SELECT to_regclass($1)::oid::int8", {name});
+      if (r.rows() != 1 || r.is_null(0, 0))
+        return;
+      t.exists = true;
+      t.oid = r.int64(0, 0);
+      auto cols = c_.exec_params("SELECT a.attname, a.atttypid::int8 FROM pg_attribute a"
+                                 " WHERE a.attrelid = $1::int8::oid AND a.attnum > 0 AND NOT a.attisdropped",
+                                 {std::to_string(t.oid)});
+      std::vector<uint32_t> oids;
+      for (int i = 0; i < cols.rows(); ++i)
+        oids.push_back(static_cast<uint32_t>(cols.int64(i, 1)));
+      learn_types(oids);
+      for (int i = 0; i < cols.rows(); ++i)
+        t.columns.emplace(std::string{cols.text(i, 0)}, types_[std::to_string(cols.int64(i, 1))]);
+    });
+    if (!failed.message.empty())
+      t.exists = false; // a name to_regclass cannot parse
+    return tables_.emplace(name, std::move(t)).first->second;
+  }
+
+  /// Looks up the facts of types not seen yet (a domain's base type found
+  /// through every level).
+  void learn_types(const std::vector<uint32_t>& oids) {
+    std::string list;
+    for (auto oid : oids)
+      if (!types_.contains(std::to_string(oid))) {
+        list += list.empty() ? '{' : ',';
+        list += std::to_string(oid);
+      }
+    if (list.empty())
+      return;
+    list += "}";
+    auto r = c_.exec_params(
+        "WITH RECURSIVE b(o, base, depth) AS ("
+        "  SELECT t.oid, t.oid, 0 FROM pg_type t WHERE t.oid = ANY($1::oid[])"
+        "  UNION ALL SELECT b.o, t.typbasetype, b.depth + 1 FROM b JOIN pg_type t ON t.oid = b.base"
+        "   WHERE t.typtype = 'd' AND b.depth < 64)"
+        " SELECT b.o::int8, b.base::int8, bt.typcategory, format_type(b.o, NULL)"
+        "   FROM b JOIN pg_type bt ON bt.oid = b.base WHERE bt.typtype <> 'd'",
+        {list});
+    for (int i = 0; i < r.rows(); ++i) {
+      type_facts t;
+      t.oid = static_cast<uint32_t>(r.int64(i, 0));
+      t.base = static_cast<uint32_t>(r.int64(i, 1));
+      auto category = r.text(i, 2);
+      t.category = category.empty() ? 0 : category[0];
+      t.name = std::string{r.text(i, 3)};
+      types_.emplace(std::to_string(t.oid), std::move(t));
+    }
+  }
+
+  type_facts type_of(uint32_t oid) {
+    if (auto i = types_.find(std::to_string(oid)); i != types_.end())
+      return i->second;
+    type_facts unknown;
+    unknown.oid = unknown.base = oid;
+    unknown.name = "type " + std::to_string(oid);
+    return unknown;
+  }
+
+  const described_statement& describe(const std::string& sql) {
+    if (auto i = described_.find(sql); i != described_.end())
+      return i->second;
+    auto name = "restcache_kind_check_" + std::to_string(names_.size() + 1);
+    described_statement s;
+    auto prepared = in_savepoint(c_, [&] { c_.prepare(name, sql); });
+    s.error = prepared.message;
+    s.missing = database_lacks(prepared);
+    if (s.error.empty()) {
+      names_.emplace(sql, name);
+      auto d = c_.describe_prepared(name);
+      std::vector<uint32_t> params, columns;
+      for (int i = 0; i < PQnparams(d.get()); ++i)
+        params.push_back(PQparamtype(d.get(), i));
+      for (int i = 0; i < PQnfields(d.get()); ++i)
+        columns.push_back(PQftype(d.get(), i));
+      auto all = params;
+      all.insert(all.end(), columns.begin(), columns.end());
+      learn_types(all);
+      for (auto oid : params)
+        s.parameters.push_back(type_of(oid));
+      for (auto oid : columns)
+        s.columns.push_back(type_of(oid));
+      // The generic plan: the one a parameter's value does not shape, so
+      // every relation any key could lead it to is in it.
+      std::string explain = "EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE \"" + name + "\"";
+      for (size_t i = 0; i < params.size(); ++i)
+        explain += i == 0 ? "(NULL" : ", NULL";
+      explain += params.empty() ? "" : ")";
+      std::string plan;
+      auto planned = in_savepoint(c_, [&] { plan = std::string{c_.exec(explain).text(0, 0)}; });
+      if (planned.message.empty())
+        s.reads = read_plan(plan);
+      else
+        s.error = "its generic plan cannot be read: " + planned.message;
+    }
+    return described_.emplace(sql, std::move(s)).first->second;
+  }
+};
+
+} // namespace
+
+std::vector<kind_refusal> check_kinds(connection& c) {
+  // One read-only transaction: one snapshot of the catalog, nothing the
+  // statements could do persists, and the settings end with it.
+  c.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;"
+         " SET LOCAL statement_timeout = '30s'; SET LOCAL plan_cache_mode = force_generic_plan");
+  kind_checker checker{c}; // deallocates its statements last, outside the transaction
+  struct rollback_at_end {
+    connection& c;
+    ~rollback_at_end() { PQclear(PQexec(c.get(), "ROLLBACK")); }
+  } rollback{c};
+  return checker.check_all();
+}
+
+} // namespace restcache::pg

@@ -1,0 +1,87 @@
+#pragma once
+
+// The installed catalogue's kinds checked against the database they are read
+// from, before any is served or watched. The file alone cannot tell whether
+// a statement prepares, what its key parameter and its columns are, or which
+// tables it really reads: a view, a partition or a function hides them from
+// its text. PostgreSQL can: each statement is prepared and described (its $1
+// must take the kind's key, every field's column must be one its value type
+// is written from), and its generic plan (EXPLAIN EXECUTE under
+// plan_cache_mode = force_generic_plan, as PostgreSQL 15 has no EXPLAIN
+// (GENERIC_PLAN)) names every relation it scans, views expanded. Each must be
+// one the kind's reads name, keyed in the kind's own key space: a table whose
+// rows do not give the document's key (a dependency more than one hop away)
+// would change documents that no logged key names.
+//
+// Judging types and reading a plan are plain C++ (fits_key_parameter,
+// fits_value, read_plan), tested without a server.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+
+namespace restcache::pg {
+
+/// A value's type as PostgreSQL has it: its own oid and name, and what it is
+/// stored as (a domain's base type, else itself) with that type's category.
+struct type_facts {
+  uint32_t oid = 0;
+  uint32_t base = 0;
+  char category = 0; ///< pg_type.typcategory of the base type ('S' strings, 'N' numbers, ...)
+  std::string name;  ///< format_type, for messages
+};
+
+/// Whether a statement's key parameter of type `t` takes every key of `key`
+/// as its canonical text (an int4 key needs $1::int, int8 or numeric).
+bool fits_key_parameter(key_type key, const type_facts& t) noexcept;
+/// Whether a table's column of type `t` gives keys of `key` as the change
+/// log writes them (its text).
+bool fits_key_column(key_type key, const type_facts& t) noexcept;
+/// Whether an integer parameter or column (a page's size, a count).
+bool is_integer_type(const type_facts& t) noexcept;
+/// Whether the encoder writes a column of type `t` as `type`: a number from
+/// PostgreSQL's numbers, a boolean from boolean, json from json or jsonb, a
+/// date or timestamp from its own types or from text the statement formats,
+/// text from anything.
+bool fits_value(value_type type, const type_facts& t) noexcept;
+/// The types fits_value takes for `type`, for messages.
+std::string_view value_type_takes(value_type type) noexcept;
+
+/// What a plan reads and does, from EXPLAIN (VERBOSE, FORMAT JSON).
+struct plan_reads {
+  struct object {
+    std::string schema;
+    std::string name;
+    bool operator==(const object&) const = default;
+  };
+  std::vector<object> relations; ///< every relation a node scans, once each, in plan order
+  std::vector<object> functions; ///< every function a Function Scan reads, once each
+  bool writes = false;           ///< a ModifyTable node: INSERT, UPDATE, DELETE or MERGE
+};
+
+/// Reads an EXPLAIN (VERBOSE, FORMAT JSON) text. Throws std::invalid_argument
+/// when it is not one.
+plan_reads read_plan(std::string_view explain_json);
+
+/// Why a kind is refused.
+struct kind_refusal {
+  std::string reason; ///< "kind 'NAME': ..."
+  /// The database lacks what the kind reads (a table, column, function or
+  /// privilege): the case the drift check handles while serving, answering
+  /// the kind uncached until it is back. Every other refusal is a mistake of
+  /// the declaration.
+  bool missing = false;
+};
+
+/// Every reason the installed catalogue's kinds cannot be served from the
+/// database `c` is connected to, in catalogue order; empty when there is
+/// none. Runs in one read-only transaction, with a statement timeout, on
+/// statements of its own (deallocated after), and leaves the session as it
+/// was. Throws pg::error when the connection fails.
+std::vector<kind_refusal> check_kinds(connection& c);
+
+} // namespace restcache::pg

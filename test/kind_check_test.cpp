@@ -1,0 +1,286 @@
+#define CAF_SUITE kind_check
+
+// Declared kinds checked against the database before they are served: the
+// types judged as the encoder writes them, a plan's relations read from
+// EXPLAIN, and on a private cluster the demo and a shop (a partitioned
+// detail table, a view over watched tables) taken, each refusal with its
+// message.
+
+#include "persistence/pg/kind_check.hpp"
+
+#include <caf/test/dsl.hpp>
+
+#include <string>
+
+#include "declarations/declaration_file.hpp"
+#include "demo/demo_routes.hpp"
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::pg;
+using namespace restcache::test;
+
+namespace {
+
+type_facts type(uint32_t oid, char category, std::string name) {
+  return type_facts{oid, oid, category, std::move(name)};
+}
+
+const type_facts int4_type = type(23, 'N', "integer");
+const type_facts int8_type = type(20, 'N', "bigint");
+const type_facts numeric_type = type(1700, 'N', "numeric");
+const type_facts money_type = type(790, 'N', "money");
+const type_facts text_type = type(25, 'S', "text");
+const type_facts uuid_type = type(2950, 'U', "uuid");
+const type_facts bool_type = type(16, 'B', "boolean");
+const type_facts jsonb_type = type(3802, 'U', "jsonb");
+const type_facts date_type = type(1082, 'D', "date");
+const type_facts timestamptz_type = type(1184, 'D', "timestamp with time zone");
+
+/// The shop's tables: orders keyed by text, their lines in a table
+/// partitioned by the order, customers, products, and views over them.
+const std::string& shop_dsn() {
+  static const std::string dsn = [] {
+    auto d = shared_private_pg().create_database("kindcheck");
+    connection c{d};
+    c.exec(R"sql(
+      CREATE DOMAIN order_code AS text CHECK (VALUE <> '');
+      CREATE TABLE customer (id int PRIMARY KEY, name text);
+      CREATE TABLE product (sku text PRIMARY KEY, title text);
+      CREATE TABLE shop_order (code order_code PRIMARY KEY, customer_id int, placed timestamptz,
+                               total numeric(10,2), paid boolean, note jsonb, ref uuid);
+      CREATE TABLE shop_line (order_code text, sku text, qty int) PARTITION BY HASH (order_code);
+      CREATE TABLE shop_line_0 PARTITION OF shop_line FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+      CREATE TABLE shop_line_1 PARTITION OF shop_line FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+      CREATE VIEW order_only AS SELECT code, placed, total FROM shop_order;
+      CREATE VIEW order_with_customer AS
+        SELECT o.code, o.placed, c.name FROM shop_order o JOIN customer c ON c.id = o.customer_id;
+      CREATE FUNCTION lines_of(text) RETURNS SETOF shop_line LANGUAGE plpgsql STABLE
+        AS $$ BEGIN RETURN QUERY SELECT * FROM shop_line WHERE order_code = $1; END $$;
+    )sql");
+    return d;
+  }();
+  return dsn;
+}
+
+const char* const order_reads =
+  R"({ table = "shop_order", columns = ["code", "placed", "total"], keys = ["orders:code"] })";
+
+/// A file of one kind, "orders": `sql` reads it, `fields` and `reads` as
+/// TOML arrays' insides; `extra` ends the [[kind]] table.
+std::string orders_file(const std::string& sql, const std::string& fields, const std::string& reads,
+                        const std::string& key = "text", const std::string& extra = {}) {
+  return "format = 1\n[[kind]]\nname = \"orders\"\nroute = \"/orders/{code}\"\nkey = \"" + key
+         + "\"\nsql = '''" + sql + "'''\nfields = [" + fields + "]\nreads = [" + reads + "]\n" + extra;
+}
+
+const char* const order_fields = R"({ name = "code", column = 1, type = "text" },
+  { name = "placed", column = 2, type = "timestamp" }, { name = "total", column = 3, type = "number" })";
+
+/// The reasons check_kinds gives for the kinds of `toml`, one per line ("" when taken).
+std::string reasons(const std::string& toml) {
+  auto d = declarations::parse_declarations(toml, "shop.toml");
+  if (!d.ok()) {
+    CAF_FAIL("the file itself is refused: " << d.error_text());
+  }
+  install_catalogue(std::move(d.kinds));
+  connection c{shop_dsn()};
+  std::string text;
+  for (const auto& r : check_kinds(c))
+    text += r.reason + (r.missing ? " [missing]\n" : "\n");
+  // The session is as it was: no transaction left open, no statement left.
+  CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM pg_prepared_statements").int64(0, 0), 0);
+  CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
+  demo::install_demo();
+  return text;
+}
+
+bool refused_with(const std::string& toml, const std::string& what) {
+  auto text = reasons(toml);
+  if (text.find(what) == std::string::npos) {
+    CAF_MESSAGE("expected '" << what << "' in: " << (text.empty() ? std::string{"(taken)"} : text));
+    return false;
+  }
+  return true;
+}
+
+const char* const plan_json = R"([{"Plan": {"Node Type": "Nested Loop", "Plans": [
+  {"Node Type": "Index Scan", "Relation Name": "dept", "Schema": "public", "Alias": "d"},
+  {"Node Type": "Append", "Plans": [
+    {"Node Type": "Seq Scan", "Relation Name": "emp_0", "Schema": "public", "Alias": "e"},
+    {"Node Type": "Function Scan", "Function Name": "lines_of", "Schema": "shop", "Alias": "l"},
+    {"Node Type": "Seq Scan", "Relation Name": "dept", "Schema": "public", "Alias": "d2",
+     "Parent Relationship": "SubPlan"}]}]}}])";
+
+} // namespace
+
+CAF_TEST(key parameters and key columns take the types that hold the key) {
+  CAF_CHECK(fits_key_parameter(key_type::int4, int4_type));
+  CAF_CHECK(fits_key_parameter(key_type::int4, int8_type));
+  CAF_CHECK(!fits_key_parameter(key_type::int4, text_type));
+  CAF_CHECK(!fits_key_parameter(key_type::int8, int4_type)); // an int8 key overflows it
+  CAF_CHECK(fits_key_parameter(key_type::text, text_type));
+  CAF_CHECK(!fits_key_parameter(key_type::text, int4_type));
+  CAF_CHECK(fits_key_parameter(key_type::uuid, uuid_type));
+  CAF_CHECK(fits_key_column(key_type::int8, int4_type));
+  CAF_CHECK(!fits_key_column(key_type::int4, numeric_type)); // "7.0" is not the key 7
+  CAF_CHECK(!fits_key_column(key_type::uuid, text_type));    // its text need not be canonical
+  CAF_CHECK(is_integer_type(int8_type));
+  CAF_CHECK(!is_integer_type(numeric_type));
+}
+
+CAF_TEST(field types take the columns the encoder writes them from) {
+  CAF_CHECK(fits_value(value_type::number, numeric_type));
+  CAF_CHECK(!fits_value(value_type::number, money_type)); // '$1.00' is no JSON number
+  CAF_CHECK(!fits_value(value_type::number, text_type));
+  CAF_CHECK(fits_value(value_type::text, jsonb_type));
+  CAF_CHECK(fits_value(value_type::json, jsonb_type));
+  CAF_CHECK(!fits_value(value_type::json, text_type)); // embedded as it is: it must be JSON
+  CAF_CHECK(fits_value(value_type::boolean, bool_type));
+  CAF_CHECK(!fits_value(value_type::boolean, int4_type));
+  CAF_CHECK(fits_value(value_type::date, date_type));
+  CAF_CHECK(fits_value(value_type::date, text_type)); // to_char(hiredate, 'YYYY-MM-DD')
+  CAF_CHECK(fits_value(value_type::timestamp, timestamptz_type));
+  CAF_CHECK(!fits_value(value_type::timestamp, int8_type));
+  // A domain is judged by its base type.
+  CAF_CHECK(fits_value(value_type::boolean, type_facts{91234, 16, 'B', "paid_flag"}));
+}
+
+CAF_TEST(a plan names every relation and function it scans once) {
+  auto reads = read_plan(plan_json);
+  CAF_REQUIRE_EQUAL(reads.relations.size(), 2u);
+  CAF_CHECK_EQUAL(reads.relations[0].name, "dept");
+  CAF_CHECK_EQUAL(reads.relations[1].name, "emp_0");
+  CAF_CHECK_EQUAL(reads.relations[1].schema, "public");
+  CAF_REQUIRE_EQUAL(reads.functions.size(), 1u);
+  CAF_CHECK_EQUAL(reads.functions[0].schema, "shop");
+  CAF_CHECK(!reads.writes);
+  CAF_CHECK(read_plan(R"([{"Plan": {"Node Type": "ModifyTable", "Relation Name": "x", "Schema": "public"}}])").writes);
+  bool thrown = false;
+  try {
+    read_plan("{");
+  } catch (const std::invalid_argument&) {
+    thrown = true;
+  }
+  CAF_CHECK(thrown);
+}
+
+CAF_TEST(the demo kinds pass against the demo schema) {
+  auto dsn = create_demo_database("kindcheck_demo", 2, 1);
+  connection c{dsn};
+  auto found = check_kinds(c);
+  for (const auto& r : found)
+    CAF_MESSAGE(r.reason);
+  CAF_CHECK(found.empty());
+}
+
+CAF_TEST(a master with partitioned details and a view over watched tables pass) {
+  const char* const line_reads =
+    R"({ table = "shop_line", columns = ["order_code", "sku", "qty"], keys = ["orders:order_code"] })";
+  auto master_detail = orders_file(R"(
+SELECT o.code, o.placed, o.total, o.paid, o.note, l.sku, l.qty
+  FROM shop_order o LEFT JOIN shop_line l ON l.order_code = o.code WHERE o.code = $1 ORDER BY l.sku)",
+                                   std::string{order_fields} + R"(, { name = "paid", column = 4, type = "boolean" },
+  { name = "note", column = 5, type = "json" })",
+                                   std::string{order_reads} + ", " + line_reads, "text",
+                                   R"(
+[kind.detail]
+name = "lines"
+present_column = 6
+fields = [{ name = "sku", column = 6, type = "text" }, { name = "qty", column = 7, type = "number" }]
+[kind.populate]
+sql = '''
+SELECT o.code, o.placed, o.total, o.paid, o.note, l.sku, l.qty
+  FROM (SELECT * FROM shop_order WHERE code > $1 ORDER BY code LIMIT $2) o
+  LEFT JOIN shop_line l ON l.order_code = o.code ORDER BY o.code, l.sku'''
+count_sql = "SELECT count(*) FROM shop_order"
+key_column = 1
+)");
+  CAF_CHECK_EQUAL(reasons(master_detail), "");
+  CAF_CHECK_EQUAL(reasons(orders_file("SELECT code, placed, total FROM order_only WHERE code = $1", order_fields,
+                                      order_reads)),
+                  "");
+}
+
+CAF_TEST(a key parameter of another type is refused) {
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1", order_fields,
+                                     order_reads, "int4"),
+                         "kind 'orders': its statement's $1 is text, which does not take the kind's int4 keys"
+                         " (cast it: $1::int4)"));
+}
+
+CAF_TEST(a column of a type its field is not written from is refused) {
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total, code FROM shop_order WHERE code = $1",
+                                     std::string{order_fields} + R"(, { name = "extra", column = 4, type = "json" })",
+                                     order_reads),
+                         "field 'extra' (json) is column 4 of its statement, which is text:"
+                         " a json field takes json or jsonb"));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1",
+                                     std::string{order_fields} + R"(, { name = "extra", column = 4, type = "text" })",
+                                     order_reads),
+                         "field 'extra' reads column 4 but its statement answers 3"));
+}
+
+CAF_TEST(a table read but not watched is refused also through a view) {
+  const char* const named = "its statement reads table public.customer, which its reads do not name";
+  CAF_CHECK(refused_with(orders_file("SELECT o.code, o.placed, c.name FROM shop_order o"
+                                     " JOIN customer c ON c.id = o.customer_id WHERE o.code = $1",
+                                     order_fields, order_reads),
+                         named));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, name FROM order_with_customer WHERE code = $1",
+                                     order_fields, order_reads),
+                         named));
+}
+
+CAF_TEST(a dependency two hops away is refused) {
+  // A product's title in an order's lines: a product row names no order.
+  auto file = orders_file(R"(
+SELECT o.code, o.placed, o.total, p.title FROM shop_order o
+  LEFT JOIN shop_line l ON l.order_code = o.code LEFT JOIN product p ON p.sku = l.sku WHERE o.code = $1)",
+                          std::string{order_fields} + R"(, { name = "title", column = 4, type = "text" })",
+                          std::string{order_reads}
+                            + R"(, { table = "shop_line", columns = ["order_code", "sku"], keys = ["orders:order_code"] },
+  { table = "product", columns = ["sku", "title"], keys = ["products:sku"] })");
+  CAF_CHECK(refused_with(file, "its statement reads table public.product, whose rows give no key of key space 'orders'"
+                               " (its reads key it as 'products:sku'): a change to it would change documents no logged"
+                               " key names, a dependency more than one hop away"));
+}
+
+CAF_TEST(statements that do not prepare or write or read through functions are refused) {
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM no_such_table WHERE code = $1", order_fields,
+                                     order_reads),
+                         "kind 'orders': its statement does not prepare: prepare restcache_kind_check_1: ERROR:  "
+                         "relation \"no_such_table\" does not exist"));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM no_such_table WHERE code = $1", order_fields,
+                                     order_reads),
+                         "(SQLSTATE 42P01) [missing]"));
+  // A syntax error is the file's own mistake, not something the database lacks.
+  auto syntax = reasons(orders_file("SELECT code, placed, total FRM shop_order WHERE code = $1", order_fields,
+                                    order_reads));
+  CAF_CHECK(syntax.find("(SQLSTATE 42601)\n") != std::string::npos);
+  CAF_CHECK(refused_with(orders_file("SELECT order_code, NULL::timestamptz, qty FROM lines_of($1)", order_fields,
+                                     order_reads),
+                         "its statement reads rows from function public.lines_of, which is not IMMUTABLE"));
+  CAF_CHECK(refused_with(orders_file("WITH gone AS (DELETE FROM shop_order WHERE code = $1 RETURNING *)"
+                                     " SELECT code, placed, total FROM gone",
+                                     order_fields, order_reads),
+                         "its statement writes (INSERT, UPDATE, DELETE or MERGE)"));
+}
+
+CAF_TEST(reads of missing tables and columns and keys of the wrong type are refused) {
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1", order_fields,
+                                     std::string{order_reads}
+                                       + R"(, { table = "shop_lines", columns = ["sku"], keys = ["orders:sku"] })"),
+                         "it reads table shop_lines, which does not exist (as the session's search_path resolves it)"
+                         " [missing]"));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1", order_fields,
+                                     R"({ table = "shop_order", columns = ["code", "placd"], keys = ["orders:code"] })"),
+                         "table shop_order has no column placd (its reads name it) [missing]"));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1", order_fields,
+                                     std::string{order_reads}
+                                       + R"(, { table = "shop_line", columns = ["qty"], keys = ["orders:qty"] })"),
+                         "column shop_line.qty is integer, which does not give the text keys of key space 'orders'\n"));
+}
