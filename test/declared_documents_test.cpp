@@ -20,6 +20,7 @@
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/in_process_daemon.hpp"
+#include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
@@ -195,5 +196,30 @@ CAF_TEST(a file the database refuses stops the start and restcache-load installs
   }
   CAF_CHECK(what.find("documents.file " + path + " refused by the database:\nkind 'orders': its statement reads "
                       "table public.shop_customer")
+            != std::string::npos);
+}
+
+CAF_TEST(restcache-load watches a file's tables and creates none of the demo's) {
+  temp_dir dir{"declared-load"};
+  auto dsn = shared_private_pg().create_database("declared_load");
+  {
+    pg::connection c{dsn};
+    c.exec("CREATE TABLE shop_order (code text PRIMARY KEY, placed timestamptz, total numeric(10,2),"
+           " paid boolean, note jsonb)");
+  }
+  auto path = write_file(dir, shop_declarations);
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  CAF_CHECK_EQUAL(loaded.status, 0);
+  pg::connection c{dsn};
+  CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'shop_order'::regclass"
+                         " AND tgname IN ('restcache_changed', 'restcache_truncated')")
+                    .int64(0, 0),
+                  2);
+  CAF_CHECK(c.exec("SELECT to_regclass('dept') IS NULL AND to_regclass('emp') IS NULL").text(0, 0) == "t");
+  CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM restcache_watched_key WHERE table_name <> 'shop_order'").int64(0, 0),
+                  0);
+  auto verified = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--verify"});
+  CAF_CHECK_EQUAL(verified.status, 0);
+  CAF_CHECK(verified.out.find("kinds: every statement prepares and every table it reads is watched")
             != std::string::npos);
 }

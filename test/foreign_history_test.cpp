@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
+#include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/child_program.hpp"
@@ -31,7 +32,7 @@ constexpr int32_t probe = 77; ///< the department both histories hold, different
 /// Schema and one department inserted by SQL: `probe`, with no employees.
 void insert_other(const std::string& dsn) {
   pg::connection c{dsn};
-  pg::ensure_schema(c);
+  pg::ensure_demo_schema(c);
   c.exec("INSERT INTO dept VALUES (" + std::to_string(probe) + ", 'OTHER DATABASE', 'Nowhere')");
 }
 

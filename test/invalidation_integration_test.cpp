@@ -508,7 +508,7 @@ CAF_TEST(a database whose catalog cannot be checked caches nothing until the sch
   CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   // What restcache-load --schema-only runs.
-  CAF_REQUIRE_EQUAL(pg::ensure_schema(sql), pg::schema_version);
+  CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(sql), pg::schema_version);
   CAF_REQUIRE(cached_again(d->port(), "emp"));
   CAF_CHECK_EQUAL(c.get("/deptemps/53").body, truth(53));
   CAF_CHECK(served_from_memory(d->port(), "/deptemps/53"));

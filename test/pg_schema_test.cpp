@@ -15,6 +15,7 @@
 
 #include "demo/demo_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/child_program.hpp"
@@ -50,7 +51,7 @@ struct fixture {
   /// Applies the schema and inserts departments 10, 20, 30 and five
   /// employees, then empties the change log.
   void seed() {
-    CAF_REQUIRE_EQUAL(pg::ensure_schema(c), pg::schema_version);
+    CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
     insert_scott_rows(c);
   }
 
@@ -131,8 +132,8 @@ CAF_TEST(integer text is taken as sent and anything else is refused) {
 }
 
 CAF_TEST(schema applies twice and records its version) {
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = " + std::to_string(pg::schema_version)), 1);
@@ -150,7 +151,7 @@ CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_mgr_idx'"), 1);
   // Applying over existing data keeps it.
   c.exec("INSERT INTO dept VALUES (1, 'a', 'b')");
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), 1);
 }
 
@@ -163,7 +164,7 @@ CAF_TEST(concurrent appliers do not collide) {
     threads.emplace_back([&, i] {
       try {
         pg::connection own{dsn};
-        versions[i] = pg::ensure_schema(own);
+        versions[i] = pg::ensure_demo_schema(own);
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
@@ -305,7 +306,7 @@ CAF_TEST(writes in replica mode are logged like any other) {
 }
 
 CAF_TEST(a version 6 database is migrated and its listeners are cut off) {
-  CAF_REQUIRE_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
   insert_scott_rows(c);
   // What version 6 left, in short: an (entity, id) log written by notifying
   // triggers of its own names, and a listener session.
@@ -323,7 +324,7 @@ CAF_TEST(a version 6 database is migrated and its listeners are cut off) {
   pg::connection old_listener{dsn, "restcache-listener"};
   old_listener.exec("LISTEN restcache_changes");
   auto before = std::string{c.exec("SELECT pg_current_xact_id()::text").text(0, 0)};
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE tgname = 'restcache_dept_changed'"), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_proc WHERE proname = 'restcache_dept_changed'"), 0);
   // Its entries cannot be replayed: every watermark at or below the
@@ -364,7 +365,7 @@ CAF_TEST(a data only dump replays through psql with restcache installed) {
   auto src = shared_private_pg().create_database("pg_schema_dump");
   {
     pg::connection s{src};
-    pg::ensure_schema(s);
+    pg::ensure_demo_schema(s);
     insert_scott_rows(s);
     s.exec("UPDATE dept SET loc = 'DUMPED'");
   }
@@ -450,7 +451,7 @@ CAF_TEST(uninstall removes what restcache installed and keeps the data) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), depts);
   c.exec("UPDATE dept SET dname = 'UNWATCHED' WHERE deptno = 10"); // no trigger left to fail
   pg::uninstall_schema(c); // twice is fine
-  CAF_CHECK_EQUAL(pg::ensure_schema(c), pg::schema_version); // and it installs again
+  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version); // and it installs again
   c.exec("UPDATE dept SET dname = 'WATCHED' WHERE deptno = 10");
   CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 10}}));
 }

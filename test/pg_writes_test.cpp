@@ -16,6 +16,7 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -70,7 +71,7 @@ struct fixture {
   pg::connection c;
 
   fixture() : dsn(shared_private_pg().create_database("pg_writes")), c(dsn) {
-    CAF_REQUIRE_EQUAL(pg::ensure_schema(c), pg::schema_version);
+    CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
     insert_scott_rows(c);
     pg::prepare_statements(c);
   }

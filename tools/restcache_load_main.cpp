@@ -48,20 +48,24 @@ constexpr const char* help_text =
   "                      'host=127.0.0.1 port=5432 user=restcache dbname=restcache'\n"
   "                      (default: libpq defaults and the PG* environment variables)\n"
   "  --schema-only       apply the schema and load nothing: installs restcache's\n"
-  "                      objects, or repairs its triggers where administration\n"
-  "                      undid them (a daemon never installs anything itself)\n"
+  "                      objects (and the demo's empty tables, without\n"
+  "                      --documents), or repairs its triggers where\n"
+  "                      administration undid them (a daemon never installs\n"
+  "                      anything itself)\n"
   "  --verify            change nothing: report the schema version, the event\n"
-  "                      triggers and, per watched table, what the daemons' drift\n"
-  "                      check finds (exit status 3 when anything needs repair)\n"
+  "                      triggers, per watched table what the daemons' drift\n"
+  "                      check finds, and the kinds checked against the database\n"
+  "                      (exit status 3 when anything needs repair)\n"
   "  --depts N           departments wanted in total (default 10000; k and M\n"
   "                      suffixes allowed: 10M = 10000000)\n"
   "  --emps-per-dept K   employees per department (default 10)\n"
   "  --batch B           departments per transaction (default 50000)\n"
   "  --if-empty          load only when the dept table is empty\n"
   "  --documents FILE    the declaration file the daemons serve (documents.file):\n"
-  "                      --schema-only watches the tables its kinds read and\n"
-  "                      --verify checks them (default: the demo's kinds); only\n"
-  "                      with one of those two\n"
+  "                      --schema-only checks its kinds against the database,\n"
+  "                      then watches the tables they read (nothing is installed\n"
+  "                      for a refused file), --verify checks them (default: the\n"
+  "                      demo's kinds); only with one of those two\n"
   "  --uninstall         remove what restcache installed (the change triggers and\n"
   "                      functions, change_log and its sequence,\n"
   "                      change_log_horizon, change_log_digest,\n"
@@ -324,7 +328,9 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    auto version = pg::ensure_schema(c);
+    // The demo's tables come with the demo; a file's kinds read tables of
+    // their own.
+    auto version = a.documents.empty() ? pg::ensure_demo_schema(c) : pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     if (a.schema_only)
       return 0;

@@ -34,6 +34,16 @@ struct load_report {
   bool skipped = false; ///< only_if_empty and data was present
 };
 
+/// The demo's tables, dept and emp, with their indexes (CREATE ... IF NOT
+/// EXISTS). Not part of schema.sql: a database restcache is installed into
+/// for kinds of its own gets none of them.
+extern const char* const demo_tables_sql;
+
+/// Creates the demo's tables when missing, then ensure_schema, and watches
+/// the demo's keys whatever catalogue is installed. Returns the schema
+/// version. Throws pg::error.
+int ensure_demo_schema(connection& c);
+
 /// Loads departments max(deptno)+1 .. opts.depts (so an interrupted load
 /// resumes), calling `progress` after each batch. Throws pg::error.
 load_report load_demo_data(connection& c, const load_options& opts,

@@ -23,33 +23,6 @@ CREATE TABLE IF NOT EXISTS restcache_schema (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Master and detail, as in the classic SCOTT schema.
-CREATE TABLE IF NOT EXISTS dept (
-  deptno int PRIMARY KEY,
-  dname  text,
-  loc    text
-);
-
-CREATE TABLE IF NOT EXISTS emp (
-  empno    int PRIMARY KEY,
-  ename    text,
-  job      text,
-  mgr      int REFERENCES emp ON DELETE SET NULL,
-  hiredate date,
-  sal      int,
-  comm     int,
-  deptno   int REFERENCES dept ON DELETE CASCADE
-);
-
--- The department document joins on it; ON DELETE CASCADE and a dept key
--- change look rows up by it too.
-CREATE INDEX IF NOT EXISTS emp_deptno_idx ON emp (deptno);
-
--- Deleting an employee sets the mgr of its reports to NULL (ON DELETE SET
--- NULL): without this index every such delete scans all of emp (~0.1-0.9 s
--- per employee at 1M rows, measured by bench/write_campaign.sh).
-CREATE INDEX IF NOT EXISTS emp_mgr_idx ON emp (mgr);
-
 -- The change log. Every committed change to a watched table appends ONE row
 -- per changed row: the keys of the cached documents it affects, as
 -- "<key space>:<key>" text ("emp:7839", "dept:10"; a key space is a lower-case
@@ -271,7 +244,8 @@ $fn$;
 
 -- What is watched: which column of which table gives the key of which key
 -- space. The triggers are generated from these rows
--- (restcache_install_triggers); the demo's:
+-- (restcache_install_triggers); the rows come from the kinds' reads
+-- (watch_catalogue_keys), e.g. the demo's:
 --   dept.deptno -> dept (the department documents),
 --   emp.empno -> emp (the employee document),
 --   emp.deptno -> dept (the department an employee was or is in).
@@ -282,11 +256,6 @@ CREATE TABLE IF NOT EXISTS restcache_watched_key (
   key_column   text NOT NULL,
   PRIMARY KEY (table_schema, table_name, key_space, key_column)
 );
-INSERT INTO restcache_watched_key VALUES
-  (current_schema(), 'dept', 'dept', 'deptno'),
-  (current_schema(), 'emp', 'emp', 'empno'),
-  (current_schema(), 'emp', 'dept', 'deptno')
-ON CONFLICT DO NOTHING;
 
 -- The name of the trigger function generated for a watched table: readable,
 -- and unique however long the names (identifiers end at 63 bytes).
