@@ -16,6 +16,8 @@
 #include "app/startup.hpp"
 #include "db/change_inbox.hpp"
 #include "db/pg_async_pool.hpp"
+#include "demo/demo_routes.hpp"
+#include "http/openapi_document.hpp"
 #include "http/server.hpp"
 #include "logging/log_setup.hpp"
 #include "messages/doc_catalogue.hpp"
@@ -309,6 +311,7 @@ void daemon::make_server() {
   http_opts.writes_closed = o_.writes == write_access::closed;
   http_opts.allowed_hosts = cfg_.allowed_hosts();
   http_opts.metrics_need_token = o_.http_metrics == "token";
+  http_opts.openapi = http::openapi_document(startup::serves_demo(o_) ? demo::demo_openapi : "");
   http_opts.honour_no_cache = o_.cache_no_cache == "honour";
   http_opts.request_timeout = std::chrono::milliseconds{o_.http_request_timeout_ms};
   http_opts.body_budget = static_cast<size_t>(o_.http_body_budget_bytes);

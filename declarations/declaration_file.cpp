@@ -296,8 +296,10 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
                                    "('/orders/{id}'): composite keys are not supported in this version");
       else if (!is_plain_route(*prefix))
         in.fail(k->get("route"), "route '" + *route + "' has characters a path escapes");
-      else
+      else {
         e.route = *prefix;
+        e.key_name = route->substr(prefix->size() + 1, route->size() - prefix->size() - 2);
+      }
       for (const auto& other : out.kinds)
         if (!e.route.empty() && other.route == e.route)
           in.fail(k->get("route"), "a route clash: kind '" + other.name + "' is served at '" + *route + "' too");

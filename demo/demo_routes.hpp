@@ -48,4 +48,9 @@ page_query parse_page_query(std::string_view query) noexcept;
 /// routes.
 void install_demo();
 
+/// The demo's part of the OpenAPI document (http::openapi_document): its
+/// lists, random pick and writes, with their schemas; compiled in from
+/// demo/demo_openapi.json.
+extern const char* const demo_openapi;
+
 } // namespace restcache::demo

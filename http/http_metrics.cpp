@@ -24,6 +24,7 @@ constexpr route_label route_labels[] = {
   {"GET", "/health"},
   {"GET", "/ready"},
   {"GET", "/metrics"},
+  {"GET", "/openapi.json"},
   {"", "bad_parameter"},
   {"", "method_not_allowed"},
   {"", "not_found"},

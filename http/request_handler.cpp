@@ -234,6 +234,11 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
       out.owned_body = gateway_.metrics_text();
       owned_reply(200, content_type_metrics, st, out);
       return next_step::reply;
+    case route_kind::openapi:
+      out.status = 200;
+      out.add("Content-Type", content_type_json);
+      set_body(opts_.openapi, st, out);
+      return next_step::reply;
     case route_kind::bad_request:
       problem_reply(make_problem(400, r.detail), st, out);
       return next_step::reply;

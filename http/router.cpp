@@ -200,6 +200,8 @@ route parse_route(std::string_view method, std::string_view target) noexcept {
     fixed = route_kind::ready;
   else if (path == "/metrics")
     fixed = route_kind::metrics;
+  else if (path == "/openapi.json")
+    fixed = route_kind::openapi;
   if (fixed != route_kind::not_found) {
     if (read)
       r.kind = fixed;

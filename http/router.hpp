@@ -21,6 +21,7 @@ enum class route_kind : uint8_t {
   health,             ///< GET|HEAD /health: liveness
   ready,              ///< GET|HEAD /ready: readiness
   metrics,            ///< GET|HEAD /metrics: Prometheus text exposition
+  openapi,            ///< GET|HEAD /openapi.json: the OpenAPI document of what is served
   bad_request,        ///< a known path with a malformed parameter (400); see detail
   method_not_allowed, ///< a known path with a method it does not support (405); see allow
   not_found,          ///< an unknown path (404)

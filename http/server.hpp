@@ -42,6 +42,8 @@ struct server_options {
   std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
   /// /metrics needs the write token.
   bool metrics_need_token = false;
+  /// GET /openapi.json's body (http::openapi_document, made once at start).
+  std::string openapi;
   /// Cache-Control: no-cache makes a lookup a refill (else it is ignored).
   bool honour_no_cache = false;
   /// Idle keep-alive between requests, and a client slow to read its answer.

@@ -67,6 +67,7 @@ struct doc_kind_entry {
   key_type key = key_type::int4; ///< its key column's type
   kind_statement statement;
   std::string route; ///< GET path: route followed by the key
+  std::string key_name = "key"; ///< the key's name in the route's template ("/orders/{code}"), for documentation
   /// How its statement's result is written as its document.
   document_plan plan;
   /// What its statement reads: the tables whose drift (missing triggers,

@@ -126,7 +126,7 @@ CAF_TEST(every route asks for its own kind and openapi.json describes it) {
     CAF_CHECK(handler.start(h, true, st, out) == http::next_step::lookup);
     CAF_CHECK(st.key == (doc_key{e.kind, 7}));
     std::string path{e.route};
-    path += "{id}";
+    path += "{" + e.key_name + "}";
     CAF_CHECK(openapi.find('"' + path + '"') != std::string::npos);
   }
 }

@@ -21,7 +21,7 @@ declare -A may=(
   [declarations]="messages"
   [demo]="messages logging persistence db cache actors http declarations"
   [app]="messages logging persistence db runtime config cache actors http declarations demo"
-  [tools]="messages persistence db actors config test tools declarations demo"
+  [tools]="messages persistence db actors http config test tools declarations demo"
 )
 
 wrong=0

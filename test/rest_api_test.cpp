@@ -1161,7 +1161,7 @@ CAF_TEST(an id has one spelling) {
 namespace {
 
 struct documented_op {
-  std::string path;   ///< as in openapi.json, with {id}
+  std::string path;   ///< as in openapi.json, with its key's name ({deptno})
   std::string method; ///< lower case, as in openapi.json
   std::set<std::string> statuses;
   bool has_body = false;
@@ -1182,7 +1182,7 @@ std::vector<documented_op> load_openapi() {
   CAF_CHECK_EQUAL(std::string{version}, "3.0.3");
   simdjson::dom::object schemas;
   CAF_REQUIRE(root["components"]["schemas"].get_object().get(schemas) == simdjson::SUCCESS);
-  for (auto name : {"Department", "DepartmentWithEmployees", "Employee", "Problem"}) {
+  for (auto name : {"deptemps", "dept", "emp", "Department", "DepartmentWithEmployees", "Employee", "Problem"}) {
     simdjson::dom::element ignored;
     expect(schemas[name].get(ignored) == simdjson::SUCCESS, std::string{"schema missing: "} + name);
   }
@@ -1220,9 +1220,9 @@ std::string upper(std::string s) {
 std::string target_of(const documented_op& op) {
   bool write = op.method != "get" && op.method != "head";
   std::string t = op.path;
-  auto at = t.find("{id}");
+  auto at = t.find('{');
   if (at != std::string::npos)
-    t.replace(at, 4, write ? "999999" : t.rfind("/depts/emps/", 0) == 0 ? "101" : "10");
+    t.replace(at, t.find('}', at) + 1 - at, write ? "999999" : t.rfind("/depts/emps/", 0) == 0 ? "101" : "10");
   return t;
 }
 
@@ -1245,6 +1245,17 @@ CAF_TEST(every operation in openapi json answers as documented) {
   }
 }
 
+CAF_TEST(the daemon serves openapi json as committed) {
+  http_client c{main_daemon().port()};
+  auto r = c.get("/openapi.json");
+  CAF_CHECK_EQUAL(r.status, 200);
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
+  simdjson::padded_string committed;
+  CAF_REQUIRE(simdjson::padded_string::load(std::string{RESTCACHE_SOURCE_DIR} + "/openapi.json").get(committed)
+              == simdjson::SUCCESS);
+  CAF_CHECK(r.body == std::string_view(committed));
+}
+
 CAF_TEST(every route the daemon answers is in openapi json) {
   auto ops = load_openapi();
   std::map<std::string, std::set<std::string>> documented; // path -> METHODS
@@ -1252,15 +1263,16 @@ CAF_TEST(every route the daemon answers is in openapi json) {
     documented[op.path].insert(upper(op.method));
   // The routes of http/router.cpp.
   const std::map<std::string, std::set<std::string>> routes{
-    {"/deptemps/{id}", {"GET", "HEAD"}},
-    {"/depts/{id}", {"GET", "HEAD", "PUT", "DELETE"}},
+    {"/deptemps/{deptno}", {"GET", "HEAD"}},
+    {"/depts/{deptno}", {"GET", "HEAD", "PUT", "DELETE"}},
     {"/depts", {"GET", "HEAD", "POST", "PUT"}},
     {"/depts/random", {"GET", "HEAD", "PUT"}},
-    {"/depts/emps/{id}", {"GET", "HEAD", "PUT", "DELETE"}},
+    {"/depts/emps/{empno}", {"GET", "HEAD", "PUT", "DELETE"}},
     {"/depts/emps", {"POST"}},
     {"/health", {"GET", "HEAD"}},
     {"/ready", {"GET", "HEAD"}},
     {"/metrics", {"GET", "HEAD"}},
+    {"/openapi.json", {"GET", "HEAD"}},
   };
   CAF_CHECK_EQUAL(documented.size(), routes.size());
   for (auto& [path, methods] : routes) {

@@ -86,6 +86,7 @@ CAF_TEST(the fixed routes) {
   CAF_CHECK(get("/health").kind == route_kind::health);
   CAF_CHECK(get("/ready").kind == route_kind::ready);
   CAF_CHECK(get("/metrics").kind == route_kind::metrics);
+  CAF_CHECK(get("/openapi.json").kind == route_kind::openapi);
 }
 
 CAF_TEST(a query string is ignored) {

@@ -21,12 +21,14 @@
 
 #include "declarations/declaration_file.hpp"
 #include "demo/demo_catalogue.hpp"
-#include "tools/cli_args.hpp"
+#include "demo/demo_routes.hpp"
+#include "http/openapi_document.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/data_generator.hpp"
+#include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
+#include "tools/cli_args.hpp"
 
 namespace pg = restcache::pg;
 
@@ -64,8 +66,12 @@ constexpr const char* help_text =
   "  --documents FILE    the declaration file the daemons serve (documents.file):\n"
   "                      --schema-only checks its kinds against the database,\n"
   "                      then watches the tables they read (nothing is installed\n"
-  "                      for a refused file), --verify checks them (default: the\n"
-  "                      demo's kinds); only with one of those two\n"
+  "                      for a refused file), --verify checks them, --openapi\n"
+  "                      describes them (default: the demo's kinds); only with\n"
+  "                      one of those three\n"
+  "  --openapi           print the OpenAPI document of the kinds (the demo's, with\n"
+  "                      its writes, or those of --documents FILE) and exit;\n"
+  "                      needs no database\n"
   "  --uninstall         remove what restcache installed (the change triggers and\n"
   "                      functions, change_log and its sequence,\n"
   "                      change_log_horizon, change_log_digest,\n"
@@ -85,6 +91,7 @@ struct args {
   bool schema_only = false;
   bool verify = false;
   bool uninstall = false;
+  bool openapi = false;
   bool help = false;
   std::string documents; ///< a declaration file; empty: the demo's kinds
   pg::load_options load;
@@ -146,6 +153,9 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--uninstall") {
       flag();
       a.uninstall = true;
+    } else if (arg == "--openapi") {
+      flag();
+      a.openapi = true;
     } else if (arg == "--documents") {
       a.documents = std::string{value()};
     } else if (arg == "--if-empty") {
@@ -162,8 +172,8 @@ args parse_args(int argc, char** argv) {
                                          : "unexpected argument '" + std::string{arg} + "'");
     }
   }
-  if (!a.documents.empty() && !a.schema_only && !a.verify)
-    usage_error("--documents goes with --schema-only or --verify: the data it loads is the demo's");
+  if (!a.documents.empty() && !a.schema_only && !a.verify && !a.openapi)
+    usage_error("--documents goes with --schema-only, --verify or --openapi: the data it loads is the demo's");
   if (a.load.depts * int64_t{a.load.emps_per_dept} > std::numeric_limits<int32_t>::max())
     usage_error(std::to_string(a.load.depts) + " departments x "
                 + std::to_string(a.load.emps_per_dept)
@@ -305,6 +315,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "restcache-load: --documents is refused: %s\n", e.what());
       return 2;
     }
+  }
+  if (a.openapi) {
+    std::fputs(restcache::http::openapi_document(a.documents.empty() ? restcache::demo::demo_openapi : "").c_str(),
+               stdout);
+    return 0;
   }
   progress_printer* printer = nullptr;
   try {
