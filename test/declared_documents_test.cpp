@@ -118,6 +118,13 @@ CAF_TEST(a declared file is served alone and kept fresh) {
   CAF_CHECK_EQUAL(c.request("DELETE", "/depts/1").status, 404);
   auto metrics = c.get("/metrics");
   CAF_CHECK(metrics.body.find("restcache_dept_ids") == std::string::npos);
+  // Its OpenAPI document describes its kind and nothing of the demo's.
+  auto openapi = c.get("/openapi.json").body;
+  CAF_CHECK(openapi.find("\"/orders/{code}\": {") != std::string::npos);
+  CAF_CHECK(openapi.find("\"maxLength\": 255") != std::string::npos);
+  CAF_CHECK(openapi.find("\"format\": \"date-time\"") != std::string::npos);
+  CAF_CHECK(openapi.find("/deptemps/") == std::string::npos);
+  CAF_CHECK(openapi.find("/depts") == std::string::npos);
   CAF_CHECK(metrics.body.find(R"(restcache_http_requests_total{method="GET",route="/orders/{key}",status="200"})")
             != std::string::npos);
   // A committed change reaches the cached document.
