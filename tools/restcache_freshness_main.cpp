@@ -11,7 +11,9 @@
 // them, and TRUNCATE of emp or of dept CASCADE reloaded without one row), and read_delay
 // after each COMMIT reads every affected document back through the service
 // and compares it byte for byte with the database's truth at that moment,
-// encoded by the daemon's own statements and encoder. Meanwhile `readers`
+// read by the kind's own statement and written by its plan (pg::read_document,
+// what the daemon runs): the checking half knows no kind and checks every
+// kind of the key spaces a change logged. Meanwhile `readers`
 // threads keep a random read load on GET /deptemps/{id}. For a sample of
 // writes it also polls the service right after COMMIT until it serves the new
 // documents: the invalidation latency seen from outside. An answer marked
@@ -50,6 +52,7 @@
 #include "tools/cli_args.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 
@@ -244,26 +247,53 @@ double ms_between(steady::time_point a, steady::time_point b) {
 
 // ---- documents -----------------------------------------------------------------
 
-/// A cached document: a department ('d', GET /deptemps/{id}) or an employee
-/// ('e', GET /depts/emps/{id}).
+/// A cached document: a kind of the installed catalogue and its key's
+/// spelling. The checking half knows no kind: the path comes from the kind's
+/// route and the truth from its own statement and plan (pg::read_document),
+/// so it checks any declared kind; the write generator below is the demo's.
 struct doc_key {
-  char kind = 'd';
-  int32_t id = 0;
+  std::string kind;
+  std::string key;
   auto operator<=>(const doc_key&) const = default;
-  std::string name() const { return (kind == 'd' ? "dept:" : "emp:") + std::to_string(id); }
+  std::string name() const { return kind + ":" + key; }
+  /// The kind's route followed by the key, percent-encoded where a path
+  /// needs it.
   std::string target() const {
-    return (kind == 'd' ? "/deptemps/" : "/depts/emps/") + std::to_string(id);
+    const auto* entry = restcache::find_doc_kind(kind);
+    std::string t = entry != nullptr ? entry->route : "/" + kind + "/";
+    static constexpr char hex[] = "0123456789ABCDEF";
+    for (unsigned char ch : key) {
+      if (std::isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
+        t += static_cast<char>(ch);
+      } else {
+        t += '%';
+        t += hex[ch >> 4];
+        t += hex[ch & 15];
+      }
+    }
+    return t;
   }
 };
 
-/// The document as the daemon would encode it now; nullopt: no such row (404).
+/// The demo's department (with its employees) and employee documents.
+doc_key dept_doc(int32_t deptno) {
+  return {"deptemps", std::to_string(deptno)};
+}
+doc_key emp_doc(int32_t empno) {
+  return {"emp", std::to_string(empno)};
+}
+
+/// The document as the daemon would encode it now, by its kind's statement
+/// and plan; nullopt: no such document (404).
 std::optional<std::string> truth(pg::connection& c, const doc_key& k) {
-  if (k.kind == 'd') {
-    auto d = pg::fetch_deptemps(c, k.id);
-    return d ? std::optional<std::string>{restcache::encode_deptemps(*d)} : std::nullopt;
-  }
-  auto e = pg::fetch_emp(c, k.id);
-  return e ? std::optional<std::string>{restcache::encode_emp(*e)} : std::nullopt;
+  const auto* entry = restcache::find_doc_kind(k.kind);
+  if (entry == nullptr)
+    throw std::runtime_error("no kind '" + k.kind + "' is installed");
+  restcache::doc_key key;
+  if (restcache::parse_key(entry->key, entry->kind, k.key, key) != restcache::key_error::none)
+    throw std::runtime_error("'" + k.key + "' is no key of kind '" + k.kind + "'");
+  auto doc = pg::read_document(c, key);
+  return doc.empty() ? std::nullopt : std::optional<std::string>{std::move(doc)};
 }
 
 std::string describe(const std::optional<std::string>& doc) {
@@ -532,9 +562,9 @@ std::set<doc_key> checker::dependents(const std::vector<int32_t>& empnos, std::o
     auto dept = r.opt_int32(i, 1);
     if (except_dept && dept == except_dept)
       continue;
-    keys.insert({'e', int32_t(r.int64(i, 0))});
+    keys.insert(emp_doc(int32_t(r.int64(i, 0))));
     if (dept)
-      keys.insert({'d', *dept});
+      keys.insert(dept_doc(*dept));
   }
   return keys;
 }
@@ -543,8 +573,8 @@ std::set<doc_key> checker::dependents(const std::vector<int32_t>& empnos, std::o
 /// employee, its department, and the employees it managed.
 std::set<doc_key> checker::emp_removal_keys(int32_t empno, int32_t deptno) {
   auto keys = dependents({empno}, std::nullopt);
-  keys.insert({'e', empno});
-  keys.insert({'d', deptno});
+  keys.insert(emp_doc(empno));
+  keys.insert(dept_doc(deptno));
   return keys;
 }
 
@@ -558,9 +588,9 @@ std::set<doc_key> checker::dept_removal_keys(int32_t deptno) {
   for (int i = 0; i < r.rows(); ++i)
     emps.push_back(int32_t(r.int64(i, 0)));
   auto keys = dependents(emps, deptno);
-  keys.insert({'d', deptno});
+  keys.insert(dept_doc(deptno));
   for (auto e : emps)
-    keys.insert({'e', e});
+    keys.insert(emp_doc(e));
   return keys;
 }
 
@@ -575,7 +605,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
         return std::nullopt;
       p.text = std::string{op == op_kind::rename_dept ? "Renamed " : "Replicated "}
                + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
-      p.keys = {{'d', p.deptno}};
+      p.keys = {dept_doc(p.deptno)};
       break;
     }
     case op_kind::change_sal: {
@@ -584,7 +614,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
         return std::nullopt;
       std::tie(p.empno, p.deptno) = *e;
       p.value = std::uniform_int_distribution<int>{800, 9999}(rng_);
-      p.keys = {{'e', p.empno}, {'d', p.deptno}};
+      p.keys = {emp_doc(p.empno), dept_doc(p.deptno)};
       break;
     }
     case op_kind::move_emp: {
@@ -595,7 +625,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
       do
         p.deptno2 = random_dept();
       while (p.deptno2 == p.deptno);
-      p.keys = {{'e', p.empno}, {'d', p.deptno}, {'d', p.deptno2}};
+      p.keys = {emp_doc(p.empno), dept_doc(p.deptno), dept_doc(p.deptno2)};
       break;
     }
     case op_kind::insert_emp: {
@@ -604,7 +634,7 @@ std::optional<plan> checker::make_plan(op_kind op) {
         return std::nullopt;
       p.empno = next_empno_;
       p.value = std::uniform_int_distribution<int>{800, 9999}(rng_);
-      p.keys = {{'e', p.empno}, {'d', p.deptno}};
+      p.keys = {emp_doc(p.empno), dept_doc(p.deptno)};
       break;
     }
     case op_kind::delete_emp: {
@@ -618,10 +648,10 @@ std::optional<plan> checker::make_plan(op_kind op) {
     case op_kind::insert_dept: {
       p.deptno = next_deptno_;
       int emps = std::uniform_int_distribution<int>{2, 3}(rng_);
-      p.keys = {{'d', p.deptno}};
+      p.keys = {dept_doc(p.deptno)};
       for (int i = 0; i < emps; ++i) {
         p.new_empnos.push_back(next_empno_ + i);
-        p.keys.insert({'e', next_empno_ + i});
+        p.keys.insert(emp_doc(next_empno_ + i));
       }
       p.text = "Fresh " + std::to_string(p.deptno);
       break;
@@ -841,7 +871,9 @@ void checker::write_once() {
       if (space == "*")
         truncated = true;
       else
-        logged.insert({space == "dept" ? 'd' : 'e', static_cast<int32_t>(std::stol(std::string{r.text(i, 1)}))});
+        for (const auto& kind : restcache::doc_catalogue()) // every kind of the key space
+          if (kind.entity == space)
+            logged.insert({kind.name, std::string{r.text(i, 1)}});
     }
     // The documents as they will be once committed (we are the only writer).
     for (auto& k : p->keys)
