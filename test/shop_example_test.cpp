@@ -1,0 +1,129 @@
+#define CAF_SUITE shop_example
+
+// The shop example (examples/shop): its tables and loader, its declarations
+// checked by the database and watched by restcache-load, served by a daemon
+// in this process from the file alone, and kept fresh: a line moved to
+// another order changes both orders, a TRUNCATE every order, a customer is
+// keyed by uuid, an order's code needs escaping in the path.
+
+#include <caf/test/dsl.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/startup.hpp"
+#include "demo/demo_routes.hpp"
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+#include "test/fixtures/child_program.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/in_process_daemon.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+
+namespace {
+
+const std::string example_dir = std::string{RESTCACHE_SOURCE_DIR} + "/examples/shop";
+const std::string declarations = example_dir + "/shop.toml";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in{path};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Puts the demo back (its kinds and its routes) when a test is done.
+struct demo_back {
+  ~demo_back() { demo::install_demo(); }
+};
+
+const char* const first_order = "/orders/SO%2F2026%2F000001";
+const char* const second_order = "/orders/SO%2F2026%2F000002";
+
+bool has(const http_response& r, const std::string& text) {
+  return r.status == 200 && r.body.find(text) != std::string::npos;
+}
+
+} // namespace
+
+CAF_TEST(the shop example loads passes the check and is served fresh) {
+  demo_back restore;
+  auto dsn = shared_private_pg().create_database("shop");
+  {
+    pg::connection c{dsn};
+    c.exec(read_text(example_dir + "/shop.sql"));
+    CAF_CHECK_EQUAL(c.exec("SELECT shop_load(200)").int64(0, 0), 200);
+    CAF_CHECK_EQUAL(c.exec("SELECT shop_load(200)").int64(0, 0), 200); // the same again: nothing added
+  }
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"});
+  CAF_CHECK_EQUAL(loaded.status, 0);
+  if (loaded.status != 0)
+    CAF_MESSAGE(loaded.err);
+
+  daemon_options o;
+  o.documents_file = declarations;
+  startup::install_documents(o);
+  in_process_daemon d{dsn, {"--documents.file=" + declarations, "--cache.mode=memory"}};
+  auto ready = get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; });
+  CAF_REQUIRE_EQUAL(ready.status, 200);
+  http_client c{d.port()};
+  auto first = c.get(first_order);
+  CAF_CHECK(has(first, R"({"code":"SO/2026/000001","customer":")"));
+  CAF_CHECK(has(first, R"("placed":"2026-01-01T00:07:00+00:00","status":"paid","total":)"));
+  CAF_CHECK(has(first, R"("lines":[{"line":1,"sku":"SKU-20","qty":3,"price":)"));
+  CAF_CHECK_EQUAL(c.get(first_order).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  auto tenth = c.get("/orders/SO%2F2026%2F000010");
+  CAF_CHECK(has(tenth, R"("note":{"gift": true, "message": "Für dich"})"));
+  CAF_CHECK_EQUAL(c.get("/orders/SO%2F2026%2F999999").status, 404);
+
+  pg::connection db{dsn};
+  auto customer = std::string{db.exec("SELECT md5('customer 2')::uuid").text(0, 0)};
+  auto who = c.get("/customers/" + customer);
+  CAF_CHECK(has(who, R"("name":"Customer 2","email":"customer2@example.com","since":)"));
+  CAF_CHECK_EQUAL(c.get("/customers/not-a-uuid").status, 400);
+
+  // A line moved to another order: both orders change (its old and its new code).
+  auto second = c.get(second_order);
+  CAF_CHECK(has(second, R"("lines":[)"));
+  db.exec("UPDATE shop_line SET order_code = 'SO/2026/000002', line_no = 100"
+          " WHERE order_code = 'SO/2026/000001' AND line_no = 1");
+  auto moved_from = get_until(d.port(), first_order, [](const http_response& r) {
+    return r.status == 200 && r.body.find(R"("line":1,)") == std::string::npos;
+  });
+  CAF_CHECK(has(moved_from, R"("code":"SO/2026/000001")"));
+  CAF_CHECK(moved_from.body.find(R"("line":1,)") == std::string::npos);
+  auto moved_to = get_until(d.port(), second_order, [](const http_response& r) {
+    return r.body.find(R"("line":100,)") != std::string::npos;
+  });
+  CAF_CHECK(has(moved_to, R"({"line":100,"sku":"SKU-20")"));
+
+  // A customer renamed: its document changes.
+  db.exec_params("UPDATE shop_customer SET name = 'Renamed' WHERE id = $1", {customer});
+  CAF_CHECK(has(get_until(d.port(), "/customers/" + customer,
+                          [](const http_response& r) { return r.body.find("Renamed") != std::string::npos; }),
+                R"("name":"Renamed")"));
+
+  // TRUNCATE of the lines: every order is read again, without lines.
+  CAF_CHECK_EQUAL(c.get("/orders/SO%2F2026%2F000003").header_or_empty("Cache-Status").find("hit") == std::string::npos,
+                  true); // the first read fills it
+  db.exec("TRUNCATE shop_line");
+  for (const char* path : {first_order, second_order, "/orders/SO%2F2026%2F000003"}) {
+    auto after = get_until(d.port(), path, [](const http_response& r) {
+      return r.body.find(R"("lines":[])") != std::string::npos;
+    });
+    CAF_CHECK(has(after, R"("lines":[])"));
+  }
+
+  // Its OpenAPI document: both kinds, the uuid key, nothing of the demo's.
+  auto openapi = c.get("/openapi.json").body;
+  CAF_CHECK(openapi.find(R"("/orders/{code}": {)") != std::string::npos);
+  CAF_CHECK(openapi.find(R"("/customers/{id}": {)") != std::string::npos);
+  CAF_CHECK(openapi.find(R"("format": "uuid")") != std::string::npos);
+  CAF_CHECK(openapi.find("/deptemps/") == std::string::npos);
+}
