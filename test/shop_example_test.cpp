@@ -127,3 +127,58 @@ CAF_TEST(the shop example loads passes the check and is served fresh) {
   CAF_CHECK(openapi.find(R"("format": "uuid")") != std::string::npos);
   CAF_CHECK(openapi.find("/deptemps/") == std::string::npos);
 }
+
+CAF_TEST(a changed declaration drops its old documents from LMDB and keeps the other kinds) {
+  demo_back restore;
+  auto dsn = shared_private_pg().create_database("shop_changed");
+  {
+    pg::connection c{dsn};
+    c.exec(read_text(example_dir + "/shop.sql"));
+    c.exec("SELECT shop_load(20)");
+  }
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"}).status,
+                    0);
+  std::string customer = pg::connection{dsn}.exec("SELECT md5('customer 1')::uuid").text(0, 0).data();
+  const std::string customer_path = "/customers/" + customer;
+  temp_dir dir{"shop-changed"};
+  const std::vector<std::string> lmdb_args{"--cache.mode=lmdb", "--lmdb.path=" + dir.path + "/lmdb",
+                                           "--lmdb.flush-interval=20"};
+  auto lmdb_hit = [](const http_response& r) {
+    return r.header_or_empty("Cache-Status") == "restcache; hit; detail=lmdb";
+  };
+  daemon_options o;
+  o.documents_file = declarations;
+  startup::install_documents(o);
+  std::string old_order;
+  {
+    auto args = lmdb_args;
+    args.push_back("--documents.file=" + declarations);
+    in_process_daemon d{dsn, args};
+    CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status,
+                      200);
+    http_client c{d.port()};
+    old_order = c.get(first_order).body;
+    CAF_CHECK(lmdb_hit(get_until(d.port(), first_order, lmdb_hit)));
+    CAF_CHECK(lmdb_hit(get_until(d.port(), customer_path, lmdb_hit)));
+  }
+  // The order gains a member; the customers' declaration stays as it was.
+  std::string text = read_text(declarations);
+  const std::string status_field = R"({ name = "status", column = 4, type = "text" },)";
+  text.replace(text.find(status_field), status_field.size(),
+               status_field + R"( { name = "state", column = 4, type = "text" },)");
+  auto changed = dir.path + "/shop.toml";
+  std::ofstream{changed} << text;
+  o.documents_file = changed;
+  startup::install_documents(o);
+  auto args = lmdb_args;
+  args.push_back("--documents.file=" + changed);
+  in_process_daemon d{dsn, args};
+  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client c{d.port()};
+  auto order = c.get(first_order);
+  CAF_CHECK_EQUAL(order.status, 200);
+  CAF_CHECK(order.body != old_order);
+  CAF_CHECK(has(order, R"("status":"paid","state":"paid")"));
+  CAF_CHECK(order.header_or_empty("Cache-Status").find("detail=lmdb") == std::string::npos); // not the old shape
+  CAF_CHECK(lmdb_hit(c.get(customer_path))); // the other kind's document survived
+}
