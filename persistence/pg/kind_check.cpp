@@ -8,6 +8,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "messages/text.hpp"
+
 namespace restcache::pg {
 
 namespace {
@@ -328,15 +330,12 @@ private:
   }
 
   static bool keys_space(const table_read& read, const std::string& space) {
-    auto prefix = space + ":";
-    size_t at = 0;
-    while (at <= read.keys.size()) {
-      auto end = read.keys.find(',', at);
-      if (end == std::string::npos)
-        end = read.keys.size();
-      if (read.keys.compare(at, prefix.size(), prefix) == 0 && end - at > prefix.size())
+    std::string_view list = read.keys;
+    while (!list.empty()) {
+      auto key = next_part(list, ',');
+      auto colon = key.find(':');
+      if (colon != std::string_view::npos && key.substr(0, colon) == space && colon + 1 < key.size())
         return true;
-      at = end + 1;
     }
     return false;
   }
@@ -349,12 +348,9 @@ private:
     if (r.rows() != 1)
       return nullptr;
     std::vector<int64_t> oids{r.int64(0, 0)};
-    std::string ancestors{r.text(0, 1)};
-    for (size_t at = 0; at < ancestors.size();) {
-      auto end = std::min(ancestors.find(',', at), ancestors.size());
-      oids.push_back(std::stoll(ancestors.substr(at, end - at)));
-      at = end + 1;
-    }
+    for (std::string_view ancestors = r.text(0, 1); !ancestors.empty();)
+      if (int64_t oid = 0; parse_whole(next_part(ancestors, ','), oid))
+        oids.push_back(oid);
     for (const auto& read : kind_->reads) {
       const auto& t = table(read.table);
       if (t.exists && std::find(oids.begin(), oids.end(), t.oid) != oids.end())
@@ -400,13 +396,10 @@ private:
     return std::nullopt;
   }
 
-  static void for_each_item(const std::string& list, const std::function<void(const std::string&)>& f) {
-    for (size_t at = 0; at < list.size();) {
-      auto end = std::min(list.find(',', at), list.size());
-      if (end > at)
-        f(list.substr(at, end - at));
-      at = end + 1;
-    }
+  static void for_each_item(std::string_view list, const std::function<void(const std::string&)>& f) {
+    while (!list.empty())
+      if (auto item = next_part(list, ','); !item.empty())
+        f(std::string{item});
   }
 
   const resolved_table& table(const std::string& name) {
