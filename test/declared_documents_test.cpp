@@ -187,6 +187,9 @@ CAF_TEST(a file the database refuses stops the start and restcache-load installs
             != std::string::npos);
   auto verified = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--verify"});
   CAF_CHECK_EQUAL(verified.status, 3);
+  auto planned = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--plan"});
+  CAF_CHECK_EQUAL(planned.status, 3);
+  CAF_CHECK(planned.out.find("kinds: refused: --schema-only installs nothing") != std::string::npos);
   CAF_CHECK(verified.out.find("kinds: refused") != std::string::npos);
   daemon_options o;
   o.documents_file = path;
@@ -206,7 +209,7 @@ CAF_TEST(a file the database refuses stops the start and restcache-load installs
             != std::string::npos);
 }
 
-CAF_TEST(restcache-load watches a file's tables and creates none of the demo's) {
+CAF_TEST(restcache-load plans then watches a file's tables and creates none of the demo's) {
   temp_dir dir{"declared-load"};
   auto dsn = shared_private_pg().create_database("declared_load");
   {
@@ -215,8 +218,23 @@ CAF_TEST(restcache-load watches a file's tables and creates none of the demo's) 
            " paid boolean, note jsonb)");
   }
   auto path = write_file(dir, shop_declarations);
+  // --plan says what --schema-only would install, and installs nothing.
+  auto planned = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--plan"});
+  CAF_CHECK_EQUAL(planned.status, 0);
+  CAF_CHECK(planned.out.find("schema: would install version") != std::string::npos);
+  CAF_CHECK(planned.out.find("watch: would log key space orders from shop_order.code") != std::string::npos);
+  CAF_CHECK(planned.out.find("demo:") == std::string::npos);
+  CAF_CHECK(pg::connection{dsn}.exec("SELECT to_regclass('restcache_schema') IS NULL").text(0, 0) == "t");
   auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
   CAF_CHECK_EQUAL(loaded.status, 0);
+  auto again = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--plan"});
+  CAF_CHECK(again.out.find("watch: every key the kinds need is watched already") != std::string::npos);
+  // Without --documents, the demo's plan: its tables would be created first.
+  auto demo = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--plan"});
+  CAF_CHECK_EQUAL(demo.status, 0);
+  CAF_CHECK(demo.out.find("kinds: the demo's, checked once its tables exist") != std::string::npos);
+  CAF_CHECK(demo.out.find("demo: would create table dept\ndemo: would create table emp") != std::string::npos);
+  CAF_CHECK(demo.out.find("watch: would log key space dept from emp.deptno") != std::string::npos);
   pg::connection c{dsn};
   CAF_CHECK_EQUAL(c.exec("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'shop_order'::regclass"
                          " AND tgname IN ('restcache_changed', 'restcache_truncated')")

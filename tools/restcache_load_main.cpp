@@ -1,7 +1,8 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
-//   restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--version] [--help]
+//   restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]
+//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--openapi] [--version]
+//                  [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
 
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "declarations/declaration_file.hpp"
 #include "demo/demo_catalogue.hpp"
@@ -35,8 +37,9 @@ namespace pg = restcache::pg;
 namespace {
 
 constexpr const char* usage_text =
-  "usage: restcache-load [--dsn DSN] [--schema-only] [--verify] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--version] [--help]\n";
+  "usage: restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]\n"
+  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--openapi] [--version]\n"
+  "                      [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -54,6 +57,9 @@ constexpr const char* help_text =
   "                      --documents), or repairs its triggers where\n"
   "                      administration undid them (a daemon never installs\n"
   "                      anything itself)\n"
+  "  --plan              change nothing: print what --schema-only would install\n"
+  "                      (the kinds checked against the database, the schema,\n"
+  "                      the demo's tables without --documents, the watched keys)\n"
   "  --verify            change nothing: report the schema version, the event\n"
   "                      triggers, per watched table what the daemons' drift\n"
   "                      check finds, and the kinds checked against the database\n"
@@ -84,12 +90,13 @@ constexpr const char* help_text =
   "  -h, --help          show this help\n"
   "\n"
   "Progress goes to stderr. Exit status: 0 done, 1 database error, 2 bad arguments,\n"
-  "3 --verify found something to repair.\n";
+  "3 --verify found something to repair, or --plan's kinds are refused.\n";
 
 struct args {
   std::string dsn;
   bool schema_only = false;
   bool verify = false;
+  bool plan = false;
   bool uninstall = false;
   bool openapi = false;
   bool help = false;
@@ -147,6 +154,9 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--schema-only") {
       flag();
       a.schema_only = true;
+    } else if (arg == "--plan") {
+      flag();
+      a.plan = true;
     } else if (arg == "--verify") {
       flag();
       a.verify = true;
@@ -172,8 +182,9 @@ args parse_args(int argc, char** argv) {
                                          : "unexpected argument '" + std::string{arg} + "'");
     }
   }
-  if (!a.documents.empty() && !a.schema_only && !a.verify && !a.openapi)
-    usage_error("--documents goes with --schema-only, --verify or --openapi: the data it loads is the demo's");
+  if (!a.documents.empty() && !a.schema_only && !a.verify && !a.openapi && !a.plan)
+    usage_error("--documents goes with --plan, --schema-only, --verify or --openapi: the data it loads is the "
+                "demo's");
   if (a.load.depts * int64_t{a.load.emps_per_dept} > std::numeric_limits<int32_t>::max())
     usage_error(std::to_string(a.load.depts) + " departments x "
                 + std::to_string(a.load.emps_per_dept)
@@ -254,6 +265,56 @@ private:
 
 /// What --verify prints: the daemons' own drift check, run once, and
 /// nothing changed. 0 when nothing needs repair, 3 otherwise.
+/// --plan: what --schema-only would install, changing nothing; exit status 3
+/// when the kinds are refused (it would install nothing then).
+int plan(pg::connection& c, bool demo) {
+  std::vector<const char*> demo_tables; // the demo's, missing: --schema-only creates them
+  if (demo)
+    for (const char* table : {"dept", "emp"})
+      if (c.exec_params("SELECT to_regclass($1) IS NULL", {table}).text(0, 0) == "t")
+        demo_tables.push_back(table);
+  std::vector<pg::kind_refusal> refused;
+  if (!demo_tables.empty()) {
+    std::printf("kinds: the demo's, checked once its tables exist\n");
+  } else {
+    refused = pg::check_kinds(c);
+    std::printf("kinds: %s\n", refused.empty() ? "every statement prepares and every table it reads is watched "
+                                                 "once installed"
+                                               : "refused: --schema-only installs nothing");
+  }
+  for (const auto& r : refused)
+    std::printf("  - %s\n", r.reason.c_str());
+  auto version = pg::installed_schema_version(c);
+  if (version == pg::schema_version)
+    std::printf("schema: version %d in place (its functions are replaced as they are)\n", version);
+  else
+    std::printf("schema: would install version %d (the database has %s)\n", pg::schema_version,
+                version == 0 ? "none" : ("version " + std::to_string(version)).c_str());
+  for (const char* table : demo_tables)
+    std::printf("demo: would create table %s\n", table);
+  const bool has_keys = c.exec("SELECT to_regclass('restcache_watched_key') IS NOT NULL").text(0, 0) == "t";
+  int added = 0;
+  for (const auto& t : restcache::watched_tables()) {
+    for (const auto& key : t.keys) {
+      auto colon = key.find(':');
+      bool present = has_keys && c.exec_params("SELECT count(*) FROM restcache_watched_key WHERE table_schema ="
+                                               " current_schema() AND table_name = $1 AND key_space = $2"
+                                               " AND key_column = $3",
+                                               {t.name, key.substr(0, colon), key.substr(colon + 1)})
+                                       .int64(0, 0)
+                                   > 0;
+      if (!present) {
+        std::printf("watch: would log key space %s from %s.%s (and install its triggers)\n",
+                    key.substr(0, colon).c_str(), t.name.c_str(), key.substr(colon + 1).c_str());
+        ++added;
+      }
+    }
+  }
+  if (added == 0)
+    std::printf("watch: every key the kinds need is watched already\n");
+  return refused.empty() ? 0 : 3;
+}
+
 int verify(pg::connection& c) {
   bool fine = true;
   auto version = pg::installed_schema_version(c);
@@ -333,6 +394,8 @@ int main(int argc, char** argv) {
     }
     if (a.verify)
       return verify(c);
+    if (a.plan)
+      return plan(c, a.documents.empty());
     // A file's kinds are checked before anything is installed for them (the
     // demo's tables come with the schema itself).
     if (!a.documents.empty()) {
