@@ -50,11 +50,7 @@ int ensure_demo_schema(connection& c) {
   auto version = ensure_schema(c);
   // Watched whatever kinds are installed (the demo's catalogue watches the
   // same): the loader's bulk load and the demo's writes go through them.
-  auto added = c.exec("INSERT INTO restcache_watched_key VALUES"
-                      " (current_schema(), 'dept', 'dept', 'deptno'), (current_schema(), 'emp', 'emp', 'empno'),"
-                      " (current_schema(), 'emp', 'dept', 'deptno') ON CONFLICT DO NOTHING RETURNING 1");
-  if (added.rows() > 0)
-    c.exec("SELECT restcache_install_triggers()");
+  watch_keys(c, {{"dept", "dept", "deptno"}, {"emp", "emp", "empno"}, {"emp", "dept", "deptno"}});
   return version;
 }
 

@@ -50,21 +50,38 @@ int ensure_schema(connection& c) {
   return version;
 }
 
-int watch_catalogue_keys(connection& c) {
+int watch_keys(connection& c, const std::vector<std::array<std::string, 3>>& rows) {
+  if (rows.empty())
+    return 0;
+  // Installing triggers locks the watched tables: without schema.sql's lock,
+  // two installs at once (two restcache-load runs) can deadlock.
+  c.exec(std::string{"BEGIN; "} + schema_lock_sql);
   int added = 0;
+  try {
+    for (const auto& [table, space, column] : rows)
+      added += c.exec_params("INSERT INTO restcache_watched_key VALUES (current_schema(), $1, $2, $3)"
+                             " ON CONFLICT DO NOTHING RETURNING 1",
+                             {table, space, column})
+                 .rows();
+    if (added > 0)
+      c.exec("SELECT restcache_install_triggers()");
+    c.exec("COMMIT");
+  } catch (...) {
+    rollback_if_in_transaction(c);
+    throw;
+  }
+  return added;
+}
+
+int watch_catalogue_keys(connection& c) {
+  std::vector<std::array<std::string, 3>> rows;
   for (const auto& table : watched_tables())
     for (const auto& key : table.keys) {
       auto colon = key.find(':');
-      if (colon == std::string::npos)
-        continue;
-      auto r = c.exec_params("INSERT INTO restcache_watched_key VALUES (current_schema(), $1, $2, $3)"
-                             " ON CONFLICT DO NOTHING RETURNING 1",
-                             {table.name, key.substr(0, colon), key.substr(colon + 1)});
-      added += r.rows();
+      if (colon != std::string::npos)
+        rows.push_back({table.name, key.substr(0, colon), key.substr(colon + 1)});
     }
-  if (added > 0)
-    c.exec("SELECT restcache_install_triggers()");
-  return added;
+  return watch_keys(c, rows);
 }
 
 int installed_schema_version(connection& c) {

@@ -4,8 +4,11 @@
 // log, the watched keys and the triggers generated from them, and the
 // recorded schema version.
 
+#include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "messages/cache_types.hpp"
 #include "persistence/pg/connection.hpp"
@@ -17,6 +20,17 @@ extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
 inline constexpr int schema_version = 8;
+
+/// schema.sql's transaction-scoped advisory lock ('restcach' in ASCII): whoever
+/// changes restcache's objects or the watched tables' triggers takes it, so
+/// appliers at once queue up instead of colliding or deadlocking.
+inline constexpr const char* schema_lock_sql = "SELECT pg_advisory_xact_lock(7310593858020254568)";
+
+/// Adds the watched keys `rows` names ((table, key space, column), in the
+/// session's current schema) that are missing and, when any was, installs the
+/// triggers again: one transaction under schema_lock_sql. Returns the rows
+/// added. The connection must not be inside a transaction.
+int watch_keys(connection& c, const std::vector<std::array<std::string, 3>>& rows);
 
 /// Applies schema.sql, then watch_catalogue_keys; idempotent (safe on an
 /// existing schema, safe concurrently thanks to an advisory lock). Returns
