@@ -15,12 +15,10 @@ namespace {
 constexpr int64_t max_columns = 1664;
 
 std::optional<value_type> value_type_named(std::string_view s) noexcept {
-  constexpr std::pair<std::string_view, value_type> names[] = {
-    {"number", value_type::number}, {"text", value_type::text},       {"date", value_type::date},
-    {"timestamp", value_type::timestamp}, {"boolean", value_type::boolean}, {"json", value_type::json}};
-  for (auto [name, type] : names)
-    if (name == s)
-      return type;
+  for (auto t : {value_type::number, value_type::text, value_type::date, value_type::timestamp, value_type::boolean,
+                 value_type::json})
+    if (value_type_name(t) == s)
+      return t;
   return std::nullopt;
 }
 

@@ -223,6 +223,18 @@ std::string encode_document(const document_plan& plan, const text_cells& cells) 
   return out;
 }
 
+std::string_view value_type_name(value_type type) noexcept {
+  switch (type) {
+    case value_type::number: return "number";
+    case value_type::text: return "text";
+    case value_type::date: return "date";
+    case value_type::timestamp: return "timestamp";
+    case value_type::boolean: return "boolean";
+    case value_type::json: return "json";
+  }
+  return "";
+}
+
 int last_column(const document_plan& plan) noexcept {
   int last = -1;
   auto of = [&](const object_plan& o) {

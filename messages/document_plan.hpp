@@ -72,6 +72,9 @@ public:
 /// (the document does not exist).
 std::string encode_document(const document_plan& plan, const text_cells& cells);
 
+/// The type's name in a declaration file ("number", "timestamp", ...).
+std::string_view value_type_name(value_type type) noexcept;
+
 /// The largest column index `plan` reads (a statement must return more).
 int last_column(const document_plan& plan) noexcept;
 

@@ -294,20 +294,17 @@ int plan(pg::connection& c, bool demo) {
     std::printf("demo: would create table %s\n", table);
   const bool has_keys = c.exec("SELECT to_regclass('restcache_watched_key') IS NOT NULL").text(0, 0) == "t";
   int added = 0;
-  for (const auto& t : restcache::watched_tables()) {
-    for (const auto& key : t.keys) {
-      auto colon = key.find(':');
-      bool present = has_keys && c.exec_params("SELECT count(*) FROM restcache_watched_key WHERE table_schema ="
-                                               " current_schema() AND table_name = $1 AND key_space = $2"
-                                               " AND key_column = $3",
-                                               {t.name, key.substr(0, colon), key.substr(colon + 1)})
-                                       .int64(0, 0)
-                                   > 0;
-      if (!present) {
-        std::printf("watch: would log key space %s from %s.%s (and install its triggers)\n",
-                    key.substr(0, colon).c_str(), t.name.c_str(), key.substr(colon + 1).c_str());
-        ++added;
-      }
+  for (const auto& [table, space, column] : pg::catalogue_watch_rows()) {
+    bool present = has_keys && c.exec_params("SELECT count(*) FROM restcache_watched_key WHERE table_schema ="
+                                             " current_schema() AND table_name = $1 AND key_space = $2"
+                                             " AND key_column = $3",
+                                             {table, space, column})
+                                     .int64(0, 0)
+                                 > 0;
+    if (!present) {
+      std::printf("watch: would log key space %s from %s.%s (and install its triggers)\n", space.c_str(),
+                  table.c_str(), column.c_str());
+      ++added;
     }
   }
   if (added == 0)

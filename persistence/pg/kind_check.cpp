@@ -80,18 +80,6 @@ std::string_view value_type_takes(value_type type) noexcept {
 
 namespace {
 
-std::string_view value_type_name(value_type type) noexcept {
-  switch (type) {
-    case value_type::number: return "number";
-    case value_type::text: return "text";
-    case value_type::date: return "date";
-    case value_type::timestamp: return "timestamp";
-    case value_type::boolean: return "boolean";
-    case value_type::json: return "json";
-  }
-  return "";
-}
-
 void add_once(std::vector<plan_reads::object>& to, plan_reads::object o) {
   if (std::find(to.begin(), to.end(), o) == to.end())
     to.push_back(std::move(o));

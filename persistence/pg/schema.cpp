@@ -50,7 +50,7 @@ int ensure_schema(connection& c) {
   return version;
 }
 
-int watch_keys(connection& c, const std::vector<std::array<std::string, 3>>& rows) {
+int watch_keys(connection& c, const std::vector<watch_row>& rows) {
   if (rows.empty())
     return 0;
   // Installing triggers locks the watched tables: without schema.sql's lock,
@@ -73,15 +73,19 @@ int watch_keys(connection& c, const std::vector<std::array<std::string, 3>>& row
   return added;
 }
 
-int watch_catalogue_keys(connection& c) {
-  std::vector<std::array<std::string, 3>> rows;
+std::vector<watch_row> catalogue_watch_rows() {
+  std::vector<watch_row> rows;
   for (const auto& table : watched_tables())
     for (const auto& key : table.keys) {
       auto colon = key.find(':');
       if (colon != std::string::npos)
         rows.push_back({table.name, key.substr(0, colon), key.substr(colon + 1)});
     }
-  return watch_keys(c, rows);
+  return rows;
+}
+
+int watch_catalogue_keys(connection& c) {
+  return watch_keys(c, catalogue_watch_rows());
 }
 
 int installed_schema_version(connection& c) {

@@ -26,11 +26,17 @@ inline constexpr int schema_version = 8;
 /// appliers at once queue up instead of colliding or deadlocking.
 inline constexpr const char* schema_lock_sql = "SELECT pg_advisory_xact_lock(7310593858020254568)";
 
+/// A watched key: (table, key space, column).
+using watch_row = std::array<std::string, 3>;
+
+/// The watched keys the installed catalogue's kinds need (their `reads`).
+std::vector<watch_row> catalogue_watch_rows();
+
 /// Adds the watched keys `rows` names ((table, key space, column), in the
 /// session's current schema) that are missing and, when any was, installs the
 /// triggers again: one transaction under schema_lock_sql. Returns the rows
 /// added. The connection must not be inside a transaction.
-int watch_keys(connection& c, const std::vector<std::array<std::string, 3>>& rows);
+int watch_keys(connection& c, const std::vector<watch_row>& rows);
 
 /// Applies schema.sql, then watch_catalogue_keys; idempotent (safe on an
 /// existing schema, safe concurrently thanks to an advisory lock). Returns
