@@ -1,22 +1,21 @@
 // restcache-freshness: does restcached serve what PostgreSQL holds?
 //
-//   restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]
-//                       [--writes-per-second W] [--read-delay-ms MS] [--readers N]
-//                       [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--version]
-//                       [--help]
+//   restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--writes demo|shop]
+//                       [--documents FILE] [--duration S] [--writes-per-second W]
+//                       [--read-delay-ms MS] [--readers N] [--reads-per-second R]
+//                       [--kinds K,K...] [--in-turn] [--seed N] [--json] [--version] [--help]
 //
-// Changes random departments and employees through SQL, one transaction per
-// write (renames, salary changes, moves, inserts, deletes, renames applied
-// with session_replication_role = replica as logical replication applies
-// them, and TRUNCATE of emp or of dept CASCADE reloaded without one row), and read_delay
-// after each COMMIT reads every affected document back through the service
-// and compares it byte for byte with the database's truth at that moment,
-// read by the kind's own statement and written by its plan (pg::read_document,
-// what the daemon runs): the checking half knows no kind and checks every
-// kind of the key spaces a change logged. Meanwhile `readers`
-// threads keep a random read load on GET /deptemps/{id}. For a sample of
-// writes it also polls the service right after COMMIT until it serves the new
-// documents: the invalidation latency seen from outside. An answer marked
+// Makes random writes through SQL, one transaction each, with an example's
+// write generator (tools/freshness: the demo's departments and employees,
+// the shop's orders, lines and customers), and read_delay after each COMMIT
+// reads every affected document back through the service and compares it
+// byte for byte with the database's truth at that moment, read by the
+// kind's own statement and written by its plan (pg::read_document, what the
+// daemon runs): the checking half knows no kind and checks every kind of
+// the key spaces a change logged. Meanwhile `readers` threads keep a random
+// read load on the generator's documents. For a sample of writes it also
+// polls the service right after COMMIT until it serves the new documents:
+// the invalidation latency seen from outside. An answer marked
 // `Cache-Status: ...; detail=stale-if-error` (the daemon could not reach
 // PostgreSQL and served the copy it held from before) that differs from the
 // truth is counted apart, as stale_if_error, not as stale.
@@ -48,15 +47,19 @@
 #include <thread>
 #include <vector>
 
+#include "declarations/declaration_file.hpp"
 #include "demo/demo_catalogue.hpp"
-#include "tools/cli_args.hpp"
-#include "messages/document_encoder.hpp"
+#include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/doc_queries.hpp"
-#include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
+#include "tools/cli_args.hpp"
+#include "tools/freshness/write_generator.hpp"
 
 namespace pg = restcache::pg;
+namespace freshness = restcache::freshness;
+using restcache::freshness::checked_doc;
+using restcache::freshness::planned_write;
+using restcache::freshness::truth;
 using restcache::test::http_client;
 using restcache::test::http_response;
 using steady = std::chrono::steady_clock;
@@ -67,27 +70,40 @@ namespace {
 // ---- options -------------------------------------------------------------------
 
 constexpr const char* usage_text =
-  "usage: restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--duration S]\n"
-  "                           [--writes-per-second W] [--read-delay-ms MS] [--readers N]\n"
-  "                           [--reads-per-second R] [--kinds K,K...] [--seed N] [--json] [--version]\n"
+  "usage: restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--writes demo|shop]\n"
+  "                           [--documents FILE] [--duration S] [--writes-per-second W]\n"
+  "                           [--read-delay-ms MS] [--readers N] [--reads-per-second R]\n"
+  "                           [--kinds K,K...] [--in-turn] [--seed N] [--json] [--version]\n"
   "                           [--help]\n";
 
 constexpr const char* help_text =
   "\n"
-  "Writes random changes to dept/emp through SQL (each in its own transaction) and,\n"
-  "read-delay after each COMMIT, reads every affected document back through the\n"
-  "service (GET /deptemps/{deptno}, GET /depts/emps/{empno}); a document that differs\n"
-  "from the database's truth at that moment (encoded as the daemon does) is stale, a\n"
-  "deleted row must answer 404; one marked Cache-Status ...; detail=stale-if-error\n"
-  "(PostgreSQL could not be reached) is counted apart as stale_if_error, not stale.\n"
-  "Assumes it is the only writer. Kinds of write: renames,\n"
-  "salary changes, moves, inserts and deletes of employees and departments, renames\n"
-  "under session_replication_role = replica (as logical replication applies them;\n"
-  "superuser only, else left out) and TRUNCATE of emp or dept CASCADE reloaded without\n"
-  "one employee or department (only while emp has at most 100,000 rows).\n"
+  "Writes random changes through SQL (each in its own transaction) and, read-delay\n"
+  "after each COMMIT, reads every affected document back through the service; a\n"
+  "document that differs from the database's truth at that moment (read by its\n"
+  "kind's statement and encoded as the daemon does) is stale, a removed one must\n"
+  "answer 404; one marked Cache-Status ...; detail=stale-if-error (PostgreSQL could\n"
+  "not be reached) is counted apart as stale_if_error, not stale. Assumes it is the\n"
+  "only writer. Writes of kinds marked (replica) run under session_replication_role =\n"
+  "replica, as logical replication applies them (superuser only, else left out).\n"
+  "\n"
+  "  demo: the demo's dept and emp, checked as deptemps and emp: rename_dept\n"
+  "    change_sal move_emp insert_emp delete_emp insert_dept delete_dept\n"
+  "    replica_rename (replica) truncate_reload (TRUNCATE emp or dept CASCADE\n"
+  "    reloaded without one row; only while emp has at most 100,000 rows)\n"
+  "  shop: examples/shop's tables, checked as orders and customers (run it with\n"
+  "    --documents examples/shop/shop.toml): set_status change_qty move_line\n"
+  "    (a line to another order) add_line remove_line insert_order (codes that\n"
+  "    need escaping) delete_order recode_order (a new code; its lines follow)\n"
+  "    rename_customer insert_customer set_note replica_status (replica)\n"
+  "    truncate_reload (TRUNCATE shop_line or shop_order CASCADE reloaded\n"
+  "    without one order's rows; only while shop_line has at most 100,000 rows)\n"
   "\n"
   "  --dsn DSN                 libpq connection string for writes and the truth\n"
   "  --url URL                 the service, http://127.0.0.1:PORT (default port 8080)\n"
+  "  --writes NAME             the write generator: demo (default) or shop\n"
+  "  --documents FILE          the declaration file the service serves (documents.file);\n"
+  "                            default: the demo's kinds\n"
   "  --duration S              seconds of writing (default 30); checks drain after\n"
   "  --writes-per-second W     write rate (default 10)\n"
   "  --read-delay-ms MS        delay between COMMIT and the check (default 1000)\n"
@@ -105,10 +121,10 @@ constexpr const char* help_text =
   "                            content when the write commits; an id an insert creates\n"
   "                            is asked twice, so it is cached as missing first:\n"
   "                            primed_missing counts those the service said it held)\n"
-  "  --kinds K,K...            only these kinds of write, at their usual relative weights:\n"
-  "                            rename_dept change_sal move_emp insert_emp delete_emp\n"
-  "                            insert_dept delete_dept replica_rename truncate_reload\n"
-  "                            (default: all)\n"
+  "  --kinds K,K...            only these kinds of write (the generator's, above), at\n"
+  "                            their usual relative weights (default: all)\n"
+  "  --in-turn                 make the kinds of write in turn rather than by weight:\n"
+  "                            each is made once the run has that many writes\n"
   "  --seed N                  random seed (default: from the clock; printed)\n"
   "  --json                    print the summary as one JSON line on stdout\n"
   "  -q, --quiet               no progress lines on stderr\n"
@@ -131,6 +147,9 @@ struct options {
   int64_t unavailable_grace_ms = 30000;
   int64_t pg_retry_s = 60;
   bool prewarm = true;
+  bool in_turn = false; ///< --in-turn: the kinds of write in turn, not drawn by weight
+  std::string writes = "demo"; ///< --writes: whose write generator
+  std::string documents;        ///< --documents: a declaration file; empty: the demo's kinds
   std::string kinds; ///< --kinds: the kinds of write to make, comma-separated; empty = all
   std::optional<uint64_t> seed;
   bool json = false;
@@ -218,6 +237,15 @@ options parse_args(int argc, char** argv) {
     } else if (arg == "--no-prewarm") {
       flag();
       o.prewarm = false;
+    } else if (arg == "--writes") {
+      o.writes = std::string{value()};
+      if (o.writes != "demo" && o.writes != "shop")
+        usage_error("--writes: no write generator '" + o.writes + "' (demo, shop)");
+    } else if (arg == "--documents") {
+      o.documents = std::string{value()};
+    } else if (arg == "--in-turn") {
+      flag();
+      o.in_turn = true;
     } else if (arg == "--kinds") {
       o.kinds = std::string{value()};
     } else if (arg == "--seed") {
@@ -245,56 +273,7 @@ double ms_between(steady::time_point a, steady::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// ---- documents -----------------------------------------------------------------
-
-/// A cached document: a kind of the installed catalogue and its key's
-/// spelling. The checking half knows no kind: the path comes from the kind's
-/// route and the truth from its own statement and plan (pg::read_document),
-/// so it checks any declared kind; the write generator below is the demo's.
-struct doc_key {
-  std::string kind;
-  std::string key;
-  auto operator<=>(const doc_key&) const = default;
-  std::string name() const { return kind + ":" + key; }
-  /// The kind's route followed by the key, percent-encoded where a path
-  /// needs it.
-  std::string target() const {
-    const auto* entry = restcache::find_doc_kind(kind);
-    std::string t = entry != nullptr ? entry->route : "/" + kind + "/";
-    static constexpr char hex[] = "0123456789ABCDEF";
-    for (unsigned char ch : key) {
-      if (std::isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-        t += static_cast<char>(ch);
-      } else {
-        t += '%';
-        t += hex[ch >> 4];
-        t += hex[ch & 15];
-      }
-    }
-    return t;
-  }
-};
-
-/// The demo's department (with its employees) and employee documents.
-doc_key dept_doc(int32_t deptno) {
-  return {"deptemps", std::to_string(deptno)};
-}
-doc_key emp_doc(int32_t empno) {
-  return {"emp", std::to_string(empno)};
-}
-
-/// The document as the daemon would encode it now, by its kind's statement
-/// and plan; nullopt: no such document (404).
-std::optional<std::string> truth(pg::connection& c, const doc_key& k) {
-  const auto* entry = restcache::find_doc_kind(k.kind);
-  if (entry == nullptr)
-    throw std::runtime_error("no kind '" + k.kind + "' is installed");
-  restcache::doc_key key;
-  if (restcache::parse_key(entry->key, entry->kind, k.key, key) != restcache::key_error::none)
-    throw std::runtime_error("'" + k.key + "' is no key of kind '" + k.kind + "'");
-  auto doc = pg::read_document(c, key);
-  return doc.empty() ? std::nullopt : std::optional<std::string>{std::move(doc)};
-}
+// ---- the checker ---------------------------------------------------------------
 
 std::string describe(const std::optional<std::string>& doc) {
   return doc ? *doc : std::string{"<404>"};
@@ -311,105 +290,10 @@ std::string diff_excerpt(const std::optional<std::string>& served, const std::op
          + b.substr(from, 160) + "'";
 }
 
-// ---- PostgreSQL, reconnecting ----------------------------------------------------
-
-bool is_connection_failure(const pg::error& e, const std::optional<pg::connection>& c) {
-  return e.connection_lost() || !c || !c->ok();
-}
-
-class database {
-public:
-  database(std::string dsn, int64_t retry_s, bool quiet) : dsn_(std::move(dsn)), retry_s_(retry_s), quiet_(quiet) {}
-
-  /// The connection, connecting (and waiting up to retry_s) when needed.
-  pg::connection& conn() {
-    auto deadline = steady::now() + std::chrono::seconds{retry_s_};
-    while (!conn_ || !conn_->ok()) {
-      try {
-        conn_.reset();
-        pg::connection c{dsn_};
-        pg::prepare_statements(c);
-        c.exec("SET application_name = 'restcache-freshness'");
-        conn_.emplace(std::move(c));
-        if (reconnects_++ > 0 && !quiet_)
-          std::fprintf(stderr, "restcache-freshness: reconnected to PostgreSQL\n");
-      } catch (const pg::error& e) {
-        if (steady::now() >= deadline)
-          throw;
-        if (!waiting_ && !quiet_)
-          std::fprintf(stderr, "restcache-freshness: PostgreSQL unavailable, waiting: %s\n", e.what());
-        waiting_ = true;
-        std::this_thread::sleep_for(milliseconds{200});
-        continue;
-      }
-      waiting_ = false;
-    }
-    return *conn_;
-  }
-
-  /// Runs f(conn), again on a new connection when the connection broke
-  /// (bounded by retry_s). f must be safe to repeat (reads).
-  template <class F>
-  auto run(F&& f) -> decltype(f(std::declval<pg::connection&>())) {
-    auto deadline = steady::now() + std::chrono::seconds{retry_s_};
-    for (;;) {
-      try {
-        return f(conn());
-      } catch (const pg::error& e) {
-        if (!is_connection_failure(e, conn_) || steady::now() >= deadline)
-          throw;
-        conn_.reset();
-        std::this_thread::sleep_for(milliseconds{100});
-      }
-    }
-  }
-
-  bool lost(const pg::error& e) const { return is_connection_failure(e, conn_); }
-  void drop() { conn_.reset(); }
-
-private:
-  std::string dsn_;
-  int64_t retry_s_;
-  bool quiet_;
-  std::optional<pg::connection> conn_;
-  int reconnects_ = 0;
-  bool waiting_ = false;
-};
-
-std::string param(int64_t v) {
-  return std::to_string(v);
-}
-
-// ---- the checker ---------------------------------------------------------------
-
-enum class op_kind {
-  rename_dept, change_sal, move_emp, insert_emp, delete_emp, insert_dept, delete_dept, replica_rename,
-  truncate_reload
-};
-constexpr int op_count = 9;
-constexpr const char* op_names[op_count] = {"rename_dept", "change_sal",  "move_emp",       "insert_emp",
-                                            "delete_emp",  "insert_dept", "delete_dept",    "replica_rename",
-                                            "truncate_reload"};
-// Relative weights: mostly updates; inserts a little ahead of deletes; a
-// truncate reloads the whole table (and drops every cached document), so it
-// is rare.
-constexpr int op_default_weights[op_count] = {20, 25, 15, 12, 10, 10, 8, 6, 2};
-// A truncate-and-reload rewrites every employee row: not on larger tables.
-constexpr int64_t truncate_max_emps = 100'000;
-
-struct plan {
-  op_kind op;
-  std::set<doc_key> keys; ///< documents the write changes (computed beforehand)
-  int32_t deptno = 0, deptno2 = 0, empno = 0, value = 0;
-  std::vector<int32_t> new_empnos;
-  std::string text;
-  bool whole_dept = false; ///< truncate_reload: TRUNCATE dept CASCADE (else TRUNCATE emp)
-};
-
 struct check {
   uint64_t write_no;
-  op_kind op;
-  doc_key key;
+  size_t op;
+  checked_doc key;
   steady::time_point commit;
   steady::time_point due;
   steady::time_point give_up;
@@ -432,7 +316,7 @@ struct counters {
   uint64_t late_checks = 0;      ///< compared more than 500 ms after they were due
   uint64_t trigger_gaps = 0;     ///< keys the write changed but the change log did not name
   uint64_t primed_missing = 0;   ///< ids a write created, answered as remembered missing before it
-  uint64_t per_op[op_count] = {};
+  std::vector<uint64_t> per_op; ///< writes by kind, in the generator's order
   std::vector<double> latencies_ms;
   uint64_t latency_timeouts = 0;
   uint64_t latency_unavailable = 0;
@@ -448,10 +332,12 @@ double percentile(std::vector<double> v, double p) {
 
 class checker {
 public:
-  explicit checker(const options& o)
-    : opt_(o), db_(o.dsn, o.pg_retry_s, o.quiet), svc_(o.port, milliseconds{5000}, o.host),
+  checker(const options& o, std::unique_ptr<freshness::write_generator> gen)
+    : opt_(o), gen_(std::move(gen)), db_(o.dsn, o.pg_retry_s, o.quiet), svc_(o.port, milliseconds{5000}, o.host),
       poller_(o.port, milliseconds{5000}, o.host), rng_(o.seed.value_or(0)) {
-    std::copy(std::begin(op_default_weights), std::end(op_default_weights), op_weights_);
+    for (const auto& op : gen_->ops())
+      op_weights_.push_back(op.weight);
+    n_.per_op.assign(op_weights_.size(), 0);
     if (!o.kinds.empty())
       choose_kinds(o.kinds);
   }
@@ -462,23 +348,15 @@ private:
   // setup and state
   /// --kinds: every kind not named gets weight 0.
   void choose_kinds(std::string_view list);
-  void load_ids();
   /// Turns off the kinds of write this database does not allow (replica
   /// mode needs a superuser), saying so.
   void check_write_kinds();
-  int32_t random_dept();
-  std::optional<std::pair<int32_t, int32_t>> random_emp(); ///< (empno, deptno)
-  std::set<doc_key> dependents(const std::vector<int32_t>& empnos, std::optional<int32_t> except_dept);
-  std::set<doc_key> emp_removal_keys(int32_t empno, int32_t deptno);
-  std::set<doc_key> dept_removal_keys(int32_t deptno);
   // writes
-  std::optional<plan> make_plan(op_kind op);
-  std::optional<plan> pick_plan();
+  std::optional<planned_write> pick_write();
   void write_once();
-  void apply_local(const plan& p);
   // reads
-  void prewarm(const std::set<doc_key>& keys);
-  void measure_latency(const std::map<doc_key, std::optional<std::string>>& expected, steady::time_point commit);
+  void prewarm(const std::set<checked_doc>& keys);
+  void measure_latency(const std::map<checked_doc, std::optional<std::string>>& expected, steady::time_point commit);
   void run_due_checks(steady::time_point now);
   void run_check(check c);
   void finish_check(const check& c);
@@ -488,18 +366,16 @@ private:
   void report(steady::time_point start, bool final);
 
   const options& opt_;
-  database db_;
+  std::unique_ptr<freshness::write_generator> gen_;
+  freshness::database db_;
   http_client svc_;    ///< checks and prewarm
   http_client poller_; ///< latency polling
   std::mt19937_64 rng_;
-  int op_weights_[op_count];
-  std::vector<int32_t> dept_ids_;
-  int32_t next_deptno_ = 1;
-  int32_t next_empno_ = 1;
-  std::atomic<int32_t> max_deptno_{1};
+  std::vector<int> op_weights_; ///< by the generator's ops(), 0 = not made
+  size_t next_turn_ = 0;        ///< --in-turn: the kind of write to make next
   std::priority_queue<check, std::vector<check>, std::greater<check>> checks_;
-  std::map<doc_key, int> pending_;           ///< keys with a check not yet done
-  std::map<doc_key, uint64_t> last_write_;   ///< key -> number of the last write touching it
+  std::map<checked_doc, int> pending_;           ///< keys with a check not yet done
+  std::map<checked_doc, uint64_t> last_write_;   ///< key -> number of the last write touching it
   counters n_;
   int stale_printed_ = 0;
   int error_printed_ = 0;
@@ -509,229 +385,39 @@ private:
   std::atomic<uint64_t> read_errors_{0};
 };
 
-void checker::load_ids() {
-  dept_ids_ = db_.run([](pg::connection& c) { return pg::fetch_dept_ids(c); });
-  auto r = db_.run([](pg::connection& c) {
-    return c.exec("SELECT COALESCE(max(deptno), 0), (SELECT COALESCE(max(empno), 0) FROM emp) FROM dept");
-  });
-  next_deptno_ = std::max<int32_t>(next_deptno_, int32_t(r.int64(0, 0)) + 1);
-  next_empno_ = std::max<int32_t>(next_empno_, int32_t(r.int64(0, 1)) + 1);
-  max_deptno_.store(std::max<int32_t>(1, next_deptno_ - 1));
-}
-
-int32_t checker::random_dept() {
-  if (dept_ids_.empty())
-    return 0;
-  return dept_ids_[std::uniform_int_distribution<size_t>{0, dept_ids_.size() - 1}(rng_)];
-}
-
-std::optional<std::pair<int32_t, int32_t>> checker::random_emp() {
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    int32_t d = random_dept();
-    if (d == 0)
-      return std::nullopt;
-    auto r = db_.run([&](pg::connection& c) {
-      return c.exec_params("SELECT empno FROM emp WHERE deptno = $1 ORDER BY empno", {param(d)});
-    });
-    if (r.rows() == 0)
-      continue;
-    int row = std::uniform_int_distribution<int>{0, r.rows() - 1}(rng_);
-    return std::pair{int32_t(r.int64(row, 0)), d};
-  }
-  return std::nullopt;
-}
-
-/// Employees (outside `except_dept`) whose mgr is one of `empnos`: deleting
-/// those sets their mgr to NULL, which changes their document and their
-/// department's.
-std::set<doc_key> checker::dependents(const std::vector<int32_t>& empnos, std::optional<int32_t> except_dept) {
-  std::set<doc_key> keys;
-  if (empnos.empty())
-    return keys;
-  std::string arr = "{";
-  for (size_t i = 0; i < empnos.size(); ++i) {
-    if (i > 0)
-      arr += ',';
-    arr += std::to_string(empnos[i]);
-  }
-  arr += "}";
-  auto r = db_.run([&](pg::connection& c) {
-    return c.exec_params("SELECT empno, deptno FROM emp WHERE mgr = ANY($1::int[])", {arr});
-  });
-  for (int i = 0; i < r.rows(); ++i) {
-    auto dept = r.opt_int32(i, 1);
-    if (except_dept && dept == except_dept)
-      continue;
-    keys.insert(emp_doc(int32_t(r.int64(i, 0))));
-    if (dept)
-      keys.insert(dept_doc(*dept));
-  }
-  return keys;
-}
-
-/// What removing employee `empno` of department `deptno` changes: the
-/// employee, its department, and the employees it managed.
-std::set<doc_key> checker::emp_removal_keys(int32_t empno, int32_t deptno) {
-  auto keys = dependents({empno}, std::nullopt);
-  keys.insert(emp_doc(empno));
-  keys.insert(dept_doc(deptno));
-  return keys;
-}
-
-/// What removing department `deptno` with its employees changes: the
-/// department, its employees, and the employees elsewhere they managed.
-std::set<doc_key> checker::dept_removal_keys(int32_t deptno) {
-  auto r = db_.run([&](pg::connection& c) {
-    return c.exec_params("SELECT empno FROM emp WHERE deptno = $1", {param(deptno)});
-  });
-  std::vector<int32_t> emps;
-  for (int i = 0; i < r.rows(); ++i)
-    emps.push_back(int32_t(r.int64(i, 0)));
-  auto keys = dependents(emps, deptno);
-  keys.insert(dept_doc(deptno));
-  for (auto e : emps)
-    keys.insert(emp_doc(e));
-  return keys;
-}
-
-std::optional<plan> checker::make_plan(op_kind op) {
-  plan p;
-  p.op = op;
-  switch (op) {
-    case op_kind::rename_dept:
-    case op_kind::replica_rename: {
-      p.deptno = random_dept();
-      if (p.deptno == 0)
-        return std::nullopt;
-      p.text = std::string{op == op_kind::rename_dept ? "Renamed " : "Replicated "}
-               + std::to_string(std::uniform_int_distribution<int>{0, 999'999}(rng_));
-      p.keys = {dept_doc(p.deptno)};
-      break;
-    }
-    case op_kind::change_sal: {
-      auto e = random_emp();
-      if (!e)
-        return std::nullopt;
-      std::tie(p.empno, p.deptno) = *e;
-      p.value = std::uniform_int_distribution<int>{800, 9999}(rng_);
-      p.keys = {emp_doc(p.empno), dept_doc(p.deptno)};
-      break;
-    }
-    case op_kind::move_emp: {
-      auto e = random_emp();
-      if (!e || dept_ids_.size() < 2)
-        return std::nullopt;
-      std::tie(p.empno, p.deptno) = *e;
-      do
-        p.deptno2 = random_dept();
-      while (p.deptno2 == p.deptno);
-      p.keys = {emp_doc(p.empno), dept_doc(p.deptno), dept_doc(p.deptno2)};
-      break;
-    }
-    case op_kind::insert_emp: {
-      p.deptno = random_dept();
-      if (p.deptno == 0)
-        return std::nullopt;
-      p.empno = next_empno_;
-      p.value = std::uniform_int_distribution<int>{800, 9999}(rng_);
-      p.keys = {emp_doc(p.empno), dept_doc(p.deptno)};
-      break;
-    }
-    case op_kind::delete_emp: {
-      auto e = random_emp();
-      if (!e)
-        return std::nullopt;
-      std::tie(p.empno, p.deptno) = *e;
-      p.keys = emp_removal_keys(p.empno, p.deptno);
-      break;
-    }
-    case op_kind::insert_dept: {
-      p.deptno = next_deptno_;
-      int emps = std::uniform_int_distribution<int>{2, 3}(rng_);
-      p.keys = {dept_doc(p.deptno)};
-      for (int i = 0; i < emps; ++i) {
-        p.new_empnos.push_back(next_empno_ + i);
-        p.keys.insert(emp_doc(next_empno_ + i));
-      }
-      p.text = "Fresh " + std::to_string(p.deptno);
-      break;
-    }
-    case op_kind::truncate_reload: {
-      auto n = db_.run([](pg::connection& c) { return c.exec("SELECT count(*) FROM emp").int64(0, 0); });
-      if (n > truncate_max_emps)
-        return std::nullopt;
-      p.whole_dept = std::uniform_int_distribution<int>{0, 1}(rng_) == 1;
-      if (!p.whole_dept) {
-        // TRUNCATE emp, reloaded without one employee: only the TRUNCATE
-        // names it (the reload's inserts name every other row).
-        auto e = random_emp();
-        if (!e)
-          return std::nullopt;
-        std::tie(p.empno, p.deptno) = *e;
-        p.keys = emp_removal_keys(p.empno, p.deptno);
-        break;
-      }
-      // TRUNCATE dept CASCADE, reloaded without one department and its employees.
-      p.deptno = random_dept();
-      if (p.deptno == 0 || dept_ids_.size() < 10)
-        return std::nullopt;
-      p.keys = dept_removal_keys(p.deptno);
-      break;
-    }
-    case op_kind::delete_dept: {
-      p.deptno = random_dept();
-      if (p.deptno == 0 || dept_ids_.size() < 10)
-        return std::nullopt; // keep some departments around
-      p.keys = dept_removal_keys(p.deptno);
-      break;
-    }
-  }
-  return p;
-}
-
-std::optional<plan> checker::pick_plan() {
+std::optional<planned_write> checker::pick_write() {
   int total = 0;
   for (int w : op_weights_)
     total += w;
   if (total == 0)
     return std::nullopt;
   for (int attempt = 0; attempt < 20; ++attempt) {
-    int x = std::uniform_int_distribution<int>{0, total - 1}(rng_);
-    int i = 0;
-    while (x >= op_weights_[i])
-      x -= op_weights_[i++];
-    auto p = make_plan(op_kind(i));
-    if (!p)
+    size_t i = 0;
+    if (opt_.in_turn) {
+      // The same kind until it is made: one whose documents still await
+      // their checks is deferred rather than skipped.
+      while (op_weights_[next_turn_ % op_weights_.size()] == 0)
+        ++next_turn_;
+      i = next_turn_ % op_weights_.size();
+    } else {
+      int x = std::uniform_int_distribution<int>{0, total - 1}(rng_);
+      while (x >= op_weights_[i])
+        x -= op_weights_[i++];
+    }
+    auto p = gen_->plan(i, db_, rng_);
+    if (!p) {
+      if (opt_.in_turn)
+        ++next_turn_; // none to make now: the next kind's turn
       continue;
-    bool busy = std::any_of(p->keys.begin(), p->keys.end(), [&](const doc_key& k) { return pending_.count(k) > 0; });
-    if (!busy)
+    }
+    bool busy = std::any_of(p->docs.begin(), p->docs.end(), [&](const checked_doc& k) { return pending_.count(k) > 0; });
+    if (!busy) {
+      if (opt_.in_turn)
+        ++next_turn_;
       return p;
+    }
   }
   return std::nullopt;
-}
-
-void checker::apply_local(const plan& p) {
-  switch (p.op) {
-    case op_kind::insert_emp:
-      next_empno_ = std::max(next_empno_, p.empno + 1);
-      break;
-    case op_kind::insert_dept:
-      dept_ids_.push_back(p.deptno);
-      next_deptno_ = std::max(next_deptno_, p.deptno + 1);
-      for (auto e : p.new_empnos)
-        next_empno_ = std::max(next_empno_, e + 1);
-      max_deptno_.store(std::max(max_deptno_.load(), p.deptno));
-      break;
-    case op_kind::delete_dept:
-      dept_ids_.erase(std::remove(dept_ids_.begin(), dept_ids_.end(), p.deptno), dept_ids_.end());
-      break;
-    case op_kind::truncate_reload:
-      if (p.whole_dept)
-        dept_ids_.erase(std::remove(dept_ids_.begin(), dept_ids_.end(), p.deptno), dept_ids_.end());
-      break;
-    default:
-      break;
-  }
 }
 
 http_response checker::get(http_client& cl, const std::string& target) {
@@ -750,7 +436,7 @@ bool unavailable(const http_response& r) {
   return r.status == 0 || r.status == 502 || r.status == 503 || r.status == 504;
 }
 
-void checker::prewarm(const std::set<doc_key>& keys) {
+void checker::prewarm(const std::set<checked_doc>& keys) {
   if (!opt_.prewarm)
     return;
   for (auto& k : keys) {
@@ -766,15 +452,15 @@ void checker::prewarm(const std::set<doc_key>& keys) {
 }
 
 void checker::write_once() {
-  auto p = pick_plan();
+  auto p = pick_write();
   if (!p) {
     ++n_.deferred;
     return;
   }
-  prewarm(p->keys);
+  prewarm(p->docs);
   uint64_t write_no = n_.writes + n_.write_failures + n_.write_ambiguous + 1;
-  std::map<doc_key, std::optional<std::string>> expected;
-  std::set<doc_key> logged;
+  std::map<checked_doc, std::optional<std::string>> expected;
+  std::set<checked_doc> logged;
   bool truncated = false;
   bool commit_sent = false;
   bool committed = false;
@@ -782,71 +468,9 @@ void checker::write_once() {
   try {
     auto& c = db_.conn();
     c.exec("BEGIN");
-    switch (p->op) {
-      case op_kind::replica_rename:
-        // As logical replication applies it on a subscriber.
-        c.exec("SET LOCAL session_replication_role = replica");
-        [[fallthrough]];
-      case op_kind::rename_dept:
-        c.exec_params("UPDATE dept SET dname = $2 WHERE deptno = $1", {param(p->deptno), p->text});
-        break;
-      case op_kind::change_sal:
-        c.exec_params("UPDATE emp SET sal = $2 WHERE empno = $1", {param(p->empno), param(p->value)});
-        break;
-      case op_kind::move_emp:
-        c.exec_params("UPDATE emp SET deptno = $2 WHERE empno = $1", {param(p->empno), param(p->deptno2)});
-        break;
-      case op_kind::insert_emp:
-        c.exec_params("INSERT INTO emp (empno, ename, job, mgr, hiredate, sal, comm, deptno) "
-                      "SELECT $1::int, $4::text, 'CLERK', (SELECT min(empno) FROM emp WHERE deptno = $2::int), "
-                      "DATE '2026-01-02', $3::int, NULL, $2::int",
-                      {param(p->empno), param(p->deptno), param(p->value), "Fresh Hire " + param(p->empno)});
-        break;
-      case op_kind::delete_emp:
-        c.exec_params("DELETE FROM emp WHERE empno = $1", {param(p->empno)});
-        break;
-      case op_kind::insert_dept: {
-        c.exec_params("INSERT INTO dept (deptno, dname, loc) VALUES ($1, $2, 'Freshville')",
-                      {param(p->deptno), p->text});
-        std::optional<std::string> mgr;
-        for (size_t i = 0; i < p->new_empnos.size(); ++i) {
-          int32_t e = p->new_empnos[i];
-          c.exec_params("INSERT INTO emp (empno, ename, job, mgr, hiredate, sal, comm, deptno) "
-                        "VALUES ($1::int, $5::text, $3::text, $4::int, DATE '2026-02-03', 1500, 100, $2::int)",
-                        {param(e), param(p->deptno), std::string{i == 0 ? "MANAGER" : "ANALYST"}, mgr,
-                         "New Staff " + param(e)});
-          if (i == 0)
-            mgr = param(e);
-        }
-        break;
-      }
-      case op_kind::delete_dept:
-        c.exec_params("DELETE FROM dept WHERE deptno = $1", {param(p->deptno)});
-        break;
-      case op_kind::truncate_reload:
-        // The rows that stay, with references to the dropped employees
-        // cleared (as ON DELETE SET NULL would), then TRUNCATE and reload.
-        // Foreign keys are checked at the end of each INSERT statement, so
-        // the reload's order does not matter.
-        if (p->whole_dept) {
-          c.exec_params("CREATE TEMP TABLE keep_dept ON COMMIT DROP AS SELECT * FROM dept WHERE deptno <> $1",
-                        {param(p->deptno)});
-          c.exec_params("CREATE TEMP TABLE keep_emp ON COMMIT DROP AS"
-                        " SELECT * FROM emp WHERE deptno IS DISTINCT FROM $1",
-                        {param(p->deptno)});
-          c.exec_params("UPDATE keep_emp SET mgr = NULL WHERE mgr IN (SELECT empno FROM emp WHERE deptno = $1)",
-                        {param(p->deptno)});
-          c.exec("TRUNCATE dept CASCADE");
-          c.exec("INSERT INTO dept SELECT * FROM keep_dept");
-        } else {
-          c.exec_params("CREATE TEMP TABLE keep_emp ON COMMIT DROP AS SELECT * FROM emp WHERE empno <> $1",
-                        {param(p->empno)});
-          c.exec_params("UPDATE keep_emp SET mgr = NULL WHERE mgr = $1", {param(p->empno)});
-          c.exec("TRUNCATE emp");
-        }
-        c.exec("INSERT INTO emp SELECT * FROM keep_emp");
-        break;
-    }
+    if (gen_->ops()[p->op].replica_role)
+      c.exec("SET LOCAL session_replication_role = replica"); // as logical replication applies it
+    p->statements(c);
     // What the change triggers recorded for this transaction. A TRUNCATE
     // names no key: it stands for every document. Under a savepoint: a log
     // of another schema version (an older build's, before a rolling
@@ -862,7 +486,7 @@ void checker::write_once() {
       if (db_.lost(e))
         throw;
       c.exec("ROLLBACK TO SAVEPOINT read_log");
-      logged = p->keys;
+      logged = p->docs;
     }
     for (int i = 0; i < r.rows(); ++i) {
       if (r.text(i, 0) == "!")
@@ -876,7 +500,7 @@ void checker::write_once() {
             logged.insert({kind.name, std::string{r.text(i, 1)}});
     }
     // The documents as they will be once committed (we are the only writer).
-    for (auto& k : p->keys)
+    for (auto& k : p->docs)
       expected[k] = truth(c, k);
     for (auto& k : logged)
       if (!expected.count(k))
@@ -899,7 +523,7 @@ void checker::write_once() {
     if (!(lost && commit_sent)) {
       ++n_.write_failures;
       if (!opt_.quiet)
-        std::fprintf(stderr, "restcache-freshness: write %s failed (rolled back): %s\n", op_names[int(p->op)],
+        std::fprintf(stderr, "restcache-freshness: write %s failed (rolled back): %s\n", gen_->ops()[p->op].name,
                      e.what());
       return;
     }
@@ -908,28 +532,29 @@ void checker::write_once() {
     ++n_.write_ambiguous;
     if (!opt_.quiet)
       std::fprintf(stderr, "restcache-freshness: connection lost at COMMIT of %s; checking its keys anyway\n",
-                   op_names[int(p->op)]);
+                   gen_->ops()[p->op].name);
     commit_time = steady::now();
     try {
-      load_ids();
+      gen_->load(db_);
     } catch (const pg::error& e2) {
       std::fprintf(stderr, "restcache-freshness: cannot re-read ids: %s\n", e2.what());
     }
     expected.clear();
-    logged = p->keys;
+    logged = p->docs;
   }
   if (committed) {
     ++n_.writes;
-    ++n_.per_op[int(p->op)];
-    apply_local(*p);
-    for (auto& k : p->keys)
+    ++n_.per_op[p->op];
+    if (p->committed)
+      p->committed();
+    for (auto& k : p->docs)
       if (!logged.count(k) && !truncated) {
         ++n_.trigger_gaps;
         std::fprintf(stderr, "restcache-freshness: %s changed %s but the change log does not name it\n",
-                     op_names[int(p->op)], k.name().c_str());
+                     gen_->ops()[p->op].name, k.name().c_str());
       }
   }
-  std::set<doc_key> keys = p->keys;
+  std::set<checked_doc> keys = p->docs;
   keys.insert(logged.begin(), logged.end());
   if (committed && opt_.latency_every > 0 && n_.writes % uint64_t(opt_.latency_every) == 0)
     measure_latency(expected, commit_time);
@@ -943,10 +568,10 @@ void checker::write_once() {
   }
 }
 
-void checker::measure_latency(const std::map<doc_key, std::optional<std::string>>& expected,
+void checker::measure_latency(const std::map<checked_doc, std::optional<std::string>>& expected,
                               steady::time_point commit) {
   auto limit = commit + milliseconds{opt_.latency_limit_ms};
-  std::map<doc_key, std::optional<std::string>> left = expected;
+  std::map<checked_doc, std::optional<std::string>> left = expected;
   steady::time_point last_match = commit;
   bool saw_unavailable = false;
   while (!left.empty() && steady::now() < limit) {
@@ -1046,13 +671,13 @@ void checker::run_check(check c) {
       std::fprintf(stderr,
                    "restcache-freshness: stale-if-error %s after write #%llu (%s), read %.0f ms after COMMIT "
                    "(Age %s)\n",
-                   c.key.name().c_str(), (unsigned long long)c.write_no, op_names[int(c.op)],
+                   c.key.name().c_str(), (unsigned long long)c.write_no, gen_->ops()[c.op].name,
                    ms_between(c.commit, now), r.header_or_empty("Age").c_str());
   } else {
     ++n_.stale;
     if (stale_printed_++ < 10)
       std::fprintf(stderr, "restcache-freshness: STALE %s after write #%llu (%s), read %.0f ms after COMMIT: %s\n",
-                   c.key.name().c_str(), (unsigned long long)c.write_no, op_names[int(c.op)],
+                   c.key.name().c_str(), (unsigned long long)c.write_no, gen_->ops()[c.op].name,
                    ms_between(c.commit, now), diff_excerpt(served, after).c_str());
   }
   finish_check(c);
@@ -1075,8 +700,7 @@ void checker::reader_loop(unsigned idx) {
                                : steady::duration::zero();
   auto next = steady::now();
   while (!stop_readers_.load(std::memory_order_relaxed)) {
-    int32_t id = std::uniform_int_distribution<int32_t>{1, std::max<int32_t>(1, max_deptno_.load())}(rng);
-    auto r = get(cl, "/deptemps/" + std::to_string(id));
+    auto r = get(cl, gen_->read_target(rng));
     reads_.fetch_add(1, std::memory_order_relaxed);
     if (r.status != 200 && r.status != 404) {
       read_errors_.fetch_add(1, std::memory_order_relaxed);
@@ -1117,8 +741,8 @@ void checker::report(steady::time_point start, bool final) {
               u(n_.late_checks), u(n_.unavailable_retries), u(n_.trigger_gaps), u(n_.primed_missing), u(n_.deferred),
               u(reads_.load()), u(read_errors_.load()), elapsed);
   std::printf("freshness: writes by kind:");
-  for (int i = 0; i < op_count; ++i)
-    std::printf(" %s=%llu", op_names[i], u(n_.per_op[i]));
+  for (size_t i = 0; i < n_.per_op.size(); ++i)
+    std::printf(" %s=%llu", gen_->ops()[i].name, u(n_.per_op[i]));
   std::printf("\n");
   if (opt_.json) {
     std::printf("{\"writes\":%llu,\"checked\":%llu,\"fresh\":%llu,\"stale\":%llu,\"stale_if_error\":%llu,"
@@ -1134,23 +758,25 @@ void checker::report(steady::time_point start, bool final) {
                 u(n_.superseded), u(n_.late_checks), u(n_.unavailable_retries), u(n_.trigger_gaps),
                 u(n_.primed_missing), u(n_.deferred),
                 u(reads_.load()), u(read_errors_.load()), elapsed, u(opt_.seed.value_or(0)));
-    for (int i = 0; i < op_count; ++i)
-      std::printf("%s\"%s\":%llu", i ? "," : "", op_names[i], u(n_.per_op[i]));
+    for (size_t i = 0; i < n_.per_op.size(); ++i)
+      std::printf("%s\"%s\":%llu", i ? "," : "", gen_->ops()[i].name, u(n_.per_op[i]));
     std::printf("}}\n");
   }
   std::fflush(stdout);
 }
 
 void checker::choose_kinds(std::string_view list) {
-  std::fill(std::begin(op_weights_), std::end(op_weights_), 0);
+  std::fill(op_weights_.begin(), op_weights_.end(), 0);
+  auto ops = gen_->ops();
   while (!list.empty()) {
     auto comma = list.find(',');
     auto name = list.substr(0, comma);
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    auto i = std::find(std::begin(op_names), std::end(op_names), name) - std::begin(op_names);
-    if (i == op_count)
-      usage_error("--kinds: unknown kind of write '" + std::string{name} + "'");
-    op_weights_[i] = op_default_weights[i];
+    auto i = size_t(std::find_if(ops.begin(), ops.end(), [&](const auto& op) { return op.name == name; })
+                    - ops.begin());
+    if (i == ops.size())
+      usage_error("--kinds: unknown kind of write '" + std::string{name} + "' for --writes " + opt_.writes);
+    op_weights_[i] = ops[i].weight;
   }
 }
 
@@ -1162,25 +788,26 @@ void checker::check_write_kinds() {
       return 0;
     });
   } catch (const pg::error& e) {
-    op_weights_[int(op_kind::replica_rename)] = 0;
+    for (size_t i = 0; i < op_weights_.size(); ++i)
+      if (gen_->ops()[i].replica_role)
+        op_weights_[i] = 0;
     if (!opt_.quiet)
       std::fprintf(stderr, "restcache-freshness: no replica-mode writes (needs a superuser): %s\n", e.what());
   }
 }
 
 int checker::run() {
-  load_ids();
+  gen_->load(db_);
   check_write_kinds();
-  if (dept_ids_.size() < 2) {
-    std::fprintf(stderr, "restcache-freshness: the database has %zu departments; load some first\n",
-                 dept_ids_.size());
+  if (auto why = gen_->not_ready()) {
+    std::fprintf(stderr, "restcache-freshness: %s\n", why->c_str());
     return 1;
   }
   if (!opt_.quiet)
     std::fprintf(stderr,
-                 "restcache-freshness: %zu departments, next deptno %d, next empno %d; seed %llu; %.1f writes/s "
+                 "restcache-freshness: %s writes on %s; seed %llu; %.1f writes/s "
                  "for %.0f s, check %lld ms after COMMIT, %lld readers\n",
-                 dept_ids_.size(), next_deptno_, next_empno_, (unsigned long long)opt_.seed.value_or(0),
+                 opt_.writes.c_str(), gen_->describe().c_str(), (unsigned long long)opt_.seed.value_or(0),
                  opt_.writes_per_second, opt_.duration_s, (long long)opt_.read_delay_ms, (long long)opt_.readers);
   std::vector<std::thread> readers;
   for (int64_t i = 0; i < opt_.readers; ++i)
@@ -1243,15 +870,26 @@ int checker::run() {
 } // namespace
 
 int main(int argc, char** argv) {
-  restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
   auto opt = parse_args(argc, argv);
+  if (opt.documents.empty()) {
+    restcache::demo::install_demo_catalogue(); // the demo's documents, the daemon's default
+  } else {
+    // The kinds the daemon serves from the same file: their routes and statements.
+    auto declared = restcache::declarations::read_declaration_file(opt.documents);
+    if (!declared.ok()) {
+      std::fprintf(stderr, "restcache-freshness: --documents is refused:\n%s", declared.error_text().c_str());
+      return 2;
+    }
+    restcache::install_catalogue(std::move(declared.kinds));
+  }
   if (!opt.seed)
     opt.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) & 0x7fffffffffffffffULL;
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
   try {
-    checker c{opt};
+    checker c{opt, opt.writes == "shop" ? restcache::freshness::make_shop_writes()
+                                        : restcache::freshness::make_demo_writes()};
     return c.run();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "restcache-freshness: %s\n", e.what());
