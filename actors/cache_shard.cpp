@@ -247,6 +247,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   self->state.fills = fill_table{cfg.fill_timeout};
   self->state.replicas = replica_tracker{{cfg.replica_states, cfg.replica_lsn_check, cfg.replica_wait, cfg.max_key_lsns}};
   self->state.memory = memory_tier{cfg.memory_bytes, missing_keys{cfg.negative_bytes, cfg.negative_ttl}, *metrics};
+  self->state.limits = kind_limits::of_catalogue();
   self->state.pool = std::move(pool);
   self->state.metrics = metrics;
 
@@ -310,12 +311,16 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (st.cfg.bypassed(key.kind()))
         return bypass(key, cb);
       if (auto* e = st.memory.hit(key)) {
-        bump_hot(st.metrics->hits);
-        auto doc = e->doc; // keep_gzip may evict the entry
-        if (gzip)
-          st.memory.keep_gzip(*e);
-        cb(lookup_result{rc_error::none, std::move(doc), cache_status::memory});
-        return;
+        if (e->live([self] { return self->clock().now(); })) {
+          bump_hot(st.metrics->hits);
+          auto doc = e->doc; // keep_gzip may evict the entry
+          if (gzip)
+            st.memory.keep_gzip(*e);
+          cb(lookup_result{rc_error::none, std::move(doc), cache_status::memory});
+          return;
+        }
+        st.memory.drop(key); // past its kind's TTL: read again
+        bump(st.metrics->expired);
       }
       bump(st.metrics->misses);
       if (join(key, cb))
@@ -420,12 +425,16 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (auto stale = st.stale_answer(key, result.error))
         return st.answer_fill(fill->waiters, *stale, false);
       bool kept = false;
-      if (current && result.doc) {
+      if (current && result.doc && !st.limits.keeps(key, *result.doc)) {
+        bump(st.metrics->over_cap); // above its kind's max_bytes: answered, not kept
+      } else if (current && result.doc) {
         if (st.cfg.uses_memory())
-          st.memory.store(key, result.doc, fill->seq);
-        st.write_through(self, key, result.doc, fill->seq);
-        kept = st.cfg.uses_memory() || st.cfg.uses_tier();
-      } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()) {
+          st.memory.store(key, result.doc, fill->seq, st.limits.expiry(key, self->clock().now()));
+        if (st.limits.in_tier(key))
+          st.write_through(self, key, result.doc, fill->seq);
+        kept = st.cfg.uses_memory() || (st.cfg.uses_tier() && st.limits.in_tier(key));
+      } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()
+                 && st.limits.remembers_missing(key, st.cfg.negative_ttl)) {
         kept = st.memory.remember_missing(key, self->clock().now());
       } else if (!current && st.cfg.bypassed(key.kind()) && (result.doc || result.error == rc_error::not_found)) {
         // Read while the listener is not caught up: an older copy, in memory
@@ -445,10 +454,15 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       if (st.cfg.bypassed(key.kind()) || epoch != st.epoch || st.memory.contains(key)
           || st.fills.in_flight(key))
         return;
+      if (!st.limits.keeps(key, *doc)) {
+        bump(st.metrics->over_cap);
+        return;
+      }
       bump(st.metrics->populated);
-      st.write_through(self, key, doc, st.applied_seq);
+      if (st.limits.in_tier(key))
+        st.write_through(self, key, doc, st.applied_seq);
       if (st.cfg.uses_memory())
-        st.memory.store(key, std::move(doc), st.applied_seq);
+        st.memory.store(key, std::move(doc), st.applied_seq, st.limits.expiry(key, self->clock().now()));
     },
     [self](mailbox_atom) {
       self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),

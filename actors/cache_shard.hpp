@@ -16,6 +16,7 @@
 #include "actors/actors.hpp"
 #include "cache/key_hash.hpp"
 #include "cache/fill_table.hpp"
+#include "cache/kind_limits.hpp"
 #include "cache/memory_tier.hpp"
 #include "cache/replica_tracker.hpp"
 #include "actors/batch_writer.hpp"
@@ -98,6 +99,8 @@ struct cache_shard_state {
 
   /// The documents and "does not exist" answers kept, under the budget.
   memory_tier memory;
+  /// Each kind's TTL and size cap (from the catalogue).
+  kind_limits limits;
   /// Keys refreshed (no-cache) in the interval that ends at refresh_window_end.
   absl::flat_hash_set<doc_key, doc_key_table_hash> refreshed;
   caf::actor_clock::time_point refresh_window_end{};
@@ -144,7 +147,7 @@ struct cache_shard_state {
   /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
   void apply_change(const key_change& change);
   bool tier_readable(const doc_key& key) const {
-    return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0;
+    return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0 && limits.in_tier(key);
   }
   /// Arms the fill timer for the earliest deadline unless it is armed.
   void arm_fill_timer(cache_shard_actor::pointer self);

@@ -31,6 +31,8 @@ struct cache_metrics : memory_tier_gauges {
   /// shard still is at N (nothing it read can have been invalidated since).
   std::atomic<uint64_t> invalidation_epoch{0};
   std::atomic<uint64_t> populated{0};    ///< entries stored by cache.populate
+  std::atomic<uint64_t> expired{0};      ///< documents found past their kind's TTL, read again
+  std::atomic<uint64_t> over_cap{0};     ///< documents above their kind's max_bytes: answered, not kept
   /// Answers by Cache-Status, except memory and LMDB hits (those are `hits`
   /// and `tier_hits`: no second counter for one event).
   std::array<std::atomic<uint64_t>, cache_status_count> answers{};

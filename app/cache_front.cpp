@@ -103,6 +103,10 @@ std::string cache_front::metrics_text() const {
             &cm::evictions);
   per_shard("restcache_cache_invalidations_total", "counter", "Invalidations applied.", &cm::invalidations);
   per_shard("restcache_cache_populated_total", "counter", "Entries stored by cache.populate.", &cm::populated);
+  per_shard("restcache_cache_expired_total", "counter",
+            "Documents found past their kind's ttl in memory, read again.", &cm::expired);
+  per_shard("restcache_cache_over_cap_total", "counter",
+            "Documents larger than their kind's max_bytes: answered, not kept.", &cm::over_cap);
   per_shard("restcache_cache_entries", "gauge", "Documents held in memory.", &cm::entries);
   per_shard("restcache_cache_bytes", "gauge", "Bytes charged against the memory budget.", &cm::bytes);
   for (auto& source : metrics_sources_)

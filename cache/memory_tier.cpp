@@ -24,7 +24,7 @@ void memory_tier::add_bytes(int64_t n) noexcept {
     gauges_->bytes.fetch_add(n, std::memory_order_relaxed);
 }
 
-bool memory_tier::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
+bool memory_tier::store(const doc_key& key, doc_ptr doc, uint64_t seq, time_point expires) {
   // A long text key's bytes are held once, shared by the entry and its slot.
   auto charge = charge_of(*doc) + static_cast<int64_t>(key.heap_bytes());
   if (charge > budget_)
@@ -32,7 +32,7 @@ bool memory_tier::store(const doc_key& key, doc_ptr doc, uint64_t seq) {
   drop(key);
   forget_missing(key);
   auto generation = next_generation_++;
-  entries_.emplace(key, entry{std::move(doc), charge, generation, false, seq});
+  entries_.emplace(key, entry{std::move(doc), charge, generation, false, seq, expires});
   clock_.push_back(clock_slot{key, generation});
   add_bytes(charge);
   if (gauges_ != nullptr)

@@ -30,6 +30,16 @@ public:
     /// The change sequence the document was read at (fill start, populate,
     /// LMDB read): it reflects every change up to it. Shown by inspection.
     uint64_t seq = 0;
+    /// When it stops being answered (its kind's TTL after it was read);
+    /// time_point::max() for a kind without one.
+    time_point expires = time_point::max();
+
+    /// Whether it may still be answered at `now` (the clock is read only
+    /// for a kind with a TTL).
+    template <class Now>
+    bool live(Now&& now) const {
+      return expires == time_point::max() || now() < expires;
+    }
   };
 
   /// Bytes a cached document costs: its body and ETag plus a fixed overhead
@@ -59,9 +69,10 @@ public:
   bool contains(const doc_key& key) const noexcept { return entries_.contains(key); }
 
   /// Keeps `doc`, read at change sequence `seq`, for `key` (in place of
-  /// its document or missing mark), then evicts down to the budget. False
-  /// when the document alone is larger than the budget: it is not kept.
-  bool store(const doc_key& key, doc_ptr doc, uint64_t seq);
+  /// its document or missing mark) until `expires`, then evicts down to the
+  /// budget. False when the document alone is larger than the budget: it is
+  /// not kept.
+  bool store(const doc_key& key, doc_ptr doc, uint64_t seq, time_point expires = time_point::max());
   /// A client asked for the entry's document gzip-encoded: compresses it
   /// once, keeps the variant with the document and charges it to the
   /// budget, which may evict this entry too: do not use `e` afterwards.

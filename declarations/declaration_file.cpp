@@ -279,7 +279,7 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
     e.name = *name;
     in.about(e.name);
     in.only(*k, {"name", "route", "key", "key_space", "noun", "statement", "sql", "nulls", "fields", "detail",
-                 "reads", "populate"},
+                 "reads", "populate", "ttl", "max_bytes"},
             "a kind");
     if (!is_plain_name(e.name))
       in.fail(k->get("name"), "a kind's name is 1 to 63 of a-z, 0-9 and _, not led by a digit");
@@ -363,9 +363,28 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
       }
     }
 
-    if (const toml::node* r = k->get("reads"); r == nullptr || r->as_array() == nullptr || r->as_array()->empty()) {
+    if (auto ttl = in.integer(*k, "ttl", &node, false)) {
+      if (*ttl < 1 || *ttl > max_ttl_seconds)
+        in.fail(k->get("ttl"), "ttl is a number of seconds, 1 to " + std::to_string(max_ttl_seconds));
+      else
+        e.ttl = std::chrono::seconds{*ttl};
+    }
+    if (auto cap = in.integer(*k, "max_bytes", &node, false)) {
+      if (*cap < 1)
+        in.fail(k->get("max_bytes"), "max_bytes is a number of bytes, at least 1");
+      else
+        e.max_bytes = *cap;
+    }
+
+    // A kind with a TTL may read tables no trigger watches (or none at
+    // all): the TTL bounds how long a change to them goes unseen.
+    const toml::node* r = k->get("reads");
+    const bool no_reads = r == nullptr || (r->as_array() != nullptr && r->as_array()->empty());
+    if (no_reads && e.ttl.count() > 0) {
+      // kept for its TTL alone
+    } else if (r == nullptr || r->as_array() == nullptr || r->as_array()->empty()) {
       in.fail(r ? r : &node, "'reads' is missing: the tables the statement reads, each "
-                             "{ table, columns, keys }");
+                             "{ table, columns, keys } (or, with a ttl, none)");
     } else {
       bool keyed_here = false;
       for (auto&& item : *r->as_array()) {
@@ -395,9 +414,9 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
         }
         e.reads.push_back(std::move(read));
       }
-      if (!keyed_here)
+      if (!keyed_here && e.ttl.count() == 0)
         in.fail(r, "no read keys its changes in its key space '" + e.entity
-                     + "': nothing would ever invalidate its documents");
+                     + "': nothing would ever invalidate its documents (unless a ttl does)");
     }
 
     if (const toml::node* p = k->get("populate")) {

@@ -16,6 +16,10 @@ namespace restcache::declarations {
 /// The format this build reads (the file's `format`).
 inline constexpr int64_t declaration_format = 1;
 
+/// The longest `ttl` a kind may have, in seconds (30 days): a longer one is
+/// more likely a mistake of unit than a wish.
+inline constexpr int64_t max_ttl_seconds = 30 * 86'400;
+
 /// What a declaration file declares, or why it cannot be taken.
 struct declared_kinds {
   std::vector<doc_kind_entry> kinds; ///< in the file's order (their ids follow it); empty when refused

@@ -9,6 +9,7 @@
 // demo/ (the daemon's default); the engine names none of them.
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,6 +78,14 @@ struct doc_kind_entry {
   /// 7 does not exist").
   std::string noun;
   populate_plan populate;
+  /// How long a document is kept after it was read, for documents that
+  /// change without a logged write (time-dependent data, a table not
+  /// watched); 0: until a change drops it. A kind with one is kept in
+  /// memory only (cache/kind_limits.hpp says why).
+  std::chrono::seconds ttl{0};
+  /// The largest document kept, its body's bytes: a larger one is answered
+  /// and not kept. 0: no cap but the tiers' budgets.
+  int64_t max_bytes = 0;
 };
 
 /// A name as metric labels, logs, the change log's key spaces and

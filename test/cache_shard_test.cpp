@@ -5,6 +5,7 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
 
 using namespace restcache;
@@ -487,6 +488,72 @@ CAF_TEST(lmdb mode keeps nothing in memory and reads the tier) {
   sched.run();
   CAF_CHECK_EQUAL(conn().queries, 1u); // answered by the tier
   CAF_CHECK_EQUAL(cm.tier_hits.load(), 1u);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
+
+namespace {
+
+/// The demo's kinds with limits on deptemps.
+std::vector<doc_kind_entry> deptemps_with(std::chrono::seconds ttl, int64_t max_bytes) {
+  auto kinds = demo::demo_kinds();
+  for (auto& k : kinds)
+    if (k.name == "deptemps") {
+      k.ttl = ttl;
+      k.max_bytes = max_bytes;
+    }
+  return kinds;
+}
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(cache_shard_limit_tests, tier_fixture)
+
+CAF_TEST(a kind with a ttl is kept in memory for its ttl and never in the tier) {
+  catalogue_guard kinds{deptemps_with(std::chrono::seconds{5}, 0)};
+  spawn_tiered(cache_mode::tiered); // reads the limits of the catalogue
+  tier->docs[key(12)] = make_doc("{\"old\":true}"); // a record from before the ttl: not read
+  fill(12);
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_CHECK(results[0].status == cache_status::stored);
+  CAF_CHECK_EQUAL(tier->reads, 0u);
+  CAF_CHECK_EQUAL(bm.queued.load(), 0); // not written to the tier
+  sched.clock().advance_time(std::chrono::seconds{4});
+  get(12);
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 2u);
+  CAF_CHECK(results[1].status == cache_status::memory);
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  sched.clock().advance_time(std::chrono::seconds{2}); // 6 s after the read
+  get(12);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 2u); // read again
+  CAF_CHECK_EQUAL(cm.expired.load(), 1u);
+  conn().complete_oldest();
+  sched.run();
+  CAF_REQUIRE_EQUAL(results.size(), 3u);
+  CAF_CHECK(results[2].status == cache_status::stored);
+  CAF_CHECK_EQUAL(tier->reads, 0u);
+  // Another kind is kept as before, in both tiers.
+  self->send(shard, get_atom::value, doc_key{demo::emp_kind, 7},
+             reply_callback{[answers = answers](lookup_result r) { answers->push_back(std::move(r)); }});
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 1u);
+}
+
+CAF_TEST(a document above its kind size cap is answered and not kept) {
+  catalogue_guard kinds{deptemps_with(std::chrono::seconds{0}, 16)};
+  spawn_tiered(cache_mode::tiered);
+  fill(14);
+  CAF_REQUIRE_EQUAL(results.size(), 1u);
+  CAF_REQUIRE(results[0].doc != nullptr);
+  CAF_CHECK_GREATER(results[0].doc->body.size(), 16u);
+  CAF_CHECK(results[0].status == cache_status::miss); // answered, not kept
+  CAF_CHECK_EQUAL(cm.over_cap.load(), 1u);
+  CAF_CHECK_EQUAL(cm.entries.load(), 0);
+  CAF_CHECK_EQUAL(bm.queued.load(), 0);
+  fill(14);
+  CAF_CHECK_EQUAL(conn().queries, 2u); // every read goes to the database
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

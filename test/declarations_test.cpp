@@ -114,6 +114,27 @@ CAF_TEST(a short file takes the defaults) {
   CAF_CHECK(k.plan.master.fields[3].type == value_type::json);
   CAF_CHECK_EQUAL(k.plan.master.fields[3].column, 3);
   CAF_CHECK(k.populate.statement.name.empty());
+  CAF_CHECK_EQUAL(k.ttl.count(), 0);    // kept until a change
+  CAF_CHECK_EQUAL(k.max_bytes, 0);      // no cap but the budgets
+}
+
+CAF_TEST(a ttl and a size cap and a kind kept for its ttl alone) {
+  auto d = parse_declarations(orders_file("ttl = 30\nmax_bytes = 65536\n",
+                                          "[[kind]]\nname = \"rates\"\nroute = \"/rates/{currency}\"\nkey = \"text\"\n"
+                                          "sql = \"SELECT $1::text, now()\"\n"
+                                          "fields = [{ name = \"at\", column = 2, type = \"timestamp\" }]\n"
+                                          "ttl = 5\n"),
+                              "shop.toml");
+  CAF_REQUIRE(d.ok());
+  CAF_REQUIRE_EQUAL(d.kinds.size(), 2u);
+  CAF_CHECK_EQUAL(d.kinds[0].ttl.count(), 30);
+  CAF_CHECK_EQUAL(d.kinds[0].max_bytes, 65536);
+  CAF_CHECK_EQUAL(d.kinds[1].ttl.count(), 5);
+  CAF_CHECK(d.kinds[1].reads.empty()); // no table watched: the TTL alone bounds it
+  // With a ttl, reads need not key the kind's own key space either.
+  auto other_space = orders_file("ttl = 60\n");
+  other_space.replace(other_space.find("keys = [\"orders:code\"]"), 23, "keys = [\"customers:id\"]");
+  CAF_CHECK(parse_declarations(other_space, "shop.toml").ok());
 }
 
 CAF_TEST(a populate plan and a uuid key) {
@@ -221,6 +242,11 @@ CAF_TEST(what the file alone shows wrong is refused with its line and its kind) 
   CAF_CHECK(refused_with(with_reads("[{ table = \"orders\", columns = [], keys = [\"orders:code\"] }]"),
                          "'columns' must be a non-empty array of strings"));
   CAF_CHECK(refused_with(with_reads("[]"), "'reads' is missing"));
+  // A ttl and a cap.
+  CAF_CHECK(refused_with(orders_file("ttl = 0\n"), "ttl is a number of seconds, 1 to 2592000"));
+  CAF_CHECK(refused_with(orders_file("ttl = 2592001\n"), "ttl is a number of seconds, 1 to 2592000"));
+  CAF_CHECK(refused_with(orders_file("ttl = \"30s\"\n"), "'ttl' must be an integer"));
+  CAF_CHECK(refused_with(orders_file("max_bytes = 0\n"), "max_bytes is a number of bytes, at least 1"));
   // Populate.
   CAF_CHECK(refused_with(orders_file("[kind.populate]\nsql = \"SELECT code FROM orders WHERE code > $1\"\n"
                                      "count_sql = \"SELECT count(*) FROM orders\"\nkey_column = 1\n"),

@@ -235,6 +235,21 @@ CAF_TEST(a table read but not watched is refused also through a view) {
                          named));
 }
 
+CAF_TEST(a kind with a ttl may read tables no trigger watches and through functions) {
+  // The TTL bounds how long a change to them goes unseen.
+  CAF_CHECK_EQUAL(reasons(orders_file("SELECT o.code, o.placed, o.total FROM shop_order o"
+                                      " JOIN customer c ON c.id = o.customer_id WHERE o.code = $1 AND c.name > ''",
+                                      order_fields, order_reads, "text", "ttl = 30\n")),
+                  "");
+  CAF_CHECK_EQUAL(reasons(orders_file("SELECT order_code, now(), sum(qty) FROM lines_of($1) GROUP BY 1",
+                                      order_fields, order_reads, "text", "ttl = 30\n")),
+                  "");
+  // What it reads must still exist, and the statement must still only read.
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM no_such_table WHERE code = $1", order_fields,
+                                     order_reads, "text", "ttl = 30\n"),
+                         "relation \"no_such_table\" does not exist"));
+}
+
 CAF_TEST(a dependency two hops away is refused) {
   // A product's title in an order's lines: a product row names no order.
   auto file = orders_file(R"(

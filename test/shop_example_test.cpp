@@ -267,3 +267,74 @@ CAF_TEST(the freshness checker counts no stale shop document under writes listen
   for (const char* kind : {"move_line", "insert_order", "recode_order", "delete_order", "truncate_reload"})
     CAF_CHECK_GREATER_OR_EQUAL(count_of(run, kind), 1);
 }
+
+CAF_TEST(a kind with a ttl reads unwatched tables and is read again after its ttl and a capped kind is not kept) {
+  demo_back restore;
+  auto dsn = shared_private_pg().create_database("shop_ttl");
+  {
+    pg::connection c{dsn};
+    c.exec(read_text(example_dir + "/shop.sql"));
+    c.exec("SELECT shop_load(20)");
+  }
+  temp_dir dir{"shop-ttl"};
+  // An order's status with its customer's name: neither table is watched
+  // (no reads), the ttl bounds how long a change goes unseen.
+  const std::string file = dir.path + "/status.toml";
+  std::ofstream{file} << R"(format = 1
+[[kind]]
+name = "order_status"
+route = "/order-status/{code}"
+key = "text"
+sql = '''SELECT o.code, o.status, c.name FROM shop_order o JOIN shop_customer c ON c.id = o.customer_id
+          WHERE o.code = $1'''
+fields = [
+  { name = "code", column = 1, type = "text" },
+  { name = "status", column = 2, type = "text" },
+  { name = "customer", column = 3, type = "text" },
+]
+ttl = 1
+
+[[kind]]
+name = "order_lines"
+route = "/order-lines/{code}"
+key = "text"
+sql = "SELECT order_code, line_no, sku FROM shop_line WHERE order_code = $1 ORDER BY line_no"
+fields = [{ name = "code", column = 1, type = "text" }]
+reads = [{ table = "shop_line", columns = ["order_code", "line_no", "sku"], keys = ["order_lines:order_code"] }]
+max_bytes = 10
+[kind.detail]
+name = "lines"
+present_column = 2
+fields = [{ name = "line", column = 2, type = "number" }, { name = "sku", column = 3, type = "text" }]
+)";
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", file, "--schema-only"});
+  CAF_REQUIRE_EQUAL(loaded.status, 0);
+  daemon_options o;
+  o.documents_file = file;
+  startup::install_documents(o);
+  in_process_daemon d{dsn, {"--documents.file=" + file, "--lmdb.path=" + dir.path + "/lmdb",
+                            "--lmdb.flush-interval=20"}};
+  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client c{d.port()};
+  const std::string path = "/order-status/SO%2F2026%2F000001";
+  auto first = c.get(path);
+  CAF_CHECK(has(first, R"("status":"paid","customer":"Customer 2")"));
+  CAF_CHECK_EQUAL(first.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored");
+  CAF_CHECK_EQUAL(c.get(path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  pg::connection{dsn}.exec("UPDATE shop_order SET status = 'returned' WHERE code = 'SO/2026/000001'");
+  // Within its ttl the old status may still be answered; after it, never.
+  std::this_thread::sleep_for(std::chrono::milliseconds{1100});
+  auto after = c.get(path);
+  CAF_CHECK(has(after, R"("status":"returned")"));
+  CAF_CHECK_EQUAL(after.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss; stored"); // not from LMDB
+  CAF_CHECK_GREATER_OR_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_expired_total"), 1);
+
+  // Above its cap: answered every time, never kept.
+  const std::string lines = "/order-lines/SO%2F2026%2F000001";
+  for (int i = 0; i < 2; ++i) {
+    auto r = c.get(lines);
+    CAF_CHECK(has(r, R"("lines":[{"line":1,)"));
+    CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; fwd=uri-miss");
+  }
+  CAF_CHECK_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_over_cap_total"), 2);
+}

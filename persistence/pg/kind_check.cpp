@@ -287,22 +287,25 @@ private:
 
   /// Every relation the plan scans must be a declared read (or a partition
   /// of one), keyed in the kind's key space; no function it scans may read
-  /// tables unseen.
+  /// tables unseen. A kind with a TTL is exempt: the TTL bounds how long a
+  /// change that no logged key names goes unseen.
   void check_relations(const described_statement& s, const std::string& what) {
     if (s.reads.writes)
       refuse(what + " writes (INSERT, UPDATE, DELETE or MERGE): a document's statement only reads");
+    if (kind_->ttl.count() > 0)
+      return;
     for (const auto& rel : s.reads.relations) {
       auto qualified = rel.schema + "." + rel.name;
       const table_read* read = declared_read_of(rel);
       if (read == nullptr) {
         refuse(what + " reads table " + qualified + ", which its reads do not name: its changes would not reach "
-               "the caches (name it in reads, keyed by a column that gives the document's key)");
+               "the caches (name it in reads, keyed by a column that gives the document's key, or give the kind a ttl)");
         continue;
       }
       if (!keys_space(*read, kind_->entity))
         refuse(what + " reads table " + qualified + ", whose rows give no key of key space '" + kind_->entity
                + "' (its reads key it as '" + read->keys + "'): a change to it would change documents no logged key "
-               "names, a dependency more than one hop away, which this version does not follow");
+               "names, a dependency more than one hop away, which this version does not follow (unless the kind has a ttl)");
     }
     for (const auto& fn : s.reads.functions) {
       if (fn.schema == "pg_catalog")
