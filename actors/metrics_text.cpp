@@ -138,6 +138,10 @@ std::string listener_metrics_text(const listener_metrics& m) {
       append_sample(out, "restcache_listener_history_resets_total",
                     std::string{"{rule=\""} + to_string(rule) + "\"}", rd(m.history_resets[i]));
   }
+  append_metric(out, "restcache_declarations_differ",
+                "1 while the declarations applied to the database are not those this instance serves: a restart "
+                "serves them.",
+                "gauge", double(m.declarations_differ.load(std::memory_order_relaxed)));
   append_metric(out, "restcache_listener_drift_checks_total",
                 "Checks of the watched tables' catalog (restcache's triggers, the columns documents read).",
                 "counter", rd(m.drift_checks));

@@ -195,6 +195,8 @@ void daemon::spawn_listener() {
   listener_cfg.connection.warn_bytes = o_.changelog_warn_bytes;
   listener_cfg.connection.replay_limit = static_cast<size_t>(o_.changelog_max_pending);
   listener_cfg.connection.stamp_lsn = !replica_pools_.empty();
+  listener_cfg.connection.check_declarations = true;
+  listener_cfg.connection.declarations_digest = startup::documents_installed().digest;
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
@@ -236,9 +238,10 @@ void daemon::spawn_listener() {
   // an administrator altered. It says which kinds are not cached.
   front_->add_readiness_check([this] {
     auto kinds = change_metrics_.drift.kinds();
-    return http::readiness_check{"documents", true,
-                                 kinds == 0 ? std::string{"cached"}
-                                            : "not cached (drift, see the log): " + kind_names(kinds)};
+    std::string state = kinds == 0 ? std::string{"cached"} : "not cached (drift, see the log): " + kind_names(kinds);
+    if (change_metrics_.declarations_differ.load(std::memory_order_relaxed) == 1)
+      state += "; the declarations applied to the database changed: a restart serves them";
+    return http::readiness_check{"documents", true, state};
   });
 }
 
@@ -259,7 +262,7 @@ void daemon::spawn_demo() {
 }
 
 void daemon::spawn_helpers() {
-  if (startup::serves_demo(o_))
+  if (startup::serves_demo())
     spawn_demo();
   if (!o_.cache_populate || cfg_.resolved_cache_mode() == cache_mode::none)
     return;
@@ -311,7 +314,7 @@ void daemon::make_server() {
   http_opts.writes_closed = o_.writes == write_access::closed;
   http_opts.allowed_hosts = cfg_.allowed_hosts();
   http_opts.metrics_need_token = o_.http_metrics == "token";
-  http_opts.openapi = http::openapi_document(startup::serves_demo(o_) ? demo::demo_openapi : "");
+  http_opts.openapi = http::openapi_document(startup::serves_demo() ? demo::demo_openapi : "");
   http_opts.honour_no_cache = o_.cache_no_cache == "honour";
   http_opts.request_timeout = std::chrono::milliseconds{o_.http_request_timeout_ms};
   http_opts.body_budget = static_cast<size_t>(o_.http_body_budget_bytes);

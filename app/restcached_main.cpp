@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   spdlog::info("{} starting (config file {}{})", restcache_version_text(), cfg.config_file_used,
                cfg.config_file_found ? "" : ", not found: defaults and command line only");
   try {
-    startup::install_documents(o);
+    startup::install_documents(o, startup::read_applied_declarations(o.db_dsn));
   } catch (const std::exception& e) {
     spdlog::critical("{}", e.what());
     return 1;

@@ -13,6 +13,7 @@
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
+#include "persistence/pg/stored_declarations.hpp"
 
 namespace restcache::startup {
 
@@ -29,24 +30,75 @@ lmdb::sync_mode sync_mode_of(lmdb_sync_kind k) {
 
 } // namespace
 
-void install_documents(const daemon_options& o) {
-  if (serves_demo(o)) {
+namespace {
+
+/// What install_documents installed, and the catalogue it installed: once
+/// another is installed (the demo put back by a test), that is served.
+struct installed_record {
+  installed_documents what;
+  const doc_kind_entry* catalogue = nullptr;
+};
+
+installed_record& installed() {
+  static installed_record record;
+  return record;
+}
+
+const installed_documents the_demo{true, "", "the demo's documents"};
+
+} // namespace
+
+const installed_documents& documents_installed() {
+  const auto& r = installed();
+  return r.catalogue != nullptr && r.catalogue == doc_catalogue().data() ? r.what : the_demo;
+}
+
+std::optional<pg::stored_declarations> read_applied_declarations(const std::string& dsn) {
+  try {
+    pg::connection c{dsn};
+    return pg::read_stored_declarations(c);
+  } catch (const std::exception& e) {
+    spdlog::warn("the declarations applied to the database were not read, it is not reachable ({}): a "
+                 "documents.file given is served unchecked against them, and the listener compares them once "
+                 "it can",
+                 e.what());
+    return std::nullopt;
+  }
+}
+
+void install_documents(const daemon_options& o, const std::optional<pg::stored_declarations>& applied) {
+  if (o.documents_file.empty() && !applied) {
     demo::install_demo();
     return;
   }
-  auto declared = declarations::read_declaration_file(o.documents_file);
+  declarations::declared_kinds declared;
+  std::string what;
+  if (o.documents_file.empty()) {
+    what = "the declarations applied to the database (from " + applied->origin + " at " + applied->applied_at + ")";
+    declared = declarations::parse_declarations(applied->source, "the database's " + applied->origin);
+  } else {
+    what = "documents.file " + o.documents_file;
+    declared = declarations::read_declaration_file(o.documents_file);
+    if (declared.ok() && applied && declared.source != applied->source)
+      throw std::runtime_error(
+        "documents.file " + o.documents_file + " is not what was applied to the database (from " + applied->origin
+        + " at " + applied->applied_at + "): every instance on a database serves one set of kinds. Apply it "
+        "(restcache-load --documents FILE --schema-only) or leave documents.file out to serve the database's");
+  }
   if (!declared.ok())
-    throw std::runtime_error("documents.file is refused:\n" + declared.error_text());
+    throw std::runtime_error(what + " is refused:\n" + declared.error_text());
+  auto digest = pg::declarations_digest(declared.source);
   try {
     install_catalogue(std::move(declared.kinds));
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error("documents.file is refused: " + o.documents_file + ": " + e.what());
+    throw std::runtime_error(what + " is refused: " + e.what());
   }
   http::install_action_routes({});
+  installed() = {{false, digest, what}, doc_catalogue().data()};
   std::string names;
   for (const auto& k : doc_catalogue())
     names += (names.empty() ? "" : ", ") + k.name + " at " + k.route + "{key}";
-  spdlog::info("documents.file {}: {}", o.documents_file, names);
+  spdlog::info("{}: {}", what, names);
 }
 
 void raise_open_file_limit() {
@@ -79,7 +131,7 @@ schema_action check_schema(const std::string& dsn) {
 }
 
 bool check_documents(const daemon_options& o) {
-  const std::string what = serves_demo(o) ? std::string{"the demo's documents"} : "documents.file " + o.documents_file;
+  const std::string what = documents_installed().what;
   std::vector<pg::kind_refusal> refusals;
   try {
     pg::connection c{o.db_dsn};

@@ -5,10 +5,12 @@
 // them.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "actors/tier_status.hpp"
 #include "config/options.hpp"
+#include "persistence/pg/stored_declarations.hpp"
 
 namespace restcache::lmdb {
 class store;
@@ -16,14 +18,34 @@ class store;
 
 namespace restcache::startup {
 
-/// Installs the kinds documents.file declares, with no action routes; with
-/// no file, the demo (its kinds and its routes). Throws std::runtime_error
-/// listing every reason a file is refused, each with its line.
-void install_documents(const daemon_options& o);
+/// The declarations applied to the database at `dsn` (restcache-load
+/// --documents FILE --schema-only), read before the kinds are installed;
+/// nullopt when none were, or when the database cannot be reached (logged:
+/// a file given is then served unchecked against them).
+std::optional<pg::stored_declarations> read_applied_declarations(const std::string& dsn);
+
+/// Installs the kinds to serve, with no action routes: those `applied` to
+/// the database when documents.file is not given; documents.file's when it
+/// is, which must then be the applied text itself (every instance on a
+/// database serves one set of kinds); with neither, the demo (its kinds and
+/// its routes). Throws std::runtime_error listing every reason a file is
+/// refused, each with its line, or saying how the file and the database's
+/// declarations differ.
+void install_documents(const daemon_options& o,
+                       const std::optional<pg::stored_declarations>& applied = std::nullopt);
+
+/// What install_documents installed.
+struct installed_documents {
+  bool demo = true;   ///< the demo's kinds, writes, lists and id loader
+  std::string digest; ///< pg::declarations_digest of their declarations' text; "" for the demo
+  std::string what;   ///< for logs: "the demo's documents", "documents.file PATH", ...
+};
+/// What the last install_documents installed (the demo before any).
+const installed_documents& documents_installed();
 
 /// Whether the daemon serves the demo (its writes, lists and id loader).
-inline bool serves_demo(const daemon_options& o) {
-  return o.documents_file.empty();
+inline bool serves_demo() {
+  return documents_installed().demo;
 }
 
 /// Raises the soft open-file limit to the hard one: 4096 concurrent clients

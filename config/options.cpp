@@ -328,10 +328,12 @@ restcache_config::restcache_config() {
           "off only in tests and benches, to count what a naive standby read serves stale");
   spec_builder{specs_, custom_options_, "documents"}
     .text(o.documents_file, "file", d::documents_file,
-          "the declaration file (TOML) of the documents served; empty: the demo's departments and employees")
-    .default_means("the demo's, with its writes, `/depts` and `/depts/random`")
-    .note("Read and checked at start: a file that is refused stops the daemon with every reason, each with "
-          "its line. See [declarations.md](declarations.md).");
+          "the declaration file (TOML) of the documents served; empty: those applied to the database, else "
+          "the demo's departments and employees")
+    .default_means("the declarations applied to the database (restcache-load --documents FILE --schema-only); "
+                   "with none, the demo's, with its writes, `/depts` and `/depts/random`")
+    .note("Read and checked at start: a file that is refused, or that is not the one applied to the database, "
+          "stops the daemon with every reason, each with its line. See [declarations.md](declarations.md).");
   spec_builder{specs_, custom_options_, "cache"}
     .integer(o.cache_shards, "shards", d::cache_shards, 0, 4096, "cache shard actors, 0 = one per core")
     .default_means("one per core")

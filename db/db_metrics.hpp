@@ -57,6 +57,9 @@ struct listener_metrics {
   /// catalog unseen (a trigger altered, a column's type, a table recreated).
   std::atomic<uint64_t> drift_drops{0};
   feed_drift drift;                        ///< the kinds bypassed for drift now, and why
+  /// 1 while the declarations applied to the database are not those this
+  /// instance serves (applied since it started): a restart serves them.
+  std::atomic<int64_t> declarations_differ{0};
 };
 
 } // namespace restcache

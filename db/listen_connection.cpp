@@ -11,6 +11,7 @@
 
 #include "messages/text.hpp"
 #include "persistence/pg/catalog_drift.hpp"
+#include "persistence/pg/stored_declarations.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
@@ -233,9 +234,33 @@ void listen_connection::poll(pg::connection& c) {
   }
 }
 
+void listen_connection::check_declarations(pg::connection& c) {
+  if (!cfg_.check_declarations)
+    return;
+  std::optional<std::string> applied;
+  try {
+    applied = pg::stored_declarations_digest(c);
+  } catch (const pg::error& e) {
+    if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
+      throw;
+    return; // read at the next check
+  }
+  // None applied: each instance serves what it was given (the demo, or a
+  // file not applied), as before stored declarations.
+  const bool differ = applied && *applied != cfg_.declarations_digest;
+  metrics_.declarations_differ.store(differ ? 1 : 0, std::memory_order_relaxed);
+  if (differ && *applied != declarations_seen_)
+    spdlog::warn("change listener: the declarations applied to the database (digest {}) are not those this "
+                 "instance serves ({}): it keeps serving its own kinds, kept fresh as before, and serves the "
+                 "applied ones once restarted",
+                 *applied, cfg_.declarations_digest.empty() ? std::string{"the demo's"} : cfg_.declarations_digest);
+  declarations_seen_ = differ ? *applied : std::string{};
+}
+
 void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
                                     const std::vector<std::string>& altered_tables) {
   bump(metrics_.drift_checks);
+  check_declarations(c);
   // Only the kinds reading what changed: the others' documents stay.
   auto drop = [&](const std::string& what, uint64_t kinds) {
     spdlog::warn("change listener: what the cached documents depend on may have changed unseen ({}): "

@@ -51,6 +51,11 @@ struct listen_config {
   /// The catalog fingerprint the tiers were filled under (from the LMDB
   /// file; empty: not known, so the first check drops what they hold).
   std::string catalog;
+  /// Compare the declarations applied to the database with
+  /// `declarations_digest` (those this instance serves, "" for the demo)
+  /// at every drift check (persistence/pg/stored_declarations.hpp).
+  bool check_declarations = false;
+  std::string declarations_digest;
 };
 
 class listen_connection {
@@ -79,6 +84,9 @@ private:
   /// nothing from before this session), and those reading `altered_tables`
   /// (DDL on them in the log).
   void check_drift(pg::connection& c, bool tiers_fresh, const std::vector<std::string>& altered_tables = {});
+  /// Reads the digest of the declarations applied to the database and
+  /// says (log, metrics) when they are not those this instance serves.
+  void check_declarations(pg::connection& c);
   /// Publishes the drifted kinds and logs what changed.
   void set_drift(uint64_t kinds, const std::string& problems);
   /// Reads what is new in the log into the inbox, with the poll's mark.
@@ -104,6 +112,7 @@ private:
   bool catalog_moved_ = false; ///< changed since the last mark: the next poll marks even if idle
   uint64_t drifted_ = 0;      ///< the kinds bypassed for drift now
   std::string drift_problems_;
+  std::string declarations_seen_; ///< the applied digest last warned about
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

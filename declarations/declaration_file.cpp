@@ -225,6 +225,7 @@ std::string declared_kinds::error_text() const {
 
 declared_kinds parse_declarations(std::string_view toml_text, std::string_view origin) {
   declared_kinds out;
+  out.source = std::string{toml_text};
   reader in{origin, out.errors};
   toml::table file;
   try {

@@ -25,6 +25,9 @@ struct declared_kinds {
   std::vector<doc_kind_entry> kinds; ///< in the file's order (their ids follow it); empty when refused
   /// "ORIGIN:LINE: kind 'NAME': what is wrong", each on its own; none when taken.
   std::vector<std::string> errors;
+  /// The text they were read from (what restcache-load applies to a
+  /// database, and what an instance compares with it).
+  std::string source;
 
   bool ok() const noexcept { return errors.empty(); }
   /// The errors, one per line.

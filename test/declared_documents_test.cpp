@@ -150,7 +150,7 @@ CAF_TEST(a refused file stops the start with every reason and changes nothing) {
   } catch (const std::runtime_error& e) {
     what = e.what();
   }
-  CAF_CHECK(what.find("documents.file is refused") != std::string::npos);
+  CAF_CHECK(what.find("documents.file " + o.documents_file + " is refused") != std::string::npos);
   CAF_CHECK(what.find(o.documents_file + ":7: kind 'orders': key 'serial' is none of int4, int8, text, uuid")
             != std::string::npos);
   CAF_CHECK(what.find("type 'jsonb' is none of") != std::string::npos);
@@ -227,8 +227,11 @@ CAF_TEST(restcache-load plans then watches a file's tables and creates none of t
   CAF_CHECK(pg::connection{dsn}.exec("SELECT to_regclass('restcache_schema') IS NULL").text(0, 0) == "t");
   auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
   CAF_CHECK_EQUAL(loaded.status, 0);
+  CAF_CHECK(planned.out.find("declarations: would apply this file's") != std::string::npos);
   auto again = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--plan"});
   CAF_CHECK(again.out.find("watch: every key the kinds need is watched already") != std::string::npos);
+  CAF_CHECK(again.out.find("declarations: applied from " + path + " at ") != std::string::npos);
+  CAF_CHECK(again.out.find(", this file's\n") != std::string::npos);
   // Without --documents, the demo's plan: its tables would be created first.
   auto demo = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--plan"});
   CAF_CHECK_EQUAL(demo.status, 0);
@@ -247,4 +250,5 @@ CAF_TEST(restcache-load plans then watches a file's tables and creates none of t
   CAF_CHECK_EQUAL(verified.status, 0);
   CAF_CHECK(verified.out.find("kinds: every statement prepares and every table it reads is watched")
             != std::string::npos);
+  CAF_CHECK(verified.out.find("declarations: applied from " + path) != std::string::npos);
 }

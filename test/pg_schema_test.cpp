@@ -1,6 +1,7 @@
 #define CAF_SUITE pg_schema
 
 #include "persistence/pg/schema.hpp"
+#include "persistence/pg/stored_declarations.hpp"
 
 #include <caf/test/dsl.hpp>
 
@@ -441,12 +442,15 @@ CAF_TEST(writers never prune the log and its age bound is kept by whoever prunes
 CAF_TEST(uninstall removes what restcache installed and keeps the data) {
   seed();
   auto depts = count("SELECT count(*) FROM dept");
+  pg::store_declarations(c, "format = 1\n", "/etc/restcache/documents.toml");
+  CAF_CHECK(pg::read_stored_declarations(c).has_value());
   pg::uninstall_schema(c);
+  CAF_CHECK(!pg::read_stored_declarations(c).has_value());
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_proc WHERE proname LIKE 'restcache%'"), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_class WHERE relname IN ('change_log', 'change_log_horizon', 'change_log_digest',"
-                        " 'restcache_schema', 'restcache_watched_key', 'change_log_seq')"),
+                        " 'restcache_schema', 'restcache_watched_key', 'restcache_declarations', 'change_log_seq')"),
                   0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), depts);
   c.exec("UPDATE dept SET dname = 'UNWATCHED' WHERE deptno = 10"); // no trigger left to fail

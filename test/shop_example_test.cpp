@@ -338,3 +338,70 @@ fields = [{ name = "line", column = 2, type = "number" }, { name = "sku", column
   }
   CAF_CHECK_EQUAL(metric_sum(c.get("/metrics").body, "restcache_cache_over_cap_total"), 2);
 }
+
+CAF_TEST(declarations applied to the database are what every instance serves and a change reaches a restart) {
+  auto dsn = shared_private_pg().create_database("shop_applied");
+  {
+    pg::connection c{dsn};
+    c.exec(read_text(example_dir + "/shop.sql"));
+    c.exec("SELECT shop_load(20)");
+  }
+  auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"});
+  CAF_REQUIRE_EQUAL(applied.status, 0);
+  CAF_CHECK(applied.err.find("declarations now applied from " + declarations) != std::string::npos);
+  temp_dir dir{"shop-applied"};
+  const std::vector<std::string> args{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=warn",
+                                      "--lmdb.path=" + dir.path + "/lmdb", "--changelog.drift-interval=200"};
+  // No documents.file: the database's declarations, not the demo.
+  auto d = std::make_unique<daemon_process>(args);
+  CAF_REQUIRE_EQUAL(get_until(d->port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client c{d->port()};
+  auto order = c.get(first_order);
+  CAF_CHECK(has(order, R"("status":"paid","total":)"));
+  CAF_CHECK_EQUAL(c.get("/deptemps/1").status, 404);
+  CAF_CHECK(c.get("/openapi.json").body.find(R"("/orders/{code}")") != std::string::npos);
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_declarations_differ"), 0);
+
+  // Another file than the applied one: refused at start, saying why.
+  std::string text = read_text(declarations);
+  const std::string status_field = R"({ name = "status", column = 4, type = "text" },)";
+  text.replace(text.find(status_field), status_field.size(),
+               status_field + R"( { name = "state", column = 4, type = "text" },)");
+  auto changed = dir.path + "/shop.toml";
+  std::ofstream{changed} << text;
+  const std::vector<std::string> with_file{"--db.dsn=" + dsn, "--log.level=warn", "--documents.file=" + changed};
+  std::string refusal;
+  try {
+    daemon_process other{with_file};
+  } catch (const std::exception& e) {
+    refusal = e.what();
+  }
+  CAF_CHECK(refusal.find("documents.file " + changed + " is not what was applied to the database") != std::string::npos);
+
+  // The changed file applied while the instance runs: it says so and keeps
+  // serving its own kinds (fresh, ready) until it restarts.
+  auto reapplied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", changed, "--schema-only"});
+  CAF_REQUIRE_EQUAL(reapplied.status, 0);
+  CAF_CHECK(reapplied.err.find("running instances serve them once restarted") != std::string::npos);
+  CAF_CHECK(wait_until([&] { return metric(c.get("/metrics").body, "restcache_declarations_differ") == 1; },
+                       std::chrono::seconds{10}));
+  auto ready = c.get("/ready");
+  CAF_CHECK_EQUAL(ready.status, 200);
+  CAF_CHECK(ready.body.find("the declarations applied to the database changed: a restart serves them")
+            != std::string::npos);
+  CAF_CHECK(c.get(first_order).body.find(R"("state":)") == std::string::npos);
+  pg::connection{dsn}.exec("UPDATE shop_order SET status = 'returned' WHERE code = 'SO/2026/000001'");
+  CAF_CHECK(has(get_until(d->port(), first_order,
+                          [](const http_response& r) { return r.body.find("returned") != std::string::npos; }),
+                R"("status":"returned")"));
+
+  // Restarted: the applied declarations, the old shape gone (LMDB included).
+  d->terminate();
+  d = std::make_unique<daemon_process>(args);
+  CAF_REQUIRE_EQUAL(get_until(d->port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client again{d->port()};
+  auto reshaped = again.get(first_order);
+  CAF_CHECK(has(reshaped, R"("status":"returned","state":"returned")"));
+  CAF_CHECK(reshaped.header_or_empty("Cache-Status").find("detail=lmdb") == std::string::npos);
+  CAF_CHECK_EQUAL(metric(again.get("/metrics").body, "restcache_declarations_differ"), 0);
+}

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -30,6 +31,7 @@
 #include "persistence/pg/data_generator.hpp"
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
+#include "persistence/pg/stored_declarations.hpp"
 #include "tools/cli_args.hpp"
 
 namespace pg = restcache::pg;
@@ -267,7 +269,27 @@ private:
 /// nothing changed. 0 when nothing needs repair, 3 otherwise.
 /// --plan: what --schema-only would install, changing nothing; exit status 3
 /// when the kinds are refused (it would install nothing then).
-int plan(pg::connection& c, bool demo) {
+/// The declarations applied to the database, and whether `source` (a
+/// file's text; empty for the demo) is them.
+void print_applied_declarations(pg::connection& c, const std::string& source, bool would_apply) {
+  auto applied = pg::read_stored_declarations(c);
+  if (!applied) {
+    std::printf("declarations: none applied (each instance serves its documents.file, or the demo)%s\n",
+                would_apply ? "; would apply this file's" : "");
+    return;
+  }
+  std::printf("declarations: applied from %s at %s (digest %s)", applied->origin.c_str(), applied->applied_at.c_str(),
+              applied->digest.c_str());
+  if (!source.empty()) {
+    std::string verdict = applied->source == source ? ", this file's"
+                          : would_apply ? "; would apply this file's instead (digest " + pg::declarations_digest(source) + ")"
+                                        : ", not this file's";
+    std::printf("%s", verdict.c_str());
+  }
+  std::printf("\n");
+}
+
+int plan(pg::connection& c, bool demo, const std::string& source) {
   std::vector<const char*> demo_tables; // the demo's, missing: --schema-only creates them
   if (demo)
     for (const char* table : {"dept", "emp"})
@@ -309,6 +331,10 @@ int plan(pg::connection& c, bool demo) {
   }
   if (added == 0)
     std::printf("watch: every key the kinds need is watched already\n");
+  if (version == pg::schema_version)
+    print_applied_declarations(c, source, !demo);
+  else if (!demo)
+    std::printf("declarations: would apply this file's\n");
   return refused.empty() ? 0 : 3;
 }
 
@@ -317,6 +343,7 @@ int verify(pg::connection& c) {
   auto version = pg::installed_schema_version(c);
   if (version == pg::schema_version) {
     std::printf("schema: version %d (this build's)\n", version);
+    print_applied_declarations(c, {}, false);
   } else {
     std::printf("schema: %s, this build's is version %d: needs restcache-load --schema-only\n",
                 version == 0 ? "not installed" : ("version " + std::to_string(version)).c_str(), pg::schema_version);
@@ -361,8 +388,10 @@ int main(int argc, char** argv) {
     std::fputs(help_text, stdout);
     return 0;
   }
+  std::string declared_source; // --documents FILE's text, applied with its kinds
   if (!a.documents.empty()) {
     auto declared = restcache::declarations::read_declaration_file(a.documents);
+    declared_source = declared.source;
     if (!declared.ok()) {
       std::fprintf(stderr, "restcache-load: --documents is refused:\n%s", declared.error_text().c_str());
       return 2;
@@ -392,7 +421,7 @@ int main(int argc, char** argv) {
     if (a.verify)
       return verify(c);
     if (a.plan)
-      return plan(c, a.documents.empty());
+      return plan(c, a.documents.empty(), declared_source);
     // A file's kinds are checked before anything is installed for them (the
     // demo's tables come with the schema itself).
     if (!a.documents.empty()) {
@@ -407,6 +436,17 @@ int main(int argc, char** argv) {
     // their own.
     auto version = a.documents.empty() ? pg::ensure_demo_schema(c) : pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
+    // After their keys are watched: an instance that reads them finds
+    // every table they read logged.
+    if (!a.documents.empty()) {
+      auto origin = std::filesystem::absolute(a.documents).lexically_normal().string();
+      auto before = pg::stored_declarations_digest(c);
+      pg::store_declarations(c, declared_source, origin);
+      auto digest = pg::declarations_digest(declared_source);
+      std::fprintf(stderr, "restcache-load: declarations %s applied from %s (digest %s)%s\n",
+                   before == digest ? "already" : "now", origin.c_str(), digest.c_str(),
+                   before && before != digest ? ": running instances serve them once restarted" : "");
+    }
     if (a.schema_only)
       return 0;
     auto present = c.exec("SELECT coalesce(max(deptno), 0), count(*) FROM dept");

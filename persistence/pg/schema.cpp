@@ -134,7 +134,7 @@ void uninstall_schema(connection& c) {
     "  restcache_event_triggers(), restcache_ddl_logged(), restcache_log_table(),"
     "  restcache_function_as_generated(oid, text);"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
-    "  restcache_schema;"
+    "  restcache_declarations, restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
     "  restcache_change_log_bound(), restcache_prune_change_log(int);"

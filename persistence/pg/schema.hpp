@@ -19,7 +19,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 8;
+inline constexpr int schema_version = 9;
 
 /// schema.sql's transaction-scoped advisory lock ('restcach' in ASCII): whoever
 /// changes restcache's objects or the watched tables' triggers takes it, so

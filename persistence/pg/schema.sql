@@ -1,4 +1,4 @@
--- restcache schema, version 8 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 9 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -506,6 +506,20 @@ SELECT restcache_install_triggers();
 -- (restcache-load --schema-only) is logged, so instances check at once.
 SELECT restcache_event_triggers();
 
-INSERT INTO restcache_schema (version) VALUES (8) ON CONFLICT (version) DO NOTHING;
+-- The declaration file whose kinds this database's instances serve, as
+-- `restcache-load --documents FILE --schema-only` last applied it (one row;
+-- none while only the demo is installed). An instance given no file serves
+-- these; one given a file refuses to start when it differs; a running one
+-- that sees them change says so and serves the new ones once restarted.
+-- digest: XXH3-64 of the text, in hex (declarations/stored_declarations.hpp).
+CREATE TABLE IF NOT EXISTS restcache_declarations (
+  one        boolean PRIMARY KEY DEFAULT true CHECK (one),
+  source     text NOT NULL,
+  digest     text NOT NULL,
+  origin     text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);
+
+INSERT INTO restcache_schema (version) VALUES (9) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
