@@ -252,3 +252,43 @@ CAF_TEST(restcache-load plans then watches a file's tables and creates none of t
             != std::string::npos);
   CAF_CHECK(verified.out.find("declarations: applied from " + path) != std::string::npos);
 }
+
+CAF_TEST(a key joined from two columns by a generated column is served as one escaped segment) {
+  demo_back restore;
+  temp_dir dir{"declared-joined"};
+  auto dsn = shared_private_pg().create_database("declared_joined");
+  {
+    pg::connection c{dsn};
+    c.exec("CREATE TABLE tenant_order (tenant text NOT NULL, id int NOT NULL, item text,"
+           " doc_key text GENERATED ALWAYS AS (tenant || '/' || id) STORED, PRIMARY KEY (tenant, id))");
+    c.exec("INSERT INTO tenant_order (tenant, id, item) VALUES ('acme', 7, 'anvil'), ('acme', 8, 'rope')");
+  }
+  auto path = write_file(dir, R"(format = 1
+[[kind]]
+name = "tenant_orders"
+route = "/tenant-orders/{key}"
+key = "text"
+sql = "SELECT tenant, id, item FROM tenant_order WHERE doc_key = $1"
+fields = [
+  { name = "tenant", column = 1, type = "text" },
+  { name = "id", column = 2, type = "number" },
+  { name = "item", column = 3, type = "text" },
+]
+reads = [{ table = "tenant_order", columns = ["tenant", "id", "item", "doc_key"], keys = ["tenant_orders:doc_key"] }]
+)");
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  daemon_options o;
+  o.documents_file = path;
+  startup::install_documents(o);
+  in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory"}};
+  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client c{d.port()};
+  CAF_CHECK_EQUAL(c.get("/tenant-orders/acme%2F7").body, R"({"tenant":"acme","id":7,"item":"anvil"})");
+  CAF_CHECK_EQUAL(c.get("/tenant-orders/acme%2F7").header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
+  // A change to either part changes the key: the old and the new document.
+  pg::connection{dsn}.exec("UPDATE tenant_order SET id = 9, item = 'anvil (boxed)' WHERE tenant = 'acme' AND id = 7");
+  CAF_CHECK_EQUAL(get_until(d.port(), "/tenant-orders/acme%2F7", [](const http_response& r) { return r.status == 404; })
+                    .status,
+                  404);
+  CAF_CHECK_EQUAL(c.get("/tenant-orders/acme%2F9").body, R"j({"tenant":"acme","id":9,"item":"anvil (boxed)"})j");
+}
