@@ -122,6 +122,11 @@ uint64_t kind_fingerprint(const doc_kind_entry& kind) {
   fingerprint_bytes(h, kind.plan.write_nulls ? "nulls" : "");
   fingerprint_bytes(h, kind.populate.statement.sql); // it writes documents too
   fingerprint_bytes(h, std::to_string(kind.populate.key_column));
+  // A kind with a ttl reads what no trigger logs and writes nothing to
+  // LMDB: records of it from before its ttl, or kept while it had one, are
+  // not vouched for. Only when set: the others' fingerprints stay.
+  if (kind.ttl.count() > 0)
+    fingerprint_bytes(h, "ttl");
   return h;
 }
 

@@ -62,3 +62,15 @@ CAF_TEST(the limits come from the installed catalogue) {
   CAF_CHECK(!l.keeps(emp_key, cached_doc{std::string(101, 'x'), "e"}));
   CAF_CHECK(l.keeps(emp_key, cached_doc{std::string(100, 'x'), "e"}));
 }
+
+CAF_TEST(a ttl changes the kind fingerprint and a size cap does not) {
+  auto kind = demo::demo_kinds()[0];
+  auto plain = kind_fingerprint(kind);
+  kind.max_bytes = 100;
+  CAF_CHECK_EQUAL(kind_fingerprint(kind), plain); // the same documents, fewer kept
+  kind.ttl = 30s;
+  auto with_ttl = kind_fingerprint(kind);
+  CAF_CHECK_NOT_EQUAL(with_ttl, plain); // LMDB records from before it are not vouched for
+  kind.ttl = 60s;
+  CAF_CHECK_EQUAL(kind_fingerprint(kind), with_ttl); // how long does not matter: none are written
+}
