@@ -58,6 +58,21 @@ bool has(const http_response& r, const std::string& text) {
   return r.status == 200 && r.body.find(text) != std::string::npos;
 }
 
+/// A database `name` with the shop's tables and `orders` orders, its kinds
+/// applied by restcache-load when `apply` (as an administrator would).
+std::string shop_database(const std::string& name, int orders, bool apply = true) {
+  auto dsn = shared_private_pg().create_database(name);
+  {
+    pg::connection c{dsn};
+    c.exec(read_text(example_dir + "/shop.sql"));
+    c.exec("SELECT shop_load(" + std::to_string(orders) + ")");
+  }
+  if (apply)
+    CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"}).status,
+                      0);
+  return dsn;
+}
+
 } // namespace
 
 CAF_TEST(the shop example loads passes the check and is served fresh) {
@@ -138,14 +153,7 @@ CAF_TEST(the shop example loads passes the check and is served fresh) {
 
 CAF_TEST(a changed declaration drops its old documents from LMDB and keeps the other kinds) {
   demo_back restore;
-  auto dsn = shared_private_pg().create_database("shop_changed");
-  {
-    pg::connection c{dsn};
-    c.exec(read_text(example_dir + "/shop.sql"));
-    c.exec("SELECT shop_load(20)");
-  }
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"}).status,
-                    0);
+  auto dsn = shop_database("shop_changed", 20);
   std::string customer = pg::connection{dsn}.exec("SELECT md5('customer 1')::uuid").text(0, 0).data();
   const std::string customer_path = "/customers/" + customer;
   temp_dir dir{"shop-changed"};
@@ -192,14 +200,7 @@ CAF_TEST(a changed declaration drops its old documents from LMDB and keeps the o
 }
 
 CAF_TEST(the freshness checker counts no stale shop document under writes listener kills and restarts) {
-  auto dsn = shared_private_pg().create_database("shop_fresh");
-  {
-    pg::connection c{dsn};
-    c.exec(read_text(example_dir + "/shop.sql"));
-    c.exec("SELECT shop_load(300)");
-  }
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"}).status,
-                    0);
+  auto dsn = shop_database("shop_fresh", 300);
   temp_dir dir{"shop-fresh"};
   // Memory and LMDB tiers: a restarted daemon finds the documents its
   // predecessor wrote to LMDB and must drop those changed while it was down.
@@ -270,12 +271,7 @@ CAF_TEST(the freshness checker counts no stale shop document under writes listen
 
 CAF_TEST(a kind with a ttl reads unwatched tables and is read again after its ttl and a capped kind is not kept) {
   demo_back restore;
-  auto dsn = shared_private_pg().create_database("shop_ttl");
-  {
-    pg::connection c{dsn};
-    c.exec(read_text(example_dir + "/shop.sql"));
-    c.exec("SELECT shop_load(20)");
-  }
+  auto dsn = shop_database("shop_ttl", 20, false);
   temp_dir dir{"shop-ttl"};
   // An order's status with its customer's name: neither table is watched
   // (no reads), the ttl bounds how long a change goes unseen.
@@ -340,12 +336,7 @@ fields = [{ name = "line", column = 2, type = "number" }, { name = "sku", column
 }
 
 CAF_TEST(declarations applied to the database are what every instance serves and a change reaches a restart) {
-  auto dsn = shared_private_pg().create_database("shop_applied");
-  {
-    pg::connection c{dsn};
-    c.exec(read_text(example_dir + "/shop.sql"));
-    c.exec("SELECT shop_load(20)");
-  }
+  auto dsn = shop_database("shop_applied", 20, false);
   auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", declarations, "--schema-only"});
   CAF_REQUIRE_EQUAL(applied.status, 0);
   CAF_CHECK(applied.err.find("declarations now applied from " + declarations) != std::string::npos);
