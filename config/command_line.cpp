@@ -144,8 +144,9 @@ std::optional<int> restcache_config::read_options(int argc, char** argv) {
 }
 
 std::string restcache_config::help_text() const {
-  std::string out = restcache_version_text() + R"(: a read-through cache of departments and
-their employees in front of PostgreSQL, with a memory tier and an LMDB tier.
+  std::string out = restcache_version_text() + R"(: a read-through cache of the JSON documents a
+declaration file describes (documents.file; without one, the demo's departments
+and employees) in front of PostgreSQL, with a memory tier and an LMDB tier.
 
 usage: restcached [--config-file=FILE] [--group.option=value ...]
 

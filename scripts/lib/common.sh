@@ -30,6 +30,24 @@ ensure_packages() {
   fi
 }
 
+# Puts Debian's promtool (package prometheus) at build/tools/promtool for the
+# dashboard_metrics test, unpacked rather than installed: installing the
+# package would start a Prometheus server. A no-op once it is there.
+ensure_promtool() {
+  local dir="$RESTCACHE_ROOT/build/tools"
+  [ -x "$dir/promtool" ] && return 0
+  local tmp
+  tmp="$(mktemp -d)"
+  if ! (cd "$tmp" && apt-get download prometheus >/dev/null 2>&1); then
+    as_root apt-get update -qq
+    (cd "$tmp" && apt-get download prometheus >/dev/null)
+  fi
+  dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/root"
+  mkdir -p "$dir"
+  install -m 755 "$tmp/root/usr/bin/promtool" "$dir/promtool"
+  rm -rf "$tmp"
+}
+
 # build DIR BUILD_TYPE [cmake options...]: configures once, then builds.
 build() {
   local dir="$1" type="$2"
