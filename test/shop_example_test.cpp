@@ -73,6 +73,18 @@ std::string shop_database(const std::string& name, int orders, bool apply = true
   return dsn;
 }
 
+/// A copy of shop.toml in `dir` whose orders gain a member, "state" (the
+/// status again); the customers' declaration stays as it was.
+std::string write_order_with_state(const temp_dir& dir) {
+  std::string text = read_text(declarations);
+  const std::string status_field = R"({ name = "status", column = 4, type = "text" },)";
+  text.replace(text.find(status_field), status_field.size(),
+               status_field + R"( { name = "state", column = 4, type = "text" },)");
+  auto changed = dir.path + "/shop.toml";
+  std::ofstream{changed} << text;
+  return changed;
+}
+
 } // namespace
 
 CAF_TEST(the shop example loads passes the check and is served fresh) {
@@ -177,13 +189,7 @@ CAF_TEST(a changed declaration drops its old documents from LMDB and keeps the o
     CAF_CHECK(lmdb_hit(get_until(d.port(), first_order, lmdb_hit)));
     CAF_CHECK(lmdb_hit(get_until(d.port(), customer_path, lmdb_hit)));
   }
-  // The order gains a member; the customers' declaration stays as it was.
-  std::string text = read_text(declarations);
-  const std::string status_field = R"({ name = "status", column = 4, type = "text" },)";
-  text.replace(text.find(status_field), status_field.size(),
-               status_field + R"( { name = "state", column = 4, type = "text" },)");
-  auto changed = dir.path + "/shop.toml";
-  std::ofstream{changed} << text;
+  auto changed = write_order_with_state(dir);
   o.documents_file = changed;
   startup::install_documents(o);
   auto args = lmdb_args;
@@ -354,12 +360,7 @@ CAF_TEST(declarations applied to the database are what every instance serves and
   CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_declarations_differ"), 0);
 
   // Another file than the applied one: refused at start, saying why.
-  std::string text = read_text(declarations);
-  const std::string status_field = R"({ name = "status", column = 4, type = "text" },)";
-  text.replace(text.find(status_field), status_field.size(),
-               status_field + R"( { name = "state", column = 4, type = "text" },)");
-  auto changed = dir.path + "/shop.toml";
-  std::ofstream{changed} << text;
+  auto changed = write_order_with_state(dir);
   const std::vector<std::string> with_file{"--db.dsn=" + dsn, "--log.level=warn", "--documents.file=" + changed};
   std::string refusal;
   try {
