@@ -7,7 +7,7 @@ RESTCACHE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RESTCACHE_PACKAGES=(
   cmake ninja-build g++ pkg-config ccache curl procps
   libcaf-dev libboost-dev libboost-system-dev libpq-dev liblmdb-dev
-  libsimdjson-dev libspdlog-dev libabsl-dev libxxhash-dev libtomlplusplus-dev postgresql-15
+  libsimdjson-dev libspdlog-dev libabsl-dev libxxhash-dev libtomlplusplus-dev zlib1g-dev postgresql-15
 )
 
 as_root() {
