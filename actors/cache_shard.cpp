@@ -111,7 +111,7 @@ void cache_shard_state::expire_fills(cache_shard_actor::pointer self) {
 
 void cache_shard_state::write_through(cache_shard_actor::pointer self, const doc_key& key,
                                       const doc_ptr& doc, uint64_t seq) {
-  if (!cfg.uses_tier() || !cfg.writer)
+  if (!cfg.uses_tier() || !cfg.writer || !limits.in_tier(key))
     return;
   if (auto* m = cfg.writer_metrics) {
     if (m->in_mailbox.load(std::memory_order_relaxed) + m->queued.load(std::memory_order_relaxed)
@@ -430,8 +430,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       } else if (current && result.doc) {
         if (st.cfg.uses_memory())
           st.memory.store(key, result.doc, fill->seq, st.limits.expiry(key, self->clock().now()));
-        if (st.limits.in_tier(key))
-          st.write_through(self, key, result.doc, fill->seq);
+        st.write_through(self, key, result.doc, fill->seq);
         kept = st.cfg.uses_memory() || (st.cfg.uses_tier() && st.limits.in_tier(key));
       } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()
                  && st.limits.remembers_missing(key, st.cfg.negative_ttl)) {
@@ -459,8 +458,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         return;
       }
       bump(st.metrics->populated);
-      if (st.limits.in_tier(key))
-        st.write_through(self, key, doc, st.applied_seq);
+      st.write_through(self, key, doc, st.applied_seq);
       if (st.cfg.uses_memory())
         st.memory.store(key, std::move(doc), st.applied_seq, st.limits.expiry(key, self->clock().now()));
     },

@@ -154,7 +154,8 @@ struct cache_shard_state {
   /// The fill timer fired: answers every fill past its deadline with
   /// db_timeout and re-arms for the next one.
   void expire_fills(cache_shard_actor::pointer self);
-  /// Hands a document that is current to the batch writer (tier modes).
+  /// Hands a document that is current to the batch writer (tier modes; not
+  /// for a kind with a TTL, kept in memory only).
   void write_through(cache_shard_actor::pointer self, const doc_key& key, const doc_ptr& doc,
                      uint64_t seq);
   /// Deletes `changes`' keys from LMDB through the batch writer, which so

@@ -380,15 +380,15 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
     // A kind with a TTL may read tables no trigger watches (or none at
     // all): the TTL bounds how long a change to them goes unseen.
     const toml::node* r = k->get("reads");
-    const bool no_reads = r == nullptr || (r->as_array() != nullptr && r->as_array()->empty());
-    if (no_reads && e.ttl.count() > 0) {
-      // kept for its TTL alone
-    } else if (r == nullptr || r->as_array() == nullptr || r->as_array()->empty()) {
-      in.fail(r ? r : &node, "'reads' is missing: the tables the statement reads, each "
-                             "{ table, columns, keys } (or, with a ttl, none)");
+    const toml::array* reads = r != nullptr ? r->as_array() : nullptr;
+    if (reads == nullptr || reads->empty()) {
+      // No reads at all is fine with a ttl; 'reads' that is not an array never is.
+      if (e.ttl.count() == 0 || (r != nullptr && reads == nullptr))
+        in.fail(r ? r : &node, "'reads' is missing: the tables the statement reads, each "
+                               "{ table, columns, keys } (or, with a ttl, none)");
     } else {
       bool keyed_here = false;
-      for (auto&& item : *r->as_array()) {
+      for (auto&& item : *reads) {
         const toml::table* t = item.as_table();
         if (t == nullptr) {
           in.fail(&item, "a read is a table { table, columns, keys }");

@@ -265,10 +265,6 @@ private:
 
 } // namespace
 
-/// What --verify prints: the daemons' own drift check, run once, and
-/// nothing changed. 0 when nothing needs repair, 3 otherwise.
-/// --plan: what --schema-only would install, changing nothing; exit status 3
-/// when the kinds are refused (it would install nothing then).
 /// The declarations applied to the database, and whether `source` (a
 /// file's text; empty for the demo) is them.
 void print_applied_declarations(pg::connection& c, const std::string& source, bool would_apply) {
@@ -289,6 +285,8 @@ void print_applied_declarations(pg::connection& c, const std::string& source, bo
   std::printf("\n");
 }
 
+/// --plan: what --schema-only would install, changing nothing; exit status 3
+/// when the kinds are refused (it would install nothing then).
 int plan(pg::connection& c, bool demo, const std::string& source) {
   std::vector<const char*> demo_tables; // the demo's, missing: --schema-only creates them
   if (demo)
@@ -338,6 +336,8 @@ int plan(pg::connection& c, bool demo, const std::string& source) {
   return refused.empty() ? 0 : 3;
 }
 
+/// What --verify prints: the daemons' own drift check, run once, and
+/// nothing changed. 0 when nothing needs repair, 3 otherwise.
 int verify(pg::connection& c) {
   bool fine = true;
   auto version = pg::installed_schema_version(c);
