@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "actors/cache_populator.hpp"
 
 #include <caf/all.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "actors/db_pool.hpp"
 
 #include <caf/all.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "actors/db_query.hpp"
 
 #include <caf/all.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "actors/inspector.hpp"
 #include "actors/mailbox_report.hpp"
 

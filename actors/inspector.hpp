@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The inspector: asks the daemon's long-lived actors to describe themselves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The once-a-second mailbox report of a long-lived actor. In CAF 0.17 only

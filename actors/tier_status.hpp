@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // How the LMDB tier is doing, for /ready, /metrics and the log: written by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "actors/write_pool_job.hpp"
 
 #include <caf/all.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The daemon's http::cache_gateway: routes each lookup to the shard that owns

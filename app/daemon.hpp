@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The daemon as a value: start() opens the tiers, spawns every actor and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Serves restcache-inspect on a Unix socket (inspect.socket): the file is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcached: reads its options, starts the daemon (app/daemon.hpp), and runs
 // until SIGINT or SIGTERM (SIGHUP reopens the log files).
 

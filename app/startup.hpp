@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The rules the daemon applies before it serves: the schema, the LMDB tier

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Instructions per request of restcached, counted by callgrind (stable on a
 # noisy machine, unlike req/s): populates the memory tier from the bench
 # cluster (10,000 departments), switches instrumentation on for N keep-alive

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script for bench/cluster (wrk -t1): GET /deptemps/{id} with ids uniform
 -- in 1..DEPTS (env, default 10000), picked client-side, so every request is
 -- its own key (not /depts/random, which is one URI for HAProxy's hash).

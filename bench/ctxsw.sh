@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Context switches per request of restcached (memory tier, every document
 # cached): the voluntary and involuntary switches of all its threads
 # (/proc/PID/task/*/status) before and after a wrk run, divided by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How fills reach PostgreSQL: restcache's choice (one libpq connection per
 // dedicated thread, jobs handed over through a queue, as pg_connection_worker
 // does) against the alternative (one thread driving all connections with

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- pgbench script: the daemon's fill of GET /deptemps/{id} (persistence/pg/
 -- statements.cpp, restcache_fetch_deptemps: one department and its employees in
 -- one round trip), for a random id in 1..:depts (pgbench -D depts=N).

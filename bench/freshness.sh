@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Freshness of restcached under writes: restcache-freshness changes
 # random departments and employees through SQL and, READ_DELAY_MS after each
 # COMMIT, reads the affected documents back through the daemon and compares

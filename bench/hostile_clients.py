@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Hostile clients against a running restcached on 127.0.0.1, for bench/hostile.
 
 Each attack prints one line of key=value figures. The daemon's RSS is read from

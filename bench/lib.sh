@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the bench/ scripts: a private PostgreSQL cluster with benchmark
 # data under var/bench-pg, and helpers to run restcached and wait for it.
 # Sourced, not executed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The LMDB tier alone next to the memory tier and nginx, in one sitting.
 #
 # Three servers run side by side, the same wrk settings against each (keep-alive,
@@ -53,7 +54,7 @@ while [ $# -gt 0 ]; do
     --warmup=*) warmup="${1#*=}" ;;
     --keep) keep=1 ;;
     --) shift; daemon_args=("$@"); break ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "lmdb_tier.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

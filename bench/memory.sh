@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Memory of the memory tier:
 #  1. RSS per cached document: restcached with cache.populate over DEPTS
 #     departments (default 1,000,000 x 10 employees, ~1.4 KB each) against the

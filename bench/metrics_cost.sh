@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What counting (and the access log) costs the memory tier: three daemons
 # on the same data in one sitting, measured in alternating rounds with the
 # same wrk settings (keep-alive, random ids, every department cached):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Micro benchmarks (Google Benchmark): bench/micro/micro_bench.cpp, built as
 # restcache-micro in BENCH_BIN (default build/release) through the guarded
 # block at the end of the root CMakeLists.txt (only when the benchmark package
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift ;;
     --out=*) out="${1#*=}" ;;
     --quick) min_time=0.1 ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) extra+=("$1") ;;
   esac
   shift

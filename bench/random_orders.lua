@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script: GET /orders/{code} of the shop example (examples/shop), codes
 -- SO/2026/000001 .. SO/2026/ORDERS (env, default 10000) uniform, escaped as a
 -- path needs them.

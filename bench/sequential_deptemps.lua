@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script: GET /deptemps/{id} for ids 1..DEPTS (env, default 10000) in order,
 -- each once, then stops sending (use with -t1; a few more may be in flight at the
 -- end). wrk still waits out its -d: bench/lmdb_tier.sh interrupts it (SIGINT).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Memory-tier throughput of restcached next to nginx serving the same document
 # bytes as a static file, measured in one sitting, same wrk settings:
 # keep-alive, random ids over all departments, every department cached

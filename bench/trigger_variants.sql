@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Trigger variants for bench/trigger_variants: what shape of change log a
 -- writer can afford. Each variant is an AFTER UPDATE row trigger on emp,
 -- created disabled; the driver enables one at a time (restcache's own

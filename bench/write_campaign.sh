@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Write campaign: write req/s and latency of the REST writes at
 # concurrency 1..64 while a read load runs, and proof that every write's
 # invalidation reached the daemon.
@@ -67,7 +68,7 @@
 # 18380 (the daemon) and 18381 (the pass-through daemon). Logs and wrk outputs
 # stay in var/bench/writes-<yyyymmdd-hhmmss>/ (printed at the end).
 set -euo pipefail
-case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 depts="${DEPTS:-100000}"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Shared by the bench/write_*.lua wrk scripts (loaded with dofile): counts the
 -- response statuses and keeps the first few non-2xx answers (status and body,
 -- which names the problem), printed by done() as

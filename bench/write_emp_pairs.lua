@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script: POST /depts/emps and DELETE /depts/emps/{id} in pairs. New
 -- employees get the numbers EMP_BASE+1, EMP_BASE+2, ... (above every loaded
 -- one) in a random department of 1..DEPTS. Requests alternate POST of a new

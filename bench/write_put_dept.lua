@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script: PUT /depts/{id} with a whole department document as the body
 -- (the shape GET /deptemps/{id} answers, fetched beforehand: one JSON
 -- document per line in the file named by WRITE_DOCS). Each request takes a

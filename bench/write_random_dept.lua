@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script: PUT /depts/random, the original service's write benchmark
 -- (restcached rewrites a random department with its own values, so only the
 -- triggers notice: one dept change notification per write). Statuses

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- pgbench -f script: the transaction restcached runs for PUT /depts/random
 -- (persistence/pg/writes.cpp: rewrite_random_dept in run_write): BEGIN, the
 -- restcache_w_rewrite_random_dept UPDATE (a random department rewritten with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cache/fill_table.hpp"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The keys of some kinds in a table keyed by doc_key: collected first, so

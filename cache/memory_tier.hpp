@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The documents one shard keeps in memory: a flat table under a byte budget,

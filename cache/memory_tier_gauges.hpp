@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What a shard's memory tier holds, for /metrics: written by the shard's

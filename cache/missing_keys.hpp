@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The "does not exist" answers one shard remembers, so that a storm of GETs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What one shard knows of its streaming standbys (db.replicas): which

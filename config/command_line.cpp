@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcache_config::read_options and what it prints: --help, --version,
 // --dump-config, and the one-line refusal of a bad option (the options page:
 // config/options_page.cpp).
@@ -113,7 +114,7 @@ std::optional<int> restcache_config::read_options(int argc, char** argv) {
     return 0;
   }
   if (want_version) {
-    std::printf("%s\n", restcache_version_text().c_str());
+    std::fputs(restcache_version_notice().c_str(), stdout);
     return 0;
   }
   // Before the config file is read: the page shows the declared defaults.
@@ -157,7 +158,7 @@ The PostgreSQL connection also honours PGHOST, PGPORT, PGUSER, PGPASSWORD,
 PGDATABASE and the other PG* variables for whatever db.dsn leaves out.
 
   --help, -h          this text
-  --version           the release and the commit it was built from
+  --version           the release, the commit it was built from and the licence
   --dump-config       print the effective configuration as a config file
   --options-page      print every option as Markdown (docs/configuration.md)
   --caf-help          CAF's own options: --scheduler.max-threads=N,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Checks a configuration file before CAF reads it: CAF 0.17 silently skips a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/options.hpp"
 
 #include <arpa/inet.h>
@@ -348,12 +349,13 @@ restcache_config::restcache_config() {
     .integer(o.cache_fill_timeout_ms, "fill-timeout-ms", d::cache_fill_timeout_ms, 1, int_max,
              "a fill not done by then answers 504 to its waiters")
     .flag(o.cache_populate, "populate", d::cache_populate,
-          "load departments into the tiers at start-up, up to the budget")
-    .note("Once the change listener has caught up, every department is read (pages of "
-          "`cache.populate-page`) into the tiers, with progress in the log, up to 95% of the memory budget "
-          "(`cache.mode=lmdb`: every department).")
+          "load every kind that declares a populate plan into the tiers at start-up, up to the budget")
+    .note("Once the change listener has caught up, each kind with a `[kind.populate]` plan (the demo's "
+          "departments; see docs/declarations.md) is read in key order, in pages of `cache.populate-page` "
+          "documents, one kind after the other, into the tiers, with progress in the log, up to 95% of the "
+          "memory budget (`cache.mode=lmdb`: every document). Kinds without one are read on their first GET.")
     .integer(o.cache_populate_page, "populate-page", d::cache_populate_page, 1, 100'000,
-             "departments per populate query")
+             "documents per populate query (a populate plan's $2)")
     .integer(o.cache_stale_if_error, "stale-if-error", d::cache_stale_if_error, 0, 86'400 * 365,
              "seconds after the change listener last caught up that a cached document answers a fill "
              "PostgreSQL could not serve, marked stale-if-error; 0 = never")

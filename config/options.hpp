@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Every option the daemon reads, registered with CAF's actor_system_config so

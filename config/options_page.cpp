@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcached --options-page: docs/configuration.md, printed from the option
 // table so the page cannot drift from the code (test/options_page.sh diffs
 // them). Only declared values appear: the page is the same on every machine.
@@ -106,7 +107,7 @@ Options are read from a config file, then from the command line, which wins:
   `PGDATABASE` (and the other `PG*`) variables and `~/.pgpass` supply; empty uses them alone.
 
 `restcached --help` lists every option with its default and what is allowed,
-`--version` prints the release and commit, `--dump-config` prints the effective
+`--version` prints the release, commit and licence, `--dump-config` prints the effective
 configuration in the config-file syntax (automatic values resolved, passwords and the
 write token masked), `--caf-help` lists CAF's own options, and `--options-page` prints
 this page. A bad value stops start-up with exit status 2 and one line naming the option,

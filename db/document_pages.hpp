@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A page of documents read for cache.populate, as both drivers hand it to

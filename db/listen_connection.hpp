@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The change listener's own PostgreSQL connection, on its own thread: after

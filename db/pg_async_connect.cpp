@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The async driver's connecting: libpq's non-blocking connect (started on a
 // helper thread under the io scheduler, as resolving a host name blocks),
 // the session setup and prepared statements, and the back-off after a

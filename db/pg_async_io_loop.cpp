@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The async driver on an io thread: the io_context watches the sockets and
 // runs the timer, and every job, result and callback runs on its thread.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each job of the async driver sends and how it reads the answer.
 
 #include "db/pg_async_driver_impl.hpp"

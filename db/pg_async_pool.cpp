@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The async driver: its connection handles, what it sends and reads,
 // failures and stopping. Connecting is pg_async_connect.cpp; the loops that
 // drive it are pg_async_thread_loop.cpp and pg_async_io_loop.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The alternative to pg_connection_worker: ONE loop owns every pooled libpq

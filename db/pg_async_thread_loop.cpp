@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The async driver on a thread of its own: poll() over the connections'
 // sockets and an eventfd that wakes it for new jobs and for stop.
 

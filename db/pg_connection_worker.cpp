@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "db/pg_connection_worker.hpp"
 
 #include <spdlog/spdlog.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The real pooled connection: one libpq connection on its own thread. Jobs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "db/replica_monitor.hpp"
 
 #include <spdlog/spdlog.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "declarations/declaration_file.hpp"
 
 #include <toml++/toml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Document kinds declared in a TOML file rather than in C++: each [[kind]]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the demo's action routes do (demo_routes.hpp): its writes on the write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The demo's document kinds (the dept and emp tables of schema.sql), declared

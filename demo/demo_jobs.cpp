@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "demo/demo_jobs.hpp"
 
 #include "messages/document_encoder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "demo/dept_id_loader.hpp"
 
 #include <caf/all.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the request path: the router and the write-body
 // parsers, fed arbitrary bytes. Built and run by scripts/fuzz (clang-14,
 // -fsanitize=fuzzer,address,undefined), outside the CMake tree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "http/action_routes.hpp"
 
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The HTTP edge's only handle on the actor side. No Beast, no CAF here: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Content-Encoding: gzip for clients that ask (Accept-Encoding): what they

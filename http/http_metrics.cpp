@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "http/http_metrics.hpp"
 
 #include "messages/prometheus.hpp"

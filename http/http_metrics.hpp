@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Counters of the HTTP edge. Owned by http::server (server::metrics()).

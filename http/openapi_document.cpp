@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "http/openapi_document.hpp"
 
 #include <simdjson.h>
@@ -259,7 +260,7 @@ node object_schema(const object_plan& plan, bool nullable) {
 
 node document_schema(const doc_kind_entry& kind) {
   const bool nulls = kind.plan.write_nulls;
-  node s = obj({{"description", str("A " + kind.noun + " (kind '" + kind.name + "'). "
+  node s = obj({{"description", str("One " + kind.noun + ", as kind '" + kind.name + "' serves it. "
                                     + (nulls ? "A SQL NULL is written as null." : "A SQL NULL leaves its member out."))}});
   merge(s, object_schema(kind.plan.master, nulls));
   if (const auto& detail = kind.plan.detail)

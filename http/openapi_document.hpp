@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The OpenAPI 3.0.3 description of what a daemon serves, generated: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What restcache answers, independent of Beast: the one mapping of rc_error to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Maps (method, request-target) to a route. No Beast, no allocation: every

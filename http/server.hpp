@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The HTTP server: a Beast acceptor and do_/on_ sessions on asio threads.

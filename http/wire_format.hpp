@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The bytes of an answer's status line and header: the part of HTTP/1.1's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "logging/json_formatter.hpp"
 
 #include <spdlog/details/log_msg.h>

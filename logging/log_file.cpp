@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "logging/log_file.hpp"
 
 #include <fcntl.h>

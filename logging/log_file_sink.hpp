@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // An spdlog sink writing to a log_file (stderr or a reopenable file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Every atom restcache's actors exchange (CAF 0.17: at most 10 characters).

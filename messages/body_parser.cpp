@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "messages/body_parser.hpp"
 
 #include <algorithm>

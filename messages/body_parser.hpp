@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Parses and validates the JSON bodies of the write requests (POST/PUT of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "messages/document_plan.hpp"
 
 #include <algorithm>
@@ -47,7 +48,8 @@ bool json_number(std::string_view s) noexcept {
 }
 
 /// PostgreSQL's ISO output ('2026-12-05 08:31:35.5+00') as ISO 8601
-/// ('2026-12-05T08:31:35.5+00:00'); anything else ('infinity', a BC date)
+/// ('2026-12-05T08:31:35.5+00:00'); a BC one keeps its ' BC' after the
+/// offset, as PostgreSQL's own JSON writes it; anything else ('infinity')
 /// as it is. The sink writes the quotes and escapes nothing: none is needed.
 template <class Sink>
 void put_timestamp(Sink& out, std::string_view s) {
@@ -56,6 +58,10 @@ void put_timestamp(Sink& out, std::string_view s) {
     out.string(s);
     return;
   }
+  constexpr std::string_view bc = " BC";
+  const bool is_bc = s.size() >= 19 + bc.size() && s.substr(s.size() - bc.size()) == bc;
+  if (is_bc)
+    s.remove_suffix(bc.size());
   // A whole-hour offset comes as '+HH': RFC 3339 wants '+HH:MM'.
   bool short_offset = s.size() >= 22 && (s[s.size() - 3] == '+' || s[s.size() - 3] == '-')
                       && is_digit(s[s.size() - 2]) && is_digit(s.back());
@@ -65,6 +71,8 @@ void put_timestamp(Sink& out, std::string_view s) {
   out.raw(s.substr(11));
   if (short_offset)
     out.raw(":00");
+  if (is_bc)
+    out.raw(bc);
   out.ch('"');
 }
 

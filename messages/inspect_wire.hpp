@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The inspector's socket protocol: restcached serves it on its Unix socket

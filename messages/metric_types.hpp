@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The counting primitives every layer's metrics are made of: plain relaxed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Plain rows as they come out of PostgreSQL. A SQL NULL is an empty optional;

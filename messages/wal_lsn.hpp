@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // PostgreSQL's WAL positions (pg_lsn, "16/B374D848") as the 64-bit numbers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the batch writer writes to: the LMDB tier (persistence/lmdb adapts to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/actor_clock.hpp"
 
 #include <caf/abstract_actor.hpp>

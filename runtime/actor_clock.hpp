@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // CAF's thread-safe actor clock, with one cost removed: every actor that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/actor_profiler.hpp"
 
 #include <sys/resource.h>

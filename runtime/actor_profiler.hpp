@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Per-actor CPU accounting for the io scheduler, in the format of CAF's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime/io_scheduler.hpp"
 
 #include "runtime/actor_profiler.hpp"

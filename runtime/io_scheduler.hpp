@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // CAF's scheduler replaced by the HTTP io threads: one asio io_context per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE cache_populator
 #include "actors/cache_populator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE catalog_drift
 #include "persistence/pg/catalog_drift.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE catalogue_kind
 
 // A kind the engine has never heard of, added by a catalogue entry alone:

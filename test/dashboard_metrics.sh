@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every restcache_ metric the Grafana dashboard and the alert rules in deploy/
 # name is one the daemon exports: the families of the behaviour record
 # (test/behaviour/expected.txt, "== /metrics families", which the

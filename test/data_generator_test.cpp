@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE data_generator
 
 #include "persistence/pg/data_generator.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE db_pool
 #include "actors/db_pool.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE declarations
 
 // Declaration files: the demo's as the catalogue it declares, the defaults

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE declared_documents
 
 // documents.file: a daemon serving the kinds a declaration file declares,
@@ -291,4 +292,104 @@ reads = [{ table = "tenant_order", columns = ["tenant", "id", "item", "doc_key"]
                     .status,
                   404);
   CAF_CHECK_EQUAL(c.get("/tenant-orders/acme%2F9").body, R"j({"tenant":"acme","id":9,"item":"anvil (boxed)"})j");
+}
+
+namespace {
+
+/// One row of docs/declarations.md's "How values are written" table.
+struct value_format {
+  std::string field_type; ///< the declaration's field type
+  std::string column_type;
+  std::string stored;     ///< the SQL value stored in the column
+  std::string served;     ///< the JSON text the document holds for it
+};
+
+/// The table as the documentation prints it: the test serves exactly what
+/// the page says, so the page cannot drift from the daemon.
+std::vector<value_format> documented_value_formats() {
+  std::ifstream in{std::string{RESTCACHE_SOURCE_DIR} + "/docs/declarations.md"};
+  std::vector<value_format> rows;
+  bool in_section = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0)
+      in_section = line == "## How values are written";
+    if (!in_section || line.rfind("| `", 0) != 0)
+      continue;
+    std::vector<std::string> cells;
+    std::string_view rest{line};
+    rest.remove_prefix(2);
+    while (!rest.empty()) {
+      auto end = rest.find(" |");
+      auto cell = rest.substr(0, end);
+      CAF_REQUIRE(cell.size() >= 2 && cell.front() == '`' && cell.back() == '`');
+      cells.emplace_back(cell.substr(1, cell.size() - 2));
+      rest = end == std::string_view::npos ? std::string_view{} : rest.substr(std::min(rest.size(), end + 3));
+    }
+    CAF_REQUIRE_EQUAL(cells.size(), 4u);
+    rows.push_back({cells[0], cells[1], cells[2], cells[3]});
+  }
+  return rows;
+}
+
+} // namespace
+
+CAF_TEST(every value is served as the table in the documentation says) {
+  demo_back restore;
+  auto formats = documented_value_formats();
+  CAF_REQUIRE(formats.size() >= 20);
+  temp_dir dir{"declared-formats"};
+  auto dsn = shared_private_pg().create_database("value_formats");
+  std::string columns, values, selected, fields, read_columns = "\"k\"";
+  std::string with_nulls = "{", without_nulls = "{";
+  for (size_t i = 0; i < formats.size(); ++i) {
+    const auto& f = formats[i];
+    const auto name = "c" + std::to_string(i + 1);
+    columns += ", " + name + " " + f.column_type;
+    values += ", (" + f.stored + ")::" + f.column_type;
+    selected += (i ? ", " : "") + name;
+    fields += "  { name = \"" + name + "\", column = " + std::to_string(i + 1) + ", type = \"" + f.field_type + "\" },\n";
+    read_columns += ", \"" + name + "\"";
+    const auto member = "\"" + name + "\":" + f.served;
+    with_nulls += (i ? "," : "") + member;
+    if (f.stored != "NULL")
+      without_nulls += (without_nulls.size() > 1 ? "," : "") + member;
+  }
+  with_nulls += "}";
+  without_nulls += "}";
+  {
+    pg::connection c{dsn};
+    c.exec("CREATE TABLE value_formats (k int PRIMARY KEY" + columns + ")");
+    c.exec("INSERT INTO value_formats VALUES (1" + values + ")");
+    // The database's own output settings differ from the ones restcache
+    // pins on its sessions: the documents must not follow them.
+    c.exec("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = ''Asia/Kolkata'';"
+           " ALTER DATABASE %I SET DateStyle = ''SQL, DMY''; ALTER DATABASE %I SET IntervalStyle = ''postgres''',"
+           " current_database(), current_database(), current_database()); END $$");
+  }
+  auto kind = [&](const std::string& name, const std::string& route, const std::string& nulls) {
+    return "[[kind]]\nname = \"" + name + "\"\nroute = \"" + route + "\"\nkey = \"int4\"\nkey_space = \"formats\"\n"
+           + "nulls = \"" + nulls + "\"\nsql = \"SELECT " + selected + " FROM value_formats WHERE k = $1::int\"\n"
+           + "fields = [\n" + fields + "]\nreads = [{ table = \"value_formats\", columns = [" + read_columns
+           + "], keys = [\"formats:k\"] }]\n";
+  };
+  auto path = write_file(dir, "format = 1\n" + kind("formats", "/formats/{k}", "null")
+                                + kind("formats_omitted", "/formats-omitted/{k}", "omit"));
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  CAF_REQUIRE_EQUAL(loaded.status, 0);
+  // A first install says nothing that looks like a failure ("trigger ... does
+  // not exist, skipping").
+  CAF_CHECK(loaded.err.find("NOTICE") == std::string::npos);
+  daemon_options o;
+  o.documents_file = path;
+  startup::install_documents(o);
+  in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory"}};
+  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  http_client c{d.port()};
+  auto served = c.get("/formats/1");
+  CAF_CHECK_EQUAL(served.status, 200);
+  CAF_CHECK_EQUAL(served.body, with_nulls);
+  for (size_t i = 0; i < formats.size(); ++i) // each row on its own, so a failure names it
+    CHECK_SAYING(served.body.find("\"c" + std::to_string(i + 1) + "\":" + formats[i].served) != std::string::npos,
+                 formats[i].column_type << " " << formats[i].stored << " is not served as " << formats[i].served);
+  CAF_CHECK_EQUAL(c.get("/formats-omitted/1").body, without_nulls);
 }

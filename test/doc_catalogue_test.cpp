@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE doc_catalogue
 
 // The document catalogue (the demo's, and one with kinds of every key type

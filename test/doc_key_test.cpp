@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE doc_key
 #include "messages/doc_key.hpp"
 

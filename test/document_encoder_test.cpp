@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // This file also provides the caf-test main of restcache_tests.
 #define CAF_SUITE document_encoder
 #include "messages/document_encoder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE document_plan
 #include "messages/document_plan.hpp"
 
@@ -80,6 +81,9 @@ CAF_TEST(timestamps are written in ISO 8601) {
   CAF_CHECK_EQUAL(encode(ts, {{std::string{"2026-12-05 08:31:35+05:30"}}}), "{\"v\":\"2026-12-05T08:31:35+05:30\"}");
   CAF_CHECK_EQUAL(encode(ts, {{std::string{"2026-12-05 08:31:35"}}}), "{\"v\":\"2026-12-05T08:31:35\"}");
   CAF_CHECK_EQUAL(encode(ts, {{std::string{"infinity"}}}), "{\"v\":\"infinity\"}");
+  // BC after the offset, the offset whole, as PostgreSQL's to_json writes it.
+  CAF_CHECK_EQUAL(encode(ts, {{std::string{"0044-03-15 12:00:00+00 BC"}}}), "{\"v\":\"0044-03-15T12:00:00+00:00 BC\"}");
+  CAF_CHECK_EQUAL(encode(ts, {{std::string{"0044-03-15 12:00:00 BC"}}}), "{\"v\":\"0044-03-15T12:00:00 BC\"}");
 }
 
 CAF_TEST(booleans and json are written as JSON) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE fill_table
 #include "cache/fill_table.hpp"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A committed file that a command generates (docs/configuration.md from
 # restcached --options-page, openapi.json from restcache-load --openapi) is
 # what the command prints now: fails, showing the difference and the command

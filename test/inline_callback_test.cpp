@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE inline_callback
 #include "messages/inline_callback.hpp"
 

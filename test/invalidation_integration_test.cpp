@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE invalidation_integration
 #include "test/fixtures/daemon_process.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE io_scheduler
 #include "runtime/io_scheduler.hpp"
 

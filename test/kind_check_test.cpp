@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE kind_check
 
 // Declared kinds checked against the database before they are served: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE kind_limits
 
 // Each kind's TTL and size cap as a shard applies them: when a document

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The layers include only downwards: every #include "folder/..." of a
 # project file names its own folder or one it may use (the libraries of
 # CMakeLists.txt link the same way). Prints each wrong include and fails.

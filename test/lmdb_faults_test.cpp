@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE lmdb_faults
 #include "test/fixtures/daemon_process.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE missing_keys
 #include "cache/missing_keys.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE notify_listener
 #include "actors/notify_listener.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE pg_writes
 
 #include "persistence/pg/writes.hpp"

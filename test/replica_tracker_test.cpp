@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE replica_tracker
 #include "cache/replica_tracker.hpp"
 

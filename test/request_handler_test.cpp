@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE request_handler
 
 // The request handler and the wire format without sockets: a request head in,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE rest_api
 #include "test/fixtures/daemon_process.hpp"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one unit-test suite as ctest's test. The test framework prints a
 # failed check only at its most verbose level, where every passed check is
 # printed too; so all checks go to a log file and, when the suite fails, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE shop_example
 
 // The shop example (examples/shop): its tables and loader, its declarations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE startup
 
 // The daemon's start-up rules, run as the daemon runs them: which LMDB

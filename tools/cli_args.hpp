@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Command-line scanning shared by the tools (restcache-load,
@@ -18,7 +19,7 @@ namespace restcache::tools {
 /// --version: exactly what restcached --version prints, so a tool and a
 /// daemon of one build are seen to belong together.
 [[noreturn]] inline void print_version_and_exit() {
-  std::printf("%s\n", restcache_version_text().c_str());
+  std::fputs(restcache_version_notice().c_str(), stdout);
   std::exit(0);
 }
 

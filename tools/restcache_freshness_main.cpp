@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcache-freshness: does restcached serve what PostgreSQL holds?
 //
 //   restcache-freshness --dsn DSN --url http://127.0.0.1:PORT [--writes demo|shop]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcache-inspect: shows the daemon's long-lived actors (mailbox sizes and
 // what each holds) through the inspector restcached serves on a Unix socket
 // when started with --inspect.socket=PATH (the protocol:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Multi-core scaling on the device machine, one sitting: restcached (memory tier) and nginx
 # (a static file of the same bytes, worker_processes = threads) pinned to SRV_CPUS, wrk
 # pinned to LOAD_CPUS, random ids 1..DEPTS. E1: both with FULL threads across CS, ROUNDS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Micro benchmarks (Google Benchmark) of the three steps a GET is made of:
 //   encode   one department-with-employees document (messages/document_encoder),
 //            as a fill or cache.populate does once per document

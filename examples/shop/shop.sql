@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- The shop example's tables: customers (keyed by uuid), their orders (keyed
 -- by a text code with characters a path escapes, 'SO/2026/000001') and each
 -- order's lines. Idempotent. examples/shop/shop.toml declares the documents

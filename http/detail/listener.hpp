@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The acceptor of http::server, one per io thread. Beast internals: included

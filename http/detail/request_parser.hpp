@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The request parser of http::server: Beast's basic_parser, keeping only what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // RAII over an LMDB environment: one directory, a byte budget, three named

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "persistence/lmdb/record_codec.hpp"
 
 #include <cstring>

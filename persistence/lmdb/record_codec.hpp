@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Byte layouts of the LMDB tier. Plain C++ (no LMDB, no CAF) so the codec can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The LMDB tier's operations, all synchronous. Writes come from one thread at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A shard's reader of the LMDB tier: one read transaction, renewed for each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // RAII transactions. Move-only; a moved-from object owns nothing.

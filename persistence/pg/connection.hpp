@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // RAII wrappers over libpq: a connection, a result, and helpers for named

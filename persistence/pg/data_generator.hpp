@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Demo and benchmark data: departments with employees, generated set-based in

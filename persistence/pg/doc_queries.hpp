@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The database half of the document catalogue (messages/doc_catalogue.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/schema.hpp"
 
 #include <cstdlib>
@@ -55,7 +56,9 @@ int watch_keys(connection& c, const std::vector<watch_row>& rows) {
     return 0;
   // Installing triggers locks the watched tables: without schema.sql's lock,
   // two installs at once (two restcache-load runs) can deadlock.
-  c.exec(std::string{"BEGIN; "} + schema_lock_sql);
+  // The first install drops triggers that do not exist yet ("... does not
+  // exist, skipping"): notices that look like failures and are none.
+  c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
   int added = 0;
   try {
     for (const auto& [table, space, column] : rows)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The schema of persistence/pg/schema.sql: master–detail tables, the change

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- restcache schema, version 9 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/stored_declarations.hpp"
 
 #include "messages/document_encoder.hpp"

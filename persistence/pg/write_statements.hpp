@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The named prepared statements of the writes (persistence/pg/writes.cpp,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The database side of writes (POST, PUT, DELETE and the write benchmark):

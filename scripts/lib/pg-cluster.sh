@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # A private PostgreSQL 15 cluster for restcache, to be sourced (scripts/run).
 #

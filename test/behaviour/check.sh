@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Records the daemon's behaviour (record.sh) and compares it with
 # test/behaviour/expected.txt; on a difference prints it and fails. After a
 # change that is meant to alter behaviour, write the new record over

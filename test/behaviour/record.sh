@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The daemon's outward behaviour as text, so that a change meant to alter no
 # behaviour (a restructure) can be checked rather than asserted:
 #   - restcached --help;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A document restcache-freshness checks: a kind of the installed catalogue

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's writes for restcache-freshness: renames, salary changes,
 // moves, inserts and deletes of employees and departments, renames under
 // replica mode, and TRUNCATE of emp or of dept CASCADE reloaded without one

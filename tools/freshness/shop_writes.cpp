@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shop example's writes for restcache-freshness (examples/shop): an
 // order's status, note and lines changed, a line moved to another order
 // (both orders change, under its old and its new order_code), orders
