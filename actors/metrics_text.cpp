@@ -223,8 +223,12 @@ std::string replica_metrics_text(const std::vector<replica_health*>& replicas) {
   auto rd = [](const auto& a) { return a.load(std::memory_order_relaxed); };
   each("restcache_replica_up", "gauge", "1 while the standby answers its monitor.",
        [&](const replica_health& h) { return int64_t{rd(h.up)}; });
-  each("restcache_replica_usable", "gauge", "1 while fills read from the standby (up, within db.replica-max-lag-ms).",
+  each("restcache_replica_usable", "gauge",
+       "1 while fills read from the standby (up, a standby of the primary, within db.replica-max-lag-ms).",
        [&](const replica_health& h) { return int64_t{rd(h.usable)}; });
+  each("restcache_replica_standby", "gauge",
+       "1 while the server is in recovery and of the primary's system identifier; 0: not used (the log says why).",
+       [&](const replica_health& h) { return int64_t{rd(h.standby)}; });
   each("restcache_replica_lag_seconds", "gauge",
        "Time since the standby's last replayed commit while received WAL waits to be replayed; 0 when none waits.",
        [&](const replica_health& h) { return double(rd(h.lag_ms)) / 1e3; });

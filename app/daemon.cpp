@@ -127,6 +127,7 @@ void daemon::spawn_replica_pools() {
     return;
   replica_monitor_config monitor_cfg;
   monitor_cfg.dsns = dsns;
+  monitor_cfg.primary_dsn = o_.db_dsn;
   monitor_cfg.max_lag = std::chrono::milliseconds{o_.db_replica_max_lag_ms};
   replica_monitor_ = std::make_unique<replica_monitor>(monitor_cfg);
   size_t fills_per_connection = o_.driver == db_driver_kind::async ? static_cast<size_t>(o_.db_pipeline_depth) : 1;

@@ -31,10 +31,23 @@ bool replica_monitor::pause(std::chrono::milliseconds d) {
   return !stopping_;
 }
 
+uint64_t replica_monitor::primary_system_id() {
+  if (auto id = primary_system_id_.load(std::memory_order_acquire); id != 0 || cfg_.primary_dsn.empty())
+    return id;
+  try {
+    pg::connection c{cfg_.primary_dsn, "restcache-replica-monitor"};
+    primary_system_id_.store(pg::system_identifier(c), std::memory_order_release);
+  } catch (const std::exception& e) {
+    spdlog::debug("replica monitor: the primary's system identifier could not be read ({})", e.what());
+  }
+  return primary_system_id_.load(std::memory_order_acquire);
+}
+
 void replica_monitor::watch(size_t i) {
   auto& h = *health_[i];
   auto backoff = std::chrono::milliseconds{50};
   bool was_up = false;
+  std::string last_refusal;
   auto mark_down = [&](const std::string& why) {
     h.up.store(false, std::memory_order_release);
     h.usable.store(false, std::memory_order_release);
@@ -53,11 +66,21 @@ void replica_monitor::watch(size_t i) {
         h.lag_ms.store(s.lag_ms, std::memory_order_release);
         if (s.replay_lsn > 0)
           h.replay_lsn.store(s.replay_lsn, std::memory_order_release);
-        bool usable = s.lag_ms <= cfg_.max_lag.count();
-        if (usable != h.usable.load(std::memory_order_relaxed) || !was_up)
-          spdlog::info("replica {}: {} ({}, {} ms behind, replayed to {})", i,
-                       usable ? "fills read from it" : "too far behind: fills go elsewhere",
-                       s.in_recovery ? "standby" : "a primary", s.lag_ms, s.replay_lsn);
+        // Checked at every probe: a standby promoted later is no standby
+        // either, and fills go to the primary from then on.
+        auto refusal = cfg_.primary_dsn.empty() && s.in_recovery
+                         ? std::string{}
+                         : standby_refusal(s.in_recovery, s.system_id, primary_system_id());
+        const bool standby = refusal.empty();
+        if (!standby && (refusal != last_refusal || !was_up))
+          spdlog::error("replica {}: not used: {}; fills read from the primary instead", i, refusal);
+        last_refusal = refusal;
+        bool usable = standby && s.lag_ms <= cfg_.max_lag.count();
+        if (standby && (usable != h.usable.load(std::memory_order_relaxed) || !was_up || !h.standby.load()))
+          spdlog::info("replica {}: {} (a standby of the primary's system, {} ms behind, replayed to {})", i,
+                       usable ? "fills read from it" : "too far behind: fills go elsewhere", s.lag_ms,
+                       s.replay_lsn);
+        h.standby.store(standby, std::memory_order_release);
         h.up.store(true, std::memory_order_release);
         h.usable.store(usable, std::memory_order_release);
         was_up = true;

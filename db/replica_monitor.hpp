@@ -24,6 +24,9 @@ namespace restcache {
 
 struct replica_monitor_config {
   std::vector<std::string> dsns;
+  /// The primary (db.dsn), asked once for its system identifier: a standby
+  /// must be a copy of it. Empty: not checked (a monitor alone, in tests).
+  std::string primary_dsn;
   std::chrono::milliseconds interval{200};
   std::chrono::milliseconds max_lag{5'000}; ///< db.replica-max-lag-ms
   std::chrono::milliseconds max_backoff{2'000};
@@ -43,9 +46,13 @@ private:
   void watch(size_t i);
   /// Sleeps up to `d`, or until stop; false when stopping.
   bool pause(std::chrono::milliseconds d);
+  /// The primary's system identifier, read at the first call that reaches
+  /// it and kept; 0 while it cannot be read.
+  uint64_t primary_system_id();
 
   const replica_monitor_config cfg_;
   std::vector<std::unique_ptr<replica_health>> health_;
+  std::atomic<uint64_t> primary_system_id_{0};
   std::mutex mtx_;
   std::condition_variable cv_;
   bool stopping_ = false;

@@ -360,12 +360,17 @@ CAF_TEST(every value is served as the table in the documentation says) {
     pg::connection c{dsn};
     c.exec("CREATE TABLE value_formats (k int PRIMARY KEY" + columns + ")");
     c.exec("INSERT INTO value_formats VALUES (1" + values + ")");
-    // The database's own output settings differ from the ones restcache
-    // pins on its sessions: the documents must not follow them.
-    c.exec("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = ''Asia/Kolkata'';"
-           " ALTER DATABASE %I SET DateStyle = ''SQL, DMY''; ALTER DATABASE %I SET IntervalStyle = ''postgres''',"
-           " current_database(), current_database(), current_database()); END $$");
   }
+  // The database's own output settings differ from the ones restcache pins
+  // on its sessions, and then the role's in it do: the documents must not
+  // follow either.
+  auto set_output = [&](const std::string& level, const std::vector<std::string>& settings) {
+    pg::connection c{dsn};
+    for (const auto& s : settings)
+      c.exec("DO $$ BEGIN EXECUTE format('ALTER " + level + " SET " + s + "', current_database()); END $$");
+  };
+  set_output("DATABASE %I", {"TimeZone = ''Asia/Kolkata''", "DateStyle = ''SQL, DMY''", "IntervalStyle = ''postgres''",
+                             "extra_float_digits = 0", "bytea_output = ''escape''"});
   auto kind = [&](const std::string& name, const std::string& route, const std::string& nulls) {
     return "[[kind]]\nname = \"" + name + "\"\nroute = \"" + route + "\"\nkey = \"int4\"\nkey_space = \"formats\"\n"
            + "nulls = \"" + nulls + "\"\nsql = \"SELECT " + selected + " FROM value_formats WHERE k = $1::int\"\n"
@@ -382,14 +387,72 @@ CAF_TEST(every value is served as the table in the documentation says) {
   daemon_options o;
   o.documents_file = path;
   startup::install_documents(o);
-  in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory"}};
-  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
-  http_client c{d.port()};
-  auto served = c.get("/formats/1");
-  CAF_CHECK_EQUAL(served.status, 200);
-  CAF_CHECK_EQUAL(served.body, with_nulls);
-  for (size_t i = 0; i < formats.size(); ++i) // each row on its own, so a failure names it
-    CHECK_SAYING(served.body.find("\"c" + std::to_string(i + 1) + "\":" + formats[i].served) != std::string::npos,
-                 formats[i].column_type << " " << formats[i].stored << " is not served as " << formats[i].served);
-  CAF_CHECK_EQUAL(c.get("/formats-omitted/1").body, without_nulls);
+  auto serves_the_table = [&] {
+    in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory"}};
+    CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status,
+                      200);
+    http_client c{d.port()};
+    auto served = c.get("/formats/1");
+    CAF_CHECK_EQUAL(served.status, 200);
+    CAF_CHECK_EQUAL(served.body, with_nulls);
+    for (size_t i = 0; i < formats.size(); ++i) // each row on its own, so a failure names it
+      CHECK_SAYING(served.body.find("\"c" + std::to_string(i + 1) + "\":" + formats[i].served) != std::string::npos,
+                   formats[i].column_type << " " << formats[i].stored << " is not served as " << formats[i].served);
+    CAF_CHECK_EQUAL(c.get("/formats-omitted/1").body, without_nulls);
+  };
+  serves_the_table();
+  set_output("ROLE CURRENT_USER IN DATABASE %I",
+             {"TimeZone = ''America/St_Johns''", "DateStyle = ''German''", "IntervalStyle = ''sql_standard''",
+              "extra_float_digits = 3", "bytea_output = ''escape''"});
+  serves_the_table();
+}
+
+CAF_TEST(a renamed key column fails no write and the file naming its new name is applied) {
+  temp_dir dir{"declared-renamed"};
+  auto dsn = shared_private_pg().create_database("declared_renamed");
+  pg::connection db{dsn};
+  db.exec("CREATE TABLE book (isbn text PRIMARY KEY, title text, author_id int)");
+  db.exec("INSERT INTO book VALUES ('978-0', 'One', 1), ('978-1', 'Two', 2)");
+  auto declaration = [](const std::string& author) {
+    return "format = 1\n[[kind]]\nname = \"books\"\nroute = \"/books/{isbn}\"\nkey = \"text\"\n"
+           "sql = \"SELECT isbn, title, " + author + " FROM book WHERE isbn = $1\"\n"
+           "fields = [{ name = \"isbn\", column = 1, type = \"text\" }, { name = \"title\", column = 2, type = \"text\" },"
+           " { name = \"author\", column = 3, type = \"number\" }]\n"
+           "reads = [{ table = \"book\", columns = [\"isbn\", \"title\", \"" + author + "\"],"
+           " keys = [\"books:isbn\", \"authors:" + author + "\"] }]\n";
+  };
+  auto path = write_file(dir, declaration("author_id"));
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  auto logged_keys = [&](const std::string& write) {
+    auto before = db.exec("SELECT coalesce(max(seq), 0) FROM change_log").int64(0, 0);
+    db.exec(write); // throws, failing the test, when the write fails
+    auto r = db.exec_params("SELECT string_agg(k, ' ' ORDER BY k) FROM change_log, unnest(keys) AS k"
+                            " WHERE seq > $1::bigint",
+                            {std::to_string(before)});
+    return std::string{r.text(0, 0)};
+  };
+  CAF_CHECK_EQUAL(logged_keys("UPDATE book SET title = 'One!' WHERE isbn = '978-0'"), "authors:1 books:978-0");
+  // A migration renames the key column: writes go on, logging the whole table.
+  db.exec("ALTER TABLE book RENAME COLUMN author_id TO writer_id");
+  CAF_CHECK_EQUAL(logged_keys("UPDATE book SET writer_id = 3 WHERE isbn = '978-1'"), "*:public.book books:978-1");
+  CAF_CHECK_EQUAL(logged_keys("DELETE FROM book WHERE isbn = '978-1'"), "*:public.book books:978-1");
+  // The old file is refused, saying what to change; nothing is installed.
+  auto old_file = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  CAF_CHECK_EQUAL(old_file.status, 2);
+  CAF_CHECK(old_file.err.find("table book has no column author_id") != std::string::npos);
+  CAF_CHECK(old_file.err.find("table book has no column author_id (its key of key space 'authors'): renamed to "
+                              "writer_id since restcache watched it (name writer_id in the kind's sql and reads)")
+            != std::string::npos);
+  CAF_CHECK(old_file.err.find("writes to the watched tables are not affected") != std::string::npos);
+  // The file naming the new column: its key replaces the gone one, and the
+  // trigger names each key again.
+  path = write_file(dir, declaration("writer_id"));
+  auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  CAF_CHECK_EQUAL(applied.status, 0);
+  CAF_CHECK_EQUAL(db.exec("SELECT string_agg(key_space || ':' || key_column, ' ' ORDER BY key_space)"
+                          " FROM restcache_watched_key WHERE table_name = 'book'")
+                    .text(0, 0),
+                  "authors:writer_id books:isbn");
+  CAF_CHECK_EQUAL(logged_keys("UPDATE book SET writer_id = 4 WHERE isbn = '978-0'"),
+                  "authors:1 authors:4 books:978-0");
 }

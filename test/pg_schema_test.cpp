@@ -422,6 +422,60 @@ CAF_TEST(installing the triggers repairs what administration undid and leaves th
   CAF_CHECK_EQUAL(changes_after(s), changes({{"emp", 7499}, {"dept", 30}}));
 }
 
+CAF_TEST(a key column renamed or dropped fails no write and logs its table whole with or without event triggers) {
+  seed();
+  auto guarded = [&] {
+    return count("SELECT count(*) FROM pg_proc WHERE proname LIKE 'restcache_changed_emp_%'"
+                 " AND prosrc LIKE '%EXCEPTION WHEN OTHERS%'")
+           == 1;
+  };
+  // A superuser's install follows DDL as it happens: no guard on the writers' path.
+  CAF_CHECK(!guarded());
+  pg::connection writer{dsn};
+  auto logged = [&](const std::string& sql) {
+    auto s = max_seq();
+    writer.exec(sql); // throws, failing the test, when the write fails
+    return changes_after(s);
+  };
+  for (bool followed : {true, false}) {
+    CAF_MESSAGE("DDL followed by event triggers: " << followed);
+    if (!followed) {
+      // A non-superuser install has no event triggers: the functions, generated
+      // again, guard their reads.
+      c.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop");
+      CAF_CHECK_EQUAL(count("SELECT restcache_define_trigger_functions()"), 2);
+      CAF_CHECK(guarded());
+    }
+    c.exec("ALTER TABLE emp RENAME COLUMN deptno TO dept_no");
+    // Every kind of write succeeds and names every document of the table
+    // (followed: regenerated without the column, its other keys still named;
+    // guarded: the guard's table-wide entry alone).
+    auto update = logged("UPDATE emp SET sal = sal + 1 WHERE empno = 7499");
+    CAF_CHECK_EQUAL(update.count({"*", "public.emp"}), 1u);
+    CAF_CHECK_EQUAL(update.count({"emp", "7499"}), followed ? 1u : 0u);
+    CAF_CHECK_EQUAL(logged("INSERT INTO emp (empno, ename, dept_no) VALUES (9001, 'NEW', 20)").count({"*", "public.emp"}),
+                    1u);
+    CAF_CHECK_EQUAL(logged("DELETE FROM emp WHERE empno = 9001").count({"*", "public.emp"}), 1u);
+    CAF_CHECK_EQUAL(logged("UPDATE emp SET dept_no = 10 WHERE empno = 7521").count({"*", "public.emp"}), 1u);
+    // Renamed back: each key named again.
+    c.exec("ALTER TABLE emp RENAME COLUMN dept_no TO deptno");
+    CAF_CHECK_EQUAL(logged("UPDATE emp SET sal = sal + 1 WHERE empno = 7499"), changes({{"emp", 7499}, {"dept", 30}}));
+    // Dropped, with a cascade from dept writing through the trigger.
+    c.exec("ALTER TABLE emp DROP COLUMN deptno");
+    CAF_CHECK_EQUAL(logged("UPDATE emp SET sal = sal + 1 WHERE empno = 7499").count({"*", "public.emp"}), 1u);
+    CAF_CHECK_EQUAL(logged("DELETE FROM emp WHERE empno = 7521").count({"*", "public.emp"}), 1u);
+    c.exec("ALTER TABLE emp ADD COLUMN deptno int REFERENCES dept ON DELETE CASCADE;"
+           "UPDATE emp SET deptno = 30 WHERE empno = 7499");
+    CAF_CHECK_EQUAL(logged("DELETE FROM dept WHERE deptno = 30"),
+                    changes({{"dept", 30}, {"emp", 7499}, {"dept", 30}}));
+    // Back as it was for the next round.
+    writer.exec("INSERT INTO dept VALUES (30, 'SALES', 'CHICAGO');"
+                "INSERT INTO emp VALUES (7499, 'ALLEN', 'SALESMAN', 7839, '1981-02-20', 1600, 300, 30),"
+                "  (7521, 'WARD', 'SALESMAN', 7499, '1981-02-22', 1250, 500, 30)");
+    CAF_CHECK_EQUAL(guarded(), !followed);
+  }
+}
+
 CAF_TEST(writers never prune the log and its age bound is kept by whoever prunes) {
   seed();
   c.exec("INSERT INTO change_log (keys, changed_at)"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
+#include "messages/replica_health.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
@@ -158,3 +159,31 @@ CAF_TEST(a stopped standby gets no fills and the primary answers them) {
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()
+
+// A server that was never a standby (a logical copy: the same rows, its own
+// cluster) named in db.replicas: it answers, but fills never read from it.
+CAF_TEST(a server that is not a standby of the primary gets no fills) {
+  private_pg primary;
+  private_pg copy;
+  load_demo(primary.dsn(), 30, 2);
+  load_demo(copy.dsn(), 30, 2);
+  pg::connection{copy.dsn()}.exec("UPDATE dept SET loc = 'ONLY ON THE COPY'");
+  daemon_process d{{"--db.dsn=" + primary.dsn(), "--db.replicas=" + copy.dsn(), "--db.pool-size=2",
+                    "--cache.shards=2", "--log.level=warn", "--cache.mode=memory", "--changelog.poll-interval=20"}};
+  http_client c{d.port()};
+  auto now = [&](const std::string& name) { return metric(c.get("/metrics").body, name); };
+  CAF_REQUIRE(wait_until([&] { return c.get("/ready").status == 200 && now("restcache_replica_up{replica=\"0\"}") == 1; }));
+  CAF_CHECK_EQUAL(now("restcache_replica_standby{replica=\"0\"}"), 0);
+  CAF_CHECK_EQUAL(now("restcache_replica_usable{replica=\"0\"}"), 0);
+  CAF_CHECK(d.log().find("replica 0: not used: not a standby (not in recovery") != std::string::npos);
+  for (int32_t id = 1; id <= 20; ++id)
+    CAF_CHECK_EQUAL(c.get("/deptemps/" + std::to_string(id)).body.find("ONLY ON THE COPY"), std::string::npos);
+}
+
+CAF_TEST(only a server in recovery of the system of the primary is a standby) {
+  CAF_CHECK_EQUAL(standby_refusal(true, 42, 42), "");
+  CAF_CHECK(standby_refusal(false, 42, 42).find("not a standby (not in recovery") == 0);
+  CAF_CHECK(standby_refusal(true, 7, 42).find("not a standby of the primary (system identifier 7, the primary's 42)")
+            == 0);
+  CAF_CHECK(standby_refusal(true, 42, 0).find("not checked yet") == 0);
+}

@@ -288,12 +288,19 @@ void print_applied_declarations(pg::connection& c, const std::string& source, bo
 
 /// --plan: what --schema-only would install, changing nothing; exit status 3
 /// when the kinds are refused (it would install nothing then).
+/// The demo's tables the database lacks (--schema-only creates them).
+std::vector<const char*> missing_demo_tables(pg::connection& c) {
+  std::vector<const char*> missing;
+  for (const char* table : {"dept", "emp"})
+    if (c.exec_params("SELECT to_regclass($1) IS NULL", {table}).text(0, 0) == "t")
+      missing.push_back(table);
+  return missing;
+}
+
 int plan(pg::connection& c, bool demo, const std::string& source) {
   std::vector<const char*> demo_tables; // the demo's, missing: --schema-only creates them
   if (demo)
-    for (const char* table : {"dept", "emp"})
-      if (c.exec_params("SELECT to_regclass($1) IS NULL", {table}).text(0, 0) == "t")
-        demo_tables.push_back(table);
+    demo_tables = missing_demo_tables(c);
   std::vector<pg::kind_refusal> refused;
   if (!demo_tables.empty()) {
     std::printf("kinds: the demo's, checked once its tables exist\n");
@@ -423,14 +430,27 @@ int main(int argc, char** argv) {
       return verify(c);
     if (a.plan)
       return plan(c, a.documents.empty(), declared_source);
-    // A file's kinds are checked before anything is installed for them (the
-    // demo's tables come with the schema itself).
-    if (!a.documents.empty()) {
+    // The kinds are checked before anything is installed for them: a file's
+    // always (a refused file installs nothing), the demo's once its tables
+    // exist, where a refusal is said and the repair goes on (its statements
+    // are fixed: what its tables lack is for their owner to restore). Writes
+    // are not affected either way: a key column that is gone is logged as
+    // its whole table.
+    const bool check_demo = a.documents.empty() && missing_demo_tables(c).empty();
+    if (!a.documents.empty() || check_demo) {
       if (auto refused = pg::check_kinds(c); !refused.empty()) {
-        std::fprintf(stderr, "restcache-load: --documents is refused by the database; nothing installed:\n");
+        std::fprintf(stderr, "restcache-load: %s refused by the database%s:\n",
+                     check_demo ? "the demo's kinds are" : "--documents is",
+                     check_demo ? " (its daemons answer them uncached until its tables have what they read)"
+                                : "; nothing installed");
         for (const auto& r : refused)
           std::fprintf(stderr, "  %s\n", r.reason.c_str());
-        return 2;
+        if (!check_demo) {
+          std::fprintf(stderr, "restcache-load: writes to the watched tables are not affected: a key column that "
+                               "is gone is logged as its whole table until the file names the column it has "
+                               "now and is applied\n");
+          return 2;
+        }
       }
     }
     // The demo's tables come with the demo; a file's kinds read tables of

@@ -108,7 +108,8 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
   if (!t.calls_generated)
     problems.push_back(on + " does not call restcache's generated function");
   else if (!t.source_current)
-    problems.push_back("the function " + on + " calls is not as restcache_watched_key generates it");
+    problems.push_back("the function " + on + " calls is not as restcache generates it now (from "
+                       "restcache_watched_key, the table's columns, and whether event triggers follow DDL)");
 }
 
 } // namespace

@@ -205,6 +205,7 @@ private:
   std::map<std::string, type_facts> types_;             ///< oid -> its facts
   std::vector<kind_refusal> reasons_;
   const doc_kind_entry* kind_ = nullptr;
+  std::optional<bool> key_numbers_known_; ///< restcache_watched_key has key_attnum
 
   void refuse(const std::string& why, bool missing = false) {
     reasons_.push_back({"kind '" + kind_->name + "': " + why, missing});
@@ -363,7 +364,9 @@ private:
       }
       for_each_item(read.columns, [&](const std::string& column) {
         if (!t.columns.contains(column))
-          refuse("table " + read.table + " has no column " + column + " (its reads name it)", true);
+          refuse("table " + read.table + " has no column " + column + " (its reads name it)"
+                   + what_became_of(read.table, column),
+                 true);
       });
       for_each_item(read.keys, [&](const std::string& key) {
         auto colon = key.find(':');
@@ -371,7 +374,9 @@ private:
         auto column = key.substr(colon + 1);
         auto c = t.columns.find(column);
         if (c == t.columns.end()) {
-          refuse("table " + read.table + " has no column " + column + " (its key of key space '" + space + "')", true);
+          refuse("table " + read.table + " has no column " + column + " (its key of key space '" + space + "')"
+                   + what_became_of(read.table, column),
+                 true);
           return;
         }
         if (auto type = key_type_of(space); type && !fits_key_column(*type, c->second))
@@ -379,6 +384,32 @@ private:
                  + std::string{key_type_name(*type)} + " keys of key space '" + space + "'");
       });
     }
+  }
+
+  /// What became of a watched key column that is gone, from the number it
+  /// had when it was watched: ": renamed to X since restcache watched it
+  /// (name X in the kind's sql and reads)", ": dropped since ...", or "" when
+  /// nothing is known (not a watched key, or a schema without the numbers).
+  std::string what_became_of(const std::string& table, const std::string& column) {
+    if (!key_numbers_known_)
+      key_numbers_known_ = c_.exec("SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid ="
+                                   " to_regclass('restcache_watched_key') AND attname = 'key_attnum')")
+                             .text(0, 0)
+                           == "t";
+    if (!*key_numbers_known_)
+      return {};
+    auto r = c_.exec_params("SELECT a.attname FROM restcache_watched_key w"
+                            "  LEFT JOIN pg_attribute a ON a.attrelid = to_regclass(format('%I.%I', w.table_schema,"
+                            "   w.table_name)) AND a.attnum = w.key_attnum AND NOT a.attisdropped"
+                            " WHERE w.table_schema = current_schema() AND w.table_name = $1 AND w.key_column = $2"
+                            "   AND w.key_attnum IS NOT NULL LIMIT 1",
+                            {table, column});
+    if (r.rows() == 0)
+      return {};
+    if (r.is_null(0, 0))
+      return ": dropped since restcache watched it (restore it, or leave it out of the kind's sql and reads)";
+    auto now = std::string{r.text(0, 0)};
+    return ": renamed to " + now + " since restcache watched it (name " + now + " in the kind's sql and reads)";
   }
 
   static std::optional<key_type> key_type_of(const std::string& space) {

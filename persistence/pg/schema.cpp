@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/schema.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -60,13 +61,37 @@ int watch_keys(connection& c, const std::vector<watch_row>& rows) {
   // exist, skipping"): notices that look like failures and are none.
   c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
   int added = 0;
+  int removed = 0;
   try {
     for (const auto& [table, space, column] : rows)
-      added += c.exec_params("INSERT INTO restcache_watched_key VALUES (current_schema(), $1, $2, $3)"
+      added += c.exec_params("INSERT INTO restcache_watched_key (table_schema, table_name, key_space, key_column,"
+                             " key_attnum) SELECT current_schema(), $1::text, $2::text, $3::text, (SELECT a.attnum FROM pg_attribute a"
+                             " WHERE a.attrelid = to_regclass(format('%I.%I', current_schema(), $1::text))"
+                             " AND a.attname = $3::text AND a.attnum > 0 AND NOT a.attisdropped)"
                              " ON CONFLICT DO NOTHING RETURNING 1",
                              {table, space, column})
                  .rows();
-    if (added > 0)
+    // A key column of these tables that is gone (renamed or dropped) and
+    // that these rows no longer name: its trigger would log the whole table
+    // on every write for want of it. A key still named stays (its kinds are
+    // refused, or bypassed as drift, until the column is back).
+    auto gone = c.exec("SELECT w.table_name, w.key_space, w.key_column FROM restcache_watched_key w"
+                       " WHERE w.table_schema = current_schema()"
+                       "   AND to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL"
+                       "   AND NOT EXISTS (SELECT 1 FROM pg_attribute a"
+                       "                    WHERE a.attrelid = to_regclass(format('%I.%I', w.table_schema, w.table_name))"
+                       "                      AND a.attname = w.key_column AND a.attnum > 0 AND NOT a.attisdropped)");
+    for (int i = 0; i < gone.rows(); ++i) {
+      watch_row row{std::string{gone.text(i, 0)}, std::string{gone.text(i, 1)}, std::string{gone.text(i, 2)}};
+      auto same_table = [&](const watch_row& r) { return r[0] == row[0]; };
+      if (std::none_of(rows.begin(), rows.end(), same_table) || std::find(rows.begin(), rows.end(), row) != rows.end())
+        continue;
+      removed += c.exec_params("DELETE FROM restcache_watched_key WHERE table_schema = current_schema()"
+                               " AND table_name = $1 AND key_space = $2 AND key_column = $3 RETURNING 1",
+                               {row[0], row[1], row[2]})
+                   .rows();
+    }
+    if (added > 0 || removed > 0)
       c.exec("SELECT restcache_install_triggers()");
     c.exec("COMMIT");
   } catch (...) {
@@ -135,7 +160,7 @@ void uninstall_schema(connection& c) {
     "  restcache_install_triggers(), restcache_remove_triggers(), restcache_trigger_function(text, text),"
     "  restcache_trigger_source(text, text), restcache_truncated_source(), restcache_define_function(text, text),"
     "  restcache_event_triggers(), restcache_ddl_logged(), restcache_log_table(),"
-    "  restcache_function_as_generated(oid, text);"
+    "  restcache_function_as_generated(oid, text), restcache_ddl_followed(), restcache_define_trigger_functions();"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
     "  restcache_declarations, restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"

@@ -20,7 +20,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 9;
+inline constexpr int schema_version = 10;
 
 /// schema.sql's transaction-scoped advisory lock ('restcach' in ASCII): whoever
 /// changes restcache's objects or the watched tables' triggers takes it, so
@@ -34,9 +34,11 @@ using watch_row = std::array<std::string, 3>;
 std::vector<watch_row> catalogue_watch_rows();
 
 /// Adds the watched keys `rows` names ((table, key space, column), in the
-/// session's current schema) that are missing and, when any was, installs the
-/// triggers again: one transaction under schema_lock_sql. Returns the rows
-/// added. The connection must not be inside a transaction.
+/// session's current schema) that are missing, removes those of the same
+/// tables whose column is gone (renamed or dropped) and that `rows` no longer
+/// names, and when either happened installs the triggers again: one
+/// transaction under schema_lock_sql. Returns the rows added. The connection
+/// must not be inside a transaction.
 int watch_keys(connection& c, const std::vector<watch_row>& rows);
 
 /// Applies schema.sql, then watch_catalogue_keys; idempotent (safe on an

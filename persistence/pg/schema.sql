@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: Apache-2.0
--- restcache schema, version 9 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 10 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -257,6 +257,15 @@ CREATE TABLE IF NOT EXISTS restcache_watched_key (
   key_column   text NOT NULL,
   PRIMARY KEY (table_schema, table_name, key_space, key_column)
 );
+-- The key column's number when it was watched: a column renamed since keeps
+-- it, so a declaration still naming the old name is told the new one
+-- (persistence/pg/kind_check.cpp). NULL for a column already gone when this
+-- was added (version 10).
+ALTER TABLE restcache_watched_key ADD COLUMN IF NOT EXISTS key_attnum int2;
+UPDATE restcache_watched_key w SET key_attnum = a.attnum
+  FROM pg_attribute a
+ WHERE w.key_attnum IS NULL AND a.attrelid = to_regclass(format('%I.%I', w.table_schema, w.table_name))
+   AND a.attname = w.key_column AND a.attnum > 0 AND NOT a.attisdropped;
 
 -- The name of the trigger function generated for a watched table: readable,
 -- and unique however long the names (identifiers end at 63 bytes).
@@ -286,52 +295,107 @@ RETURNS text LANGUAGE sql STABLE AS $fn$
     END $body$, restcache_log_table())
 $fn$;
 
+-- Whether DDL on the watched tables is followed as it happens: both event
+-- triggers installed (a superuser applied the schema) and enabled. Then a key
+-- column renamed or dropped has its table's trigger function generated again
+-- in the DDL's own transaction (restcache_ddl_logged), so the generated
+-- functions may read their columns unguarded. Without them, each generated
+-- function guards its reads (restcache_trigger_source).
+CREATE OR REPLACE FUNCTION restcache_ddl_followed()
+RETURNS bool LANGUAGE sql STABLE AS $fn$
+  SELECT count(*) = 2 FROM pg_catalog.pg_event_trigger
+   WHERE evtname IN ('restcache_ddl_end', 'restcache_ddl_drop') AND evtenabled = 'A'
+$fn$;
+
 -- The body of the row trigger function of one watched table, generated from
--- its restcache_watched_key rows (NULL when it has none): one log row per
--- changed row, with the key of every key space its columns give, old and
--- new. The install writes it; the drift check compares it with what is
--- installed, so a function edited by hand, or one left behind by a change
--- of the watched keys, is seen.
+-- its restcache_watched_key rows and its columns as they are now (NULL when
+-- it has no watched key): one log row per changed row, with the key of every
+-- key space its columns give, old and new. The install writes it; the drift
+-- check compares it with what is installed, so a function edited by hand, or
+-- one left behind by a change of the watched keys or of the columns, is seen.
+--
+-- A write never fails because of it. A watched key column that is gone
+-- (renamed or dropped) is not read: the function logs "*:<schema>.<table>"
+-- instead (every document of the table's key spaces) until a repair names
+-- its new column. A key column whose type has no default btree equality
+-- (json, point) is compared as text. Where DDL is not followed as it happens
+-- (no event triggers: a non-superuser install), a column may go between two
+-- generations, so the reads are guarded: a failure logs the table-wide key
+-- instead. The guard is a plpgsql exception block (a subtransaction without
+-- an xid on every row: about 2 µs of CPU, bench/trigger_guard), which installs with the event
+-- triggers do without.
 CREATE OR REPLACE FUNCTION restcache_trigger_source(watched_schema text, watched_table text)
 RETURNS text LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
-  spaces text[];
-  cols text[];
+  w record;
+  everything text := '*:' || quote_ident(watched_schema) || '.' || quote_ident(watched_table);
+  watched bool := false;
+  gone bool := false;
   ins text := '';
   del text := '';
   upd text := '';
+  keys text;
 BEGIN
-  SELECT array_agg(w.key_space ORDER BY w.key_space, w.key_column),
-         array_agg(w.key_column ORDER BY w.key_space, w.key_column)
-    INTO spaces, cols
-    FROM restcache_watched_key w WHERE w.table_schema = watched_schema AND w.table_name = watched_table;
-  IF spaces IS NULL THEN
+  FOR w IN
+    SELECT k.key_space, k.key_column, a.attnum IS NOT NULL AS present,
+           NOT EXISTS (SELECT 1 FROM pg_catalog.pg_opclass oc
+                         JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod AND am.amname = 'btree'
+                         JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
+                        WHERE oc.opcdefault
+                          AND (oc.opcintype IN (ty.oid, ty.typbasetype)
+                               OR (ty.typtype = 'e' AND oc.opcintype = 'anyenum'::regtype)
+                               OR (ty.typcategory = 'A' AND oc.opcintype = 'anyarray'::regtype))) AS by_text
+      FROM restcache_watched_key k
+      LEFT JOIN pg_catalog.pg_attribute a
+        ON a.attrelid = to_regclass(format('%I.%I', watched_schema, watched_table))
+       AND a.attname = k.key_column AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE k.table_schema = watched_schema AND k.table_name = watched_table
+     ORDER BY k.key_space, k.key_column
+  LOOP
+    watched := true;
+    IF NOT w.present THEN
+      gone := true;
+      CONTINUE;
+    END IF;
+    ins := ins || format(', %L || NEW.%I::text', w.key_space || ':', w.key_column);
+    del := del || format(', %L || OLD.%I::text', w.key_space || ':', w.key_column);
+    upd := upd || format(CASE WHEN w.by_text
+                              THEN ', %1$L || CASE WHEN NEW.%2$I::text IS DISTINCT FROM OLD.%2$I::text THEN NEW.%2$I::text END'
+                              ELSE ', %1$L || CASE WHEN NEW.%2$I IS DISTINCT FROM OLD.%2$I THEN NEW.%2$I::text END' END,
+                         w.key_space || ':', w.key_column);
+  END LOOP;
+  IF NOT watched THEN
     RETURN NULL;
   END IF;
-  FOR i IN 1 .. cardinality(spaces) LOOP
-    ins := ins || format(', %L || NEW.%I::text', spaces[i] || ':', cols[i]);
-    del := del || format(', %L || OLD.%I::text', spaces[i] || ':', cols[i]);
-    upd := upd || format(', %1$L || CASE WHEN NEW.%2$I IS DISTINCT FROM OLD.%2$I THEN NEW.%2$I::text END',
-                         spaces[i] || ':', cols[i]);
-  END LOOP;
-  RETURN format($body$
-      DECLARE
-        k text[];
-      BEGIN
+  IF gone THEN
+    ins := ins || format(', %L', everything);
+    del := del || format(', %L', everything);
+  END IF;
+  keys := format($k$
         IF TG_OP = 'INSERT' THEN
           k := ARRAY[%s];
         ELSIF TG_OP = 'DELETE' THEN
           k := ARRAY[%s];
         ELSE
           k := ARRAY[%s%s];
-        END IF;
+        END IF;$k$, substr(ins, 3), substr(del, 3), substr(del, 3), upd);
+  IF NOT restcache_ddl_followed() THEN
+    keys := format($k$
+        BEGIN%s
+        EXCEPTION WHEN OTHERS THEN
+          k := ARRAY[%L];
+        END;$k$, replace(keys, E'\n', E'\n  '), everything);
+  END IF;
+  RETURN format($body$
+      DECLARE
+        k text[];
+      BEGIN%s
         k := array_remove(k, NULL);
         IF cardinality(k) > 0 THEN
           INSERT INTO %s (keys) VALUES (k);
         END IF;
         RETURN NULL;
-      END $body$,
-    substr(ins, 3), substr(del, 3), substr(del, 3), upd, restcache_log_table());
+      END $body$, keys, restcache_log_table());
 END
 $fn$;
 
@@ -354,6 +418,31 @@ BEGIN
   END IF;
   EXECUTE format('CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql'
                  ' SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L', fn, body);
+END
+$fn$;
+
+-- Generates again every watched table's row trigger function that is not as
+-- restcache_trigger_source would write it now, and nothing else (no trigger,
+-- no lock on a table): what the event triggers run after DDL on a watched
+-- table, and the schema after installing them. Returns how many it wrote.
+CREATE OR REPLACE FUNCTION restcache_define_trigger_functions()
+RETURNS int LANGUAGE plpgsql AS $fn$
+DECLARE
+  log_schema text := regexp_replace(restcache_log_table(), '\.change_log$', '');
+  t record;
+  fn text;
+  body text;
+  n int := 0;
+BEGIN
+  FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
+    CONTINUE WHEN to_regclass(format('%I.%I', t.table_schema, t.table_name)) IS NULL;
+    fn := log_schema || '.' || quote_ident(restcache_trigger_function(t.table_schema, t.table_name));
+    body := restcache_trigger_source(t.table_schema, t.table_name);
+    CONTINUE WHEN restcache_function_as_generated(to_regprocedure(fn || '()'), body);
+    PERFORM restcache_define_function(fn, body);
+    n := n + 1;
+  END LOOP;
+  RETURN n;
 END
 $fn$;
 
@@ -482,6 +571,12 @@ BEGIN
       END IF;
       IF changed IS NOT NULL THEN
         INSERT INTO %2$s (keys) VALUES (changed);
+        -- A key column renamed or dropped: the table's trigger function is
+        -- generated again here, in the DDL's own transaction, so no write
+        -- runs one that reads a column that is gone. restcache's functions
+        -- name their objects unqualified: its schema, for this function only.
+        PERFORM set_config('search_path', 'pg_catalog, %1$s, pg_temp', true);
+        PERFORM %1$s.restcache_define_trigger_functions();
       END IF;
     EXCEPTION WHEN OTHERS THEN
       -- Never the administrator's DDL that fails for restcache.
@@ -506,6 +601,9 @@ SELECT restcache_install_triggers();
 -- After the install: a first install is no news to anyone; a repair later
 -- (restcache-load --schema-only) is logged, so instances check at once.
 SELECT restcache_event_triggers();
+-- With the event triggers in place the generated functions need no guard
+-- (restcache_trigger_source); without them, they keep it.
+SELECT restcache_define_trigger_functions();
 
 -- The declaration file whose kinds this database's instances serve, as
 -- `restcache-load --documents FILE --schema-only` last applied it (one row;
@@ -521,6 +619,6 @@ CREATE TABLE IF NOT EXISTS restcache_declarations (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
-INSERT INTO restcache_schema (version) VALUES (9) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (10) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

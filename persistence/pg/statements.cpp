@@ -5,6 +5,7 @@
 #include <string>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/text.hpp"
 #include "messages/wal_lsn.hpp"
 
 namespace restcache::pg {
@@ -45,13 +46,15 @@ constexpr const char* standby_state_stmt = "restcache_standby_state";
 // How far a standby has replayed, and how far behind that is: the time since
 // the last replayed commit while received WAL waits to be replayed (0 when
 // it has replayed all it received, or is a primary).
+// And whose copy it is: its system identifier (a standby has its primary's).
 constexpr const char* standby_state_sql =
   "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text,"
   "       CASE WHEN NOT pg_is_in_recovery()"
   "              OR pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn()"
   "              OR pg_last_xact_replay_timestamp() IS NULL THEN 0"
   "            ELSE GREATEST(0, (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())"
-  "                              * 1000)::bigint) END";
+  "                              * 1000)::bigint) END,"
+  "       (SELECT system_identifier FROM pg_control_system())::text";
 
 // Column positions of the department statement.
 enum col : int {
@@ -61,12 +64,22 @@ enum col : int {
 
 } // namespace
 
-// Session settings the codec relies on: ISO dates (also for any date or
-// timestamp a caller selects as text), UTF-8 text, UTC timestamps.
+// Every setting that changes the text of a value a document holds, pinned
+// on each session documents are read through, whatever the database or the
+// role sets (ALTER DATABASE / ALTER ROLE ... SET): one value has one
+// spelling in every instance, connection and tier. ISO dates (also for any
+// date or timestamp a caller selects as text), ISO 8601 intervals, UTF-8
+// text, UTC timestamps, floats in their shortest exact form (PostgreSQL's
+// default since 12; 0 would round, 3 print 17 digits), bytea in hex, money
+// in the C locale's form and XML binaries in base64.
 const char* const session_settings_sql = "SET DateStyle = ISO, YMD;"
                                          "SET IntervalStyle = iso_8601;"
                                          "SET client_encoding = 'UTF8';"
-                                         "SET TimeZone = 'UTC'";
+                                         "SET TimeZone = 'UTC';"
+                                         "SET extra_float_digits = 1;"
+                                         "SET bytea_output = hex;"
+                                         "SET lc_monetary = 'C';"
+                                         "SET xmlbinary = base64";
 
 std::vector<std::pair<const char*, const char*>> statement_texts() {
   std::vector<std::pair<const char*, const char*>> texts;
@@ -222,7 +235,14 @@ standby_state read_standby_state(connection& c) {
   if (!r.is_null(0, 1))
     s.replay_lsn = parse_wal_lsn(r.text(0, 1)).value_or(0);
   s.lag_ms = r.int64(0, 2);
+  parse_whole(r.text(0, 3), s.system_id);
   return s;
+}
+
+uint64_t system_identifier(connection& c) {
+  uint64_t id = 0;
+  parse_whole(c.exec("SELECT system_identifier::text FROM pg_control_system()").text(0, 0), id);
+  return id;
 }
 
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno) {

@@ -57,8 +57,13 @@ struct standby_state {
   bool in_recovery = false; ///< false: a primary
   uint64_t replay_lsn = 0;  ///< 0 on a primary
   int64_t lag_ms = 0;       ///< since the last replayed commit while WAL waits; 0 when none waits
+  uint64_t system_id = 0;   ///< pg_control_system().system_identifier: whose copy it is
 };
 standby_state read_standby_state(connection& c);
+
+/// The server's system identifier (pg_control_system()): a standby has its
+/// primary's, a logical copy or another cluster its own.
+uint64_t system_identifier(connection& c);
 
 /// The primary's current WAL insert position (pg_current_wal_insert_lsn):
 /// every commit already seen lies below it. Throws pg::error (also on a
