@@ -293,12 +293,13 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
     set_drift(kinds_reading(cfg_.watched), problem);
     return;
   }
+  // DDL logged by the event trigger is checked at once, and drops only what
+  // its fingerprint says it may have made old: a comment, an index or a
+  // column no document reads keeps the tiers.
   if (rep.fingerprint != catalog_ && (!catalog_.empty() || !tiers_fresh)) {
     drop(catalog_.empty() ? std::string{"the tiers hold no record of the catalog they were filled under"}
                           : join(pg::fingerprint_changes(catalog_, rep.fingerprint), "; "),
-         pg::fingerprint_kinds(catalog_, rep.fingerprint, cfg_.watched) | altered_kinds);
-  } else if (altered) {
-    drop(ddl, altered_kinds);
+         pg::fingerprint_kinds(catalog_, rep.fingerprint, cfg_.watched));
   }
   if (rep.fingerprint != catalog_) {
     catalog_ = rep.fingerprint;

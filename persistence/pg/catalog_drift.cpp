@@ -39,7 +39,9 @@ SELECT w.name, c.oid IS NOT NULL,
        coalesce(rc.conditional, false), coalesce(rc.generated, false), coalesce(rc.current, false),
        rt.id IS NOT NULL, coalesce(rt.id, ''), coalesce(rt.enabled, ''), coalesce(rt.type, 0),
        coalesce(rt.conditional, false), coalesce(rt.generated, false), coalesce(rt.current, false),
-       coalesce(cols.facts, ''), coalesce(keys.watched, '')
+       coalesce(cols.facts, ''), coalesce(keys.watched, ''),
+       coalesce(c.relrowsecurity || '/' || c.relforcerowsecurity || '/' || coalesce(pol.ids, '') || '/'
+                || coalesce(inh.children, ''), '')
   FROM want w
   LEFT JOIN pg_class c ON c.oid = w.rel
   LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -69,6 +71,12 @@ SELECT w.name, c.oid IS NOT NULL,
     SELECT string_agg(k.key_space || ':' || k.key_column, chr(31) ORDER BY k.key_space, k.key_column) AS watched
       FROM restcache_watched_key k WHERE k.table_schema = n.nspname AND k.table_name = c.relname
   ) keys ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(p.oid || ':' || p.xmin, ',' ORDER BY p.oid) AS ids FROM pg_policy p WHERE p.polrelid = c.oid
+  ) pol ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(i.inhrelid::text, ',' ORDER BY i.inhrelid) AS children FROM pg_inherits i WHERE i.inhparent = c.oid
+  ) inh ON true
  ORDER BY w.ord
 )sql";
 
@@ -137,6 +145,7 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
     for (size_t i = 0; i < asked.size(); ++i)
       t.columns.push_back({asked[i], i < ids.size() ? ids[i] : std::string{}});
     t.watched = split(r.text(row, 20), unit[0]);
+    t.rows_seen = std::string{r.text(row, 21)};
     f.tables.push_back(std::move(t));
   }
   return f;
@@ -179,7 +188,7 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
       for (const auto& key : want.keys)
         if (std::find(f->watched.begin(), f->watched.end(), key) == f->watched.end())
           check.problems.push_back(name + " does not log key " + key + " (no such restcache_watched_key row)");
-      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns;
+      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen;
     }
     rep.fingerprint += ";" + want.name + "=" + print;
     if (!check.problems.empty())
@@ -240,8 +249,8 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
     if (name == "log")
       return std::string{"the change log was truncated or recreated (entries may be lost)"};
     auto fa = split(a, '|'), fb = split(b, '|');
-    fa.resize(4);
-    fb.resize(4);
+    fa.resize(5);
+    fb.resize(5);
     if (fa[0] != fb[0])
       return a.empty() || b.empty() ? "table " + name + (a.empty() ? " appeared" : " disappeared")
                                      : "table " + name + " is another table now (recreated, or swapped by RENAME)";
@@ -250,6 +259,10 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
       what = "its restcache triggers were created, altered or dropped";
     if (fa[3] != fb[3])
       what += (what.empty() ? "" : ", and ") + std::string{"a column its documents read was altered, dropped or added"};
+    if (fa[4] != fb[4])
+      what += (what.empty() ? "" : ", and ")
+              + std::string{"which rows a reader sees changed (row-level security or its policies, or the tables "
+                            "inheriting from it)"};
     return "table " + name + ": " + what;
   };
   for (const auto& [name, part] : now) {

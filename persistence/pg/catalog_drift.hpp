@@ -9,7 +9,10 @@
 // fails or reads something else). And whenever any of that may have changed
 // unseen (a trigger disabled and enabled again, a column's type altered: a
 // rewrite fires no row trigger, a table recreated or swapped by RENAME, the
-// log truncated), what was cached before cannot be vouched for.
+// log truncated, row-level security or a policy changed, a table made to
+// inherit from it), what was cached before cannot be vouched for. Nothing
+// else a DDL does (a comment, an index, a column no document reads) makes a
+// cached document old, so nothing else is in it.
 //
 // So the check is two things: problems (per table; the kinds reading it are
 // bypassed while any remains), and a fingerprint of the catalog rows
@@ -58,6 +61,9 @@ struct table_facts {
   trigger_facts truncated; ///< restcache_truncated (TRUNCATE)
   std::vector<column_facts> columns; ///< in the order asked
   std::vector<std::string> watched;  ///< its restcache_watched_key rows, "<key space>:<column>"
+  /// What decides which of its rows a reader sees, besides the rows:
+  /// "<row security>/<forced>/<policies' oid:xmin>/<inheriting tables>".
+  std::string rows_seen;
 };
 
 struct catalog_facts {
@@ -82,7 +88,8 @@ struct drift_report {
   std::vector<table_check> tables;
   std::vector<std::string> log_problems; ///< concern every kind
   uint64_t drifted = 0;   ///< the kinds with a problem (kind_bit)
-  /// Of the log and every table: "log=<id>;<table>=<oid>|<changed>|<truncated>|<columns>;...".
+  /// Of the log and every table:
+  /// "log=<id>;<table>=<oid>|<changed>|<truncated>|<columns>|<rows seen>;...".
   std::string fingerprint;
 
   /// Every problem, one phrase each, joined by "; ".
