@@ -67,6 +67,7 @@ bool listen_connection::pause(std::chrono::milliseconds d) {
 
 void listen_connection::run() {
   auto backoff = std::chrono::milliseconds{50};
+  std::optional<std::chrono::steady_clock::time_point> session_started;
   bool connected_before = false;
   while (!stopping_.load(std::memory_order_acquire)) {
     try {
@@ -136,9 +137,14 @@ void listen_connection::run() {
       metrics_.connected.store(1, std::memory_order_release);
       spdlog::info("change listener: reading the change log (session {}, watermark {})", generation_, watermark);
       up_(generation_, lsn_floor);
-      backoff = std::chrono::milliseconds{50};
+      session_started = std::chrono::steady_clock::now();
       session(c);
     } catch (const std::exception& e) {
+      // A session that ran a while was healthy: reconnect at once. One that
+      // ends as soon as it starts (the same failure each time) backs off.
+      if (session_started && std::chrono::steady_clock::now() - *session_started > std::chrono::seconds{10})
+        backoff = std::chrono::milliseconds{50};
+      session_started.reset();
       if (metrics_.connected.exchange(0) == 1) {
         spdlog::warn("change listener: connection lost: {}", e.what());
         down_();
@@ -356,14 +362,33 @@ void listen_connection::session(pg::connection& c) {
       if (below == 0) {
         next_prune = started + cfg_.poll_interval; // not caught up yet: soon again
       } else {
-        auto n = pg::prune_changes(c, cfg_.retention, below, 100'000);
+        int64_t n = 0;
+        try {
+          n = pg::prune_changes(c, cfg_.retention, below, 100'000);
+          if (prune_refused_)
+            spdlog::info("change listener: pruning the change log again (this role may now)");
+          prune_refused_ = false;
+        } catch (const pg::error& e) {
+          if (!pg::write_refused(e.sqlstate()) || PQstatus(c.get()) != CONNECTION_OK)
+            throw;
+          // A role that may read the log but not delete from it: reading
+          // (and so freshness) is unaffected, and reconnecting would not help.
+          if (!prune_refused_)
+            spdlog::error("change listener: this role may not prune the change log ({}): the log grows until an "
+                          "instance whose role may (DELETE on change_log, UPDATE on change_log_horizon) prunes it, "
+                          "or `SELECT restcache_prune_change_log(...)` runs from cron; tried again every 5 minutes",
+                          e.what());
+          prune_refused_ = true;
+        }
         bump(metrics_.pruned, static_cast<uint64_t>(n));
         if (n > 0)
           spdlog::info("change listener: pruned {} change-log entries older than {} s", n,
                        cfg_.retention.count());
         measure_log(c);
-        // A full batch: more is due; else the usual interval.
-        next_prune = started + (n >= 100'000 ? cfg_.poll_interval : std::chrono::milliseconds{cfg_.prune_interval});
+        // A full batch: more is due; refused: much later; else the usual interval.
+        next_prune = started + (prune_refused_ ? std::chrono::milliseconds{300'000}
+                                : n >= 100'000  ? cfg_.poll_interval
+                                                : std::chrono::milliseconds{cfg_.prune_interval});
       }
     }
     if (PQstatus(c.get()) != CONNECTION_OK)

@@ -114,6 +114,9 @@ private:
   uint64_t drifted_ = 0;      ///< the kinds bypassed for drift now
   std::string drift_problems_;
   std::string declarations_seen_; ///< the applied digest last warned about
+  /// Pruning refused to this role (permission, read-only): said once, then
+  /// tried again only every few minutes, the session kept.
+  bool prune_refused_ = false;
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

@@ -682,6 +682,31 @@ CAF_TEST(a comment an index or a column no document reads keeps the tiers and ro
   CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_drift_drops_total") == drops + 2; }, 5s));
 }
 
+CAF_TEST(a role that may read but not prune the change log is said once and keeps its session) {
+  auto db = dsn.substr(dsn.find("dbname=") + 7);
+  db = db.substr(0, db.find(' '));
+  sql.exec("DROP ROLE IF EXISTS inval_reader; CREATE ROLE inval_reader LOGIN;"
+           "GRANT SELECT ON ALL TABLES IN SCHEMA public TO inval_reader;"
+           "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO inval_reader");
+  auto reader_dsn = dsn;
+  reader_dsn.replace(reader_dsn.find("user=restcache"), 14, "user=inval_reader");
+  daemon_process d{{"--db.dsn=" + reader_dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+                    "--changelog.poll-interval=20", "--changelog.retention=1"}};
+  http_client c{d.port()};
+  CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+  std::this_thread::sleep_for(1500ms); // prunes are due every poll while none has succeeded
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_connects_total"), 1);
+  auto log = d.log();
+  auto said = log.find("this role may not prune the change log");
+  CAF_CHECK_NOT_EQUAL(said, std::string::npos);
+  CAF_CHECK_EQUAL(log.find("this role may not prune the change log", said + 1), std::string::npos);
+  // Reading, and so freshness, is unaffected.
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/49").status, 200);
+  sql.exec("UPDATE dept SET loc = 'READ BY A READER' WHERE deptno = 49");
+  CAF_CHECK(serves_truth(d.port(), 49));
+  sql.exec("REASSIGN OWNED BY inval_reader TO restcache; DROP OWNED BY inval_reader");
+}
+
 CAF_TEST(a column type altered with new values drops what was cached and serves the new values) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};

@@ -32,6 +32,12 @@ inline constexpr std::string_view sqlstate_query_canceled = "57014";
 /// result type"): only a new session prepares it again.
 inline constexpr std::string_view sqlstate_plan_changed = "0A000";
 
+/// SQLSTATEs of a write this role may not make: insufficient_privilege and
+/// read_only_sql_transaction (a read-only role or default_transaction_read_only).
+inline bool write_refused(std::string_view sqlstate) noexcept {
+  return sqlstate == "42501" || sqlstate == "25006";
+}
+
 /// A statement failed because the database no longer has what it reads: a
 /// table or column dropped or altered, a privilege revoked (class 42), or
 /// its result changed type (sqlstate_plan_changed).
