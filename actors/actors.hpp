@@ -94,7 +94,8 @@ using cache_shard_actor = caf::typed_actor<
 /// borrowers (bounded) while all are busy.
 using db_pool_actor = caf::typed_actor<
   /// A connection to run one statement on; answers overloaded when the wait
-  /// queue is full and db_unavailable when no connection is up.
+  /// queue is full and db_unavailable when no connection is up (after the
+  /// reconnect grace when the last one just went down: a blip waits).
   caf::replies_to<borrow_atom>::with<borrow_result>,
   /// Gives a borrowed connection back.
   caf::reacts_to<release_atom, db_lease>,
@@ -103,6 +104,10 @@ using db_pool_actor = caf::typed_actor<
   caf::reacts_to<conn_up_atom, uint64_t>,
   /// Connection number `uint64_t` broke; sent by the connection's own thread.
   caf::reacts_to<conn_down_atom, uint64_t>,
+  /// The reconnect grace of outage `uint64_t` (the last connection went
+  /// down) is over: borrowers still waiting fail (db_unavailable), and later
+  /// ones at once, until a connection is up again.
+  caf::reacts_to<regrace_atom, uint64_t>,
   /// Once a second (from its mailbox reporter): stores its mailbox size into db_metrics::mailbox.
   caf::reacts_to<mailbox_atom>,
   /// Describes the pool: size, up, in use, idle, waiting borrowers.

@@ -104,7 +104,7 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
         st.lend(*i);
         return borrow_result{rc_error::none, st.slots[*i].conn};
       }
-      if (st.connections_up() == 0)
+      if (st.connections_up() == 0 && !st.in_reconnect_grace)
         return borrow_result{rc_error::db_unavailable, nullptr};
       if (st.waiters.size() >= st.cfg.max_waiters) {
         bump(st.metrics->borrow_rejected);
@@ -128,6 +128,7 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       if (i >= st.slots.size() || st.slots[i].up)
         return;
       st.slots[i].up = true;
+      st.in_reconnect_grace = false;
       st.make_available(i);
     },
     [self](conn_down_atom, uint64_t i) {
@@ -135,8 +136,21 @@ db_pool_actor::behavior_type db_pool(db_pool_actor::stateful_pointer<db_pool_sta
       if (i >= st.slots.size() || !st.slots[i].up)
         return;
       st.slots[i].up = false;
-      if (st.connections_up() == 0)
-        st.fail_waiters(rc_error::db_unavailable);
+      if (st.connections_up() == 0) {
+        ++st.outages;
+        st.in_reconnect_grace = st.cfg.reconnect_grace.count() > 0;
+        if (st.in_reconnect_grace)
+          self->delayed_send(self, st.cfg.reconnect_grace, regrace_atom::value, st.outages);
+        else
+          st.fail_waiters(rc_error::db_unavailable);
+      }
+    },
+    [self](regrace_atom, uint64_t outage) {
+      auto& st = self->state;
+      if (outage != st.outages || st.connections_up() > 0)
+        return; // a connection came back since (and perhaps went again)
+      st.in_reconnect_grace = false;
+      st.fail_waiters(rc_error::db_unavailable);
     },
     [self](mailbox_atom) {
       self->state.metrics->mailbox.store(static_cast<int64_t>(mailbox_size(self)),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -26,6 +27,11 @@ struct db_pool_config {
   /// one job at a time; the pipeline depth for one that pipelines its jobs
   /// (pg_async_driver), so that several fills share a round trip.
   size_t leases_per_connection = 1;
+  /// When the last connection goes down (a backend terminated, a server
+  /// restart), borrowers wait this long for one to come back, in the wait
+  /// queue, before they are refused: connections reconnect at once, so a
+  /// blip is not an outage. One timer per outage, none per borrower.
+  std::chrono::milliseconds reconnect_grace{2'000};
 };
 
 struct db_pool_state {
@@ -41,6 +47,13 @@ struct db_pool_state {
   db_metrics* metrics = nullptr;
   std::vector<slot_state> slots;
   std::deque<caf::typed_response_promise<borrow_result>> waiters;
+  /// Outages so far (the last connection down after one was up): the
+  /// grace's timer names its own.
+  uint64_t outages = 0;
+  /// No connection is up, and the last went down less than the reconnect
+  /// grace ago: a borrower waits for one. False before any connection was
+  /// up (a start with the database down fails fast).
+  bool in_reconnect_grace = false;
 
   size_t connections_up() const noexcept;
   /// Slot `i` is up (as the pool and its driver see it) and can take

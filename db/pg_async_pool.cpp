@@ -335,8 +335,16 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
       auto why = describe(s.conn, err.get());
       spdlog::warn("db connection {}: the database's schema no longer matches the statement: {}", s.slot, why);
       item.job->fail(rc_error::db_schema);
-      if (std::string_view{st} == pg::sqlstate_plan_changed)
-        lose(s, "its prepared statements are prepared again after a column changed type: " + why);
+      if (std::string_view{st} == pg::sqlstate_plan_changed) {
+        // Every session's prepared statements went stale at once: all are
+        // made again now, rather than each failing its next fills in turn
+        // (the fills they fail are tried again, and wait for a session).
+        const auto reason = "its prepared statements are prepared again after a column changed type: " + why;
+        for (auto& other : slots)
+          if (other.get() != &s && other->ph == slot_rec::phase::ready)
+            lose(*other, reason);
+        lose(s, reason);
+      }
     } else {
       spdlog::error("db connection {}: query failed: {}", s.slot, describe(s.conn, err.get()));
       item.job->fail(rc_error::internal);

@@ -99,7 +99,7 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
     }
     bump(metrics_.queries);
     scoped_duration timed{metrics_.query_duration};
-    try {
+    auto read = [&] {
       // A statement of its own before the document's (see pg::replay_lsn).
       std::optional<uint64_t> replayed;
       if (cfg_.read_replay_lsn)
@@ -110,7 +110,25 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
       out.on_standby = replayed.has_value();
       out.replay_lsn = replayed.value_or(0);
       timed.observe_now();
-      done(std::move(out));
+      return out;
+    };
+    try {
+      done(read());
+    } catch (const pg::error& e) {
+      if (e.sqlstate() != pg::sqlstate_plan_changed || !conn->ok()) {
+        done(fetch_outcome{on_failure(e, conn), nullptr});
+        return;
+      }
+      // A column its statement reads changed type: every session's prepared
+      // statements went stale at once. Prepared again here and read again,
+      // rather than a 503 on each connection in turn.
+      spdlog::info("db connection {}: statements prepared again ({})", slot_, e.what());
+      try {
+        conn->prepare_again();
+        done(read());
+      } catch (const std::exception& again) {
+        done(fetch_outcome{on_failure(again, conn), nullptr});
+      }
     } catch (const std::exception& e) {
       done(fetch_outcome{on_failure(e, conn), nullptr});
     }
@@ -141,21 +159,23 @@ void pg_connection_worker::fetch_page(doc_kind kind, std::string after, int32_t 
 void pg_connection_worker::run() {
   std::unique_ptr<pg::connection> conn;
   auto backoff = std::chrono::milliseconds{100};
+  auto open = [&] {
+    try {
+      auto c = std::make_unique<pg::connection>(cfg_.dsn);
+      c->exec("SET statement_timeout = " + std::to_string(cfg_.query_timeout.count()));
+      if (cfg_.read_only)
+        c->exec("SET default_transaction_read_only = on");
+      pg::prepare_statements(*c);
+      conn = std::move(c);
+    } catch (const std::exception& e) {
+      spdlog::warn("db connection {}: connect failed, retrying in {} ms: {}", slot_, backoff.count(), e.what());
+    }
+  };
   std::unique_lock lock{mtx_};
   while (!stopping_) {
     if (!conn) {
       lock.unlock();
-      try {
-        auto c = std::make_unique<pg::connection>(cfg_.dsn);
-        c->exec("SET statement_timeout = " + std::to_string(cfg_.query_timeout.count()));
-        if (cfg_.read_only)
-          c->exec("SET default_transaction_read_only = on");
-        pg::prepare_statements(*c);
-        conn = std::move(c);
-      } catch (const std::exception& e) {
-        spdlog::warn("db connection {}: connect failed, retrying in {} ms: {}", slot_,
-                     backoff.count(), e.what());
-      }
+      open();
       lock.lock();
       if (!conn) {
         // Jobs that raced with the loss of the connection fail fast.
@@ -186,6 +206,26 @@ void pg_connection_worker::run() {
     jobs_.pop_front();
     lock.unlock();
     lost_ = false;
+    if (conn->ended_by_server()) {
+      // Ended while idle (a terminated backend, a server restart): found
+      // without a round trip, before anything of the job is sent, so the job
+      // runs on a new session instead of failing (a write too: nothing of it
+      // reached the old one).
+      spdlog::info("db connection {}: the server ended the idle session ({}); reconnecting before its next job",
+                   slot_, pg::trimmed_message(PQerrorMessage(conn->get())));
+      conn.reset();
+      open();
+      if (conn)
+        bump(metrics_.reconnects);
+      else {
+        up_.store(false, std::memory_order_release);
+        metrics_.connections_up.fetch_sub(1, std::memory_order_relaxed);
+        on_down_(slot_);
+        j(nullptr);
+        lock.lock();
+        continue;
+      }
+    }
     auto* raw = conn.get();
     j(raw);
     if (lost_) {

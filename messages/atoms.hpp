@@ -23,6 +23,7 @@ using borrow_atom = caf::atom_constant<caf::atom("borrow")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using conn_up_atom = caf::atom_constant<caf::atom("conn_up")>;
 using conn_down_atom = caf::atom_constant<caf::atom("conn_down")>;
+using regrace_atom = caf::atom_constant<caf::atom("regrace")>;
 using page_atom = caf::atom_constant<caf::atom("page")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;

@@ -258,10 +258,7 @@ CAF_TEST(with the database unreachable a document cached before the loss is answ
   get(11); // bypassed: to PostgreSQL, which fails
   get(12); // never cached
   sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
+  fail_every_read(rc_error::db_unavailable);
   CAF_REQUIRE_EQUAL(results.size(), 3u);
   CAF_CHECK_EQUAL(results[1].error, rc_error::none);
   CAF_CHECK_EQUAL(results[1].doc, cached);
@@ -302,8 +299,7 @@ CAF_TEST(nothing is answered stale past the window or before a first catch up) {
   lose_listener(301s);
   get(14);
   sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
+  fail_every_read(rc_error::db_unavailable);
   CAF_REQUIRE_EQUAL(results.size(), 2u);
   CAF_CHECK_EQUAL(results[1].error, rc_error::db_unavailable);
   // A daemon that never caught up has checked nothing it holds.
@@ -325,8 +321,7 @@ CAF_TEST(a newer document read while cut off keeps the older copy from answering
   CAF_CHECK_EQUAL(cm.entries.load(), 0); // the old copy is gone
   get(15);
   sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
+  fail_every_read(rc_error::db_unavailable);
   CAF_REQUIRE_EQUAL(results.size(), 3u);
   CAF_CHECK_EQUAL(results[2].error, rc_error::db_unavailable);
 }
@@ -369,8 +364,7 @@ CAF_TEST(an lmdb hit is marked lmdb and answers stale when the database is gone)
   lose_listener();
   get(22);
   sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
+  fail_every_read(rc_error::db_unavailable);
   CAF_REQUIRE_EQUAL(results.size(), 2u);
   CAF_CHECK(results[1].status == cache_status::stale_if_error);
   CAF_CHECK_EQUAL(results[1].doc, tier->docs[key(22)]);

@@ -136,8 +136,7 @@ CAF_TEST(a failed fill answers every waiter with its error and caches nothing) {
   get(8);
   get(8);
   sched.run();
-  conn().fail_oldest(rc_error::db_unavailable);
-  sched.run();
+  fail_every_read(rc_error::db_unavailable);
   CAF_REQUIRE_EQUAL(results.size(), 2u);
   CAF_CHECK_EQUAL(results[0].error, rc_error::db_unavailable);
   CAF_CHECK_EQUAL(results[1].error, rc_error::db_unavailable);

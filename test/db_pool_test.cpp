@@ -65,20 +65,50 @@ CAF_TEST(an exhausted pool queues borrowers up to its bound then answers overloa
   CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 1);
 }
 
-CAF_TEST(with no connection up borrowers fail fast and waiters are released) {
+CAF_TEST(with no connection up borrowers wait out the reconnect grace then fail fast) {
   spawn_pool(1, 10);
   borrow();
   borrow(); // waits
   CAF_REQUIRE_EQUAL(answers.size(), 1u);
-  // The connection breaks while lent.
+  // The connection breaks while lent: a blip, as far as anyone knows yet.
   conns->at(0)->up_ = false;
   conns->at(0)->on_down(0);
   sched.run();
-  CAF_REQUIRE_EQUAL(answers.size(), 2u);
-  CAF_CHECK_EQUAL(answers[1].error, rc_error::db_unavailable);
-  borrow();
+  borrow(); // waits too
+  CAF_REQUIRE_EQUAL(answers.size(), 1u);
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 2);
+  // The grace is over and nothing came back: the waiters fail, and so does
+  // the next borrower, at once.
+  CAF_REQUIRE_GREATER(sched.trigger_timeouts(), 0u);
+  sched.run();
   CAF_REQUIRE_EQUAL(answers.size(), 3u);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::db_unavailable);
   CAF_CHECK_EQUAL(answers[2].error, rc_error::db_unavailable);
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 4u);
+  CAF_CHECK_EQUAL(answers[3].error, rc_error::db_unavailable);
+}
+
+CAF_TEST(a borrower waiting out the reconnect grace gets the connection that comes back) {
+  spawn_pool(1, 10);
+  borrow();
+  conns->at(0)->up_ = false;
+  conns->at(0)->on_down(0);
+  sched.run();
+  release(answers[0].lease); // the broken one is not lent again
+  borrow();
+  CAF_REQUIRE_EQUAL(answers.size(), 1u);
+  conns->at(0)->up_ = true;
+  conns->at(0)->on_up(0);
+  sched.run();
+  CAF_REQUIRE_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(answers[1].error, rc_error::none);
+  // The old outage's timer changes nothing now.
+  CAF_CHECK_GREATER(sched.trigger_timeouts(), 0u);
+  sched.run();
+  borrow(); // waits for the lent connection, as ever
+  CAF_CHECK_EQUAL(answers.size(), 2u);
+  CAF_CHECK_EQUAL(dbm.borrow_waiting.load(), 1);
 }
 
 CAF_TEST(a broken connection is replaced when it comes back) {
@@ -89,6 +119,8 @@ CAF_TEST(a broken connection is replaced when it comes back) {
   conns->at(0)->on_down(0);
   sched.run();
   release(lease); // a down connection is not lent again
+  CAF_CHECK_GREATER(sched.trigger_timeouts(), 0u); // and the reconnect grace is over
+  sched.run();
   borrow();
   CAF_CHECK_EQUAL(answers.back().error, rc_error::db_unavailable);
   // The connection's thread reconnects and announces it.

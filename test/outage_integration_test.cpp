@@ -4,8 +4,12 @@
 
 #include <caf/test/unit_test.hpp>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/statements.hpp"
@@ -197,6 +201,71 @@ CAF_TEST(a document read while blind never answers an older copy once PostgreSQL
 
     cluster.restart_server();
     allow_connections(true);
+    d.reset();
+  }
+}
+
+CAF_TEST(a changed column type and terminated sessions answer no error and a restart fails no write) {
+  for (std::string driver : {"async", "threads"}) {
+    CAF_MESSAGE("db.driver=" << driver);
+    // Every GET reads PostgreSQL (cache.mode=none): each one meets the hiccups.
+    d = std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + cluster.dsn(), "--db.pool-size=2", "--db.write-pool-size=2", "--cache.shards=2",
+      "--log.level=warn", "--cache.mode=none", "--changelog.poll-interval=20", "--db.driver=" + driver,
+      "--cache.fill-timeout-ms=5000"});
+    wait_ready();
+    std::atomic<bool> stop{false};
+    std::atomic<int64_t> answers{0};
+    std::mutex bad_m;
+    std::vector<std::string> bad;
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 3; ++r)
+      readers.emplace_back([&, r] {
+        http_client c{d->port()};
+        for (int i = r; !stop; ++i) {
+          auto res = c.get("/deptemps/" + std::to_string(1 + i % 100));
+          ++answers;
+          if (res.status != 200) {
+            std::lock_guard lock{bad_m};
+            bad.push_back(std::to_string(res.status) + " " + res.body);
+          }
+        }
+      });
+    auto some_answers = [&] {
+      auto target = answers.load() + 50;
+      return wait_until([&] { return answers.load() >= target; }, 10s);
+    };
+    CAF_REQUIRE(some_answers());
+    pg::connection admin{cluster.dsn()};
+    // Every prepared statement reading the column goes stale at once.
+    admin.exec(driver == "async" ? "ALTER TABLE emp ALTER COLUMN sal TYPE bigint"
+                                 : "ALTER TABLE emp ALTER COLUMN sal TYPE int");
+    CAF_CHECK(some_answers());
+    // Every session of the daemon ended by the server, the listener's too.
+    admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+               " AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
+    CAF_CHECK(some_answers());
+    stop = true;
+    for (auto& r : readers)
+      r.join();
+    CAF_CHECK(bad.empty());
+    for (size_t i = 0; i < bad.size() && i < 5; ++i)
+      CAF_MESSAGE("not 200: " << bad[i]);
+    if (!bad.empty())
+      CAF_MESSAGE("the daemon's log:\n" << d->log());
+    // A restart: once ready again, the first write on each idle write
+    // connection succeeds (their sessions ended while idle).
+    admin = pg::connection{cluster.dsn("postgres")}; // not the database the restart is waited on
+    cluster.stop_server();
+    cluster.restart_server();
+    wait_ready();
+    http_client c{d->port()};
+    for (int id = 60; id < 64; ++id) {
+      auto doc = c.get("/deptemps/" + std::to_string(id));
+      CAF_REQUIRE_EQUAL(doc.status, 200);
+      auto put = c.request("PUT", "/depts/" + std::to_string(id), {{"Content-Type", "application/json"}}, doc.body);
+      CHECK_SAYING(put.status / 100 == 2, "PUT /depts/" << id << " after the restart: " << put.status << " " << put.body);
+    }
     d.reset();
   }
 }

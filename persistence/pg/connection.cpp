@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/connection.hpp"
 
+#include <poll.h>
+
 #include <charconv>
 #include <limits>
 
@@ -35,8 +37,15 @@ error make_error(PGconn* conn, const PGresult* r, std::string_view what) {
     msg += sqlstate;
     msg += ')';
   }
+  // A FATAL error (a terminated backend, a shutdown) ends the session even
+  // before libpq has read the end of the stream, as does class 08.
+  bool fatal = false;
+  if (r != nullptr)
+    if (const char* sev = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED))
+      fatal = std::string_view{sev} == "FATAL" || std::string_view{sev} == "PANIC";
+  const bool lost = conn == nullptr || PQstatus(conn) != CONNECTION_OK || fatal || sqlstate.rfind("08", 0) == 0;
   error e{msg, std::move(sqlstate)};
-  e.set_connection_lost(conn == nullptr || PQstatus(conn) != CONNECTION_OK);
+  e.set_connection_lost(lost);
   return e;
 }
 
@@ -175,6 +184,23 @@ bool connection::ok() const noexcept {
   return conn_ && PQstatus(conn_.get()) == CONNECTION_OK;
 }
 
+bool connection::ended_by_server() noexcept {
+  if (!ok())
+    return true;
+  // Nothing arrived: as alive as can be told without asking. A notice or a
+  // parameter status is read and the session stays OK. A server ending the
+  // session sends an error (libpq takes it as a notice while idle) and then
+  // closes: the end of the stream, read by a later call, turns it bad.
+  for (int reads = 0; reads < 4; ++reads) {
+    pollfd p{PQsocket(conn_.get()), POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0)
+      return false;
+    if (PQconsumeInput(conn_.get()) != 1 || !ok())
+      return true;
+  }
+  return false;
+}
+
 result connection::check(PGresult* r, std::string_view what) {
   result res{r}; // owns r from here on, also when we throw
   if (r != nullptr) {
@@ -269,6 +295,14 @@ void connection::deallocate(const std::string& name) {
     sql += ch == '"' ? std::string{"\"\""} : std::string(1, ch);
   sql += '"';
   check(PQexec(c, sql.c_str()), "deallocate " + name);
+}
+
+void connection::prepare_again() {
+  const auto texts = prepared_;
+  for (const auto& [name, sql] : texts)
+    deallocate(name);
+  for (const auto& [name, sql] : texts)
+    prepare(name, sql);
 }
 
 bool connection::is_prepared(const std::string& name) const noexcept {

@@ -97,6 +97,11 @@ public:
 
   PGconn* get() const noexcept { return conn_.get(); }
   bool ok() const noexcept;
+  /// Whether the server ended this idle session (a terminated backend, a
+  /// shutdown or restart: it sends an error and closes the socket), found
+  /// without a round trip: a poll of the socket, and only when something
+  /// arrived, reading it. False while nothing is known against it.
+  bool ended_by_server() noexcept;
 
   /// Runs one or more statements without parameters; throws on failure.
   result exec(const std::string& sql);
@@ -113,6 +118,10 @@ public:
   /// Drops a statement prepare() prepared (DEALLOCATE); nothing when none
   /// is. Throws on failure.
   void deallocate(const std::string& name);
+  /// Deallocates every statement this connection prepared and prepares each
+  /// again with its text: after a column it reads changed type ("cached plan
+  /// must not change result type"), without a new session.
+  void prepare_again();
   /// True when prepare(name, ...) succeeded on this connection.
   bool is_prepared(const std::string& name) const noexcept;
   /// Runs a named prepared statement with text parameters; throws on failure.
