@@ -31,7 +31,7 @@ struct db_pool_config {
   /// restart), borrowers wait this long for one to come back, in the wait
   /// queue, before they are refused: connections reconnect at once, so a
   /// blip is not an outage. One timer per outage, none per borrower.
-  std::chrono::milliseconds reconnect_grace{2'000};
+  std::chrono::milliseconds reconnect_grace{defaults::db_reconnect_grace_ms};
 };
 
 struct db_pool_state {

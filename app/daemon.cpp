@@ -109,16 +109,19 @@ void daemon::spawn_pools() {
                                                   std::function<void(uint64_t)> on_down) -> db_lease {
       return std::make_shared<pg_connection_worker>(slot, worker_cfg_, metrics, std::move(on_up), std::move(on_down));
     };
-    return system_->spawn(db_pool, db_pool_config{static_cast<size_t>(size), static_cast<size_t>(o_.db_queue_size)},
-                          factory, &metrics);
+    return system_->spawn(db_pool, pool_config(static_cast<size_t>(size), 1), factory, &metrics);
   };
   write_pool_ = threads_pool(o_.db_write_pool_size, write_metrics_);
   list_pool_ = threads_pool(o_.db_list_pool_size, list_metrics_);
-  pool_ = system_->spawn(db_pool,
-                         db_pool_config{static_cast<size_t>(o_.db_pool_size), static_cast<size_t>(o_.db_queue_size),
-                                        fills_per_connection},
-                         factory, &pool_metrics_);
+  pool_ = system_->spawn(db_pool, pool_config(static_cast<size_t>(o_.db_pool_size), fills_per_connection), factory,
+                         &pool_metrics_);
   spawn_replica_pools();
+}
+
+db_pool_config daemon::pool_config(size_t size, size_t leases_per_connection) const {
+  db_pool_config c{size, static_cast<size_t>(o_.db_queue_size), leases_per_connection};
+  c.reconnect_grace = std::chrono::milliseconds{o_.db_reconnect_grace_ms};
+  return c;
 }
 
 void daemon::spawn_replica_pools() {
@@ -141,8 +144,7 @@ void daemon::spawn_replica_pools() {
     replica_drivers_.emplace_back();
     auto factory = make_factory(worker, *replica_metrics_.back(), replica_drivers_.back());
     replica_pools_.push_back(system_->spawn(
-      db_pool, db_pool_config{size, static_cast<size_t>(o_.db_queue_size), fills_per_connection}, factory,
-      replica_metrics_.back().get()));
+      db_pool, pool_config(size, fills_per_connection), factory, replica_metrics_.back().get()));
   }
   spdlog::info("fills read from {} standby(s) (db.replicas), waiting up to {} ms for a key's change to be replayed{}",
                dsns.size(), o_.db_replica_wait_ms,

@@ -69,6 +69,8 @@ private:
   connection_factory make_factory(const pg_worker_config& worker, db_metrics& metrics,
                                   std::unique_ptr<pg_async_driver>& driver);
   void spawn_replica_pools();
+  /// A pool of `size` connections with the configured queue and reconnect grace.
+  db_pool_config pool_config(size_t size, size_t leases_per_connection) const;
   void spawn_writer();
   void spawn_shards();
   void spawn_listener();

@@ -53,6 +53,7 @@ inline constexpr const char* db_dsn = "";           ///< empty: libpq defaults a
 /// 16 async 8.7k; pgbench -c64 on the same query 10.4-11.4k).
 inline constexpr int64_t db_pool_size = 8;
 inline constexpr int64_t db_queue_size = 10'000;    ///< borrowers waiting for a connection
+inline constexpr int64_t db_reconnect_grace_ms = 2'000; ///< borrowers wait out a pool's blip this long
 inline constexpr int64_t db_query_timeout_ms = 5'000;
 /// Connections (each on its own thread) for writes and GET /depts, apart
 /// from the pool that fills the caches, so a burst of writes never starves

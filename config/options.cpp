@@ -295,6 +295,13 @@ restcache_config::restcache_config() {
     .integer(o.db_queue_size, "queue-size", d::db_queue_size, 1, int_max,
              "fills that may wait for a connection before 503")
     .note("A fill waits when all `db.pool-size` x `db.pipeline-depth` places are taken.")
+    .integer(o.db_reconnect_grace_ms, "reconnect-grace-ms", d::db_reconnect_grace_ms, 0, 60'000,
+             "ms a pool keeps its borrowers waiting when its last connection went down, before 503; 0 = none")
+    .note("Connections reconnect at once: a terminated session or a PostgreSQL restart is a blip the "
+          "borrowers wait out (one timer per outage, in the queue of `db.queue-size`), not a burst of 503. "
+          "Past it, and until a connection is up again, they are answered at once (`cache.stale-if-error`). "
+          "A start with the database down is answered at once. See \"A hiccup is not an outage\" in "
+          "[freshness.md](freshness.md).")
     .integer(o.db_query_timeout_ms, "query-timeout-ms", d::db_query_timeout_ms, 1, int_max,
              "server-side statement timeout in ms (a query past it answers 504)")
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,

@@ -49,6 +49,7 @@ struct daemon_options {
   std::string db_dsn;
   int64_t db_pool_size;
   int64_t db_queue_size;
+  int64_t db_reconnect_grace_ms;
   int64_t db_query_timeout_ms;
   int64_t db_write_pool_size;
   int64_t db_list_pool_size;
