@@ -352,6 +352,21 @@ next_step request_handler::on_lookup(lookup_result r, request_state& st, reply& 
                   st, out);
     return next_step::reply;
   }
+  if (e == rc_error::db_unavailable) {
+    // The cause as far as this instance knows it: no connection up (the
+    // pool waited out its reconnect grace), or connections that are up but
+    // whose sessions ended under every try of this read.
+    bool connected = true;
+    for (const auto& c : gateway_.readiness())
+      if (c.name == "database")
+        connected = c.ok;
+    problem_reply(make_problem(e, connected ? "the database ended the session of every try of this read (a terminated "
+                                              "backend, a restart or a failover under way); retry later"
+                                            : "no connection to the database is up (it cannot be reached or is "
+                                              "restarting; none came back within db.reconnect-grace-ms); retry later"),
+                  st, out);
+    return next_step::reply;
+  }
   problem_reply(make_problem(e), st, out);
   return next_step::reply;
 }

@@ -163,11 +163,16 @@ CAF_TEST(a lookup without error and without document is an internal error) {
   CAF_CHECK_EQUAL(out.status, 500u);
 }
 
-CAF_TEST(an unavailable database answers 503 with Retry-After) {
+CAF_TEST(an unavailable database answers 503 with Retry-After and its cause) {
   start(get("/deptemps/5"));
   handler.on_lookup(lookup_result{rc_error::db_unavailable, nullptr}, st, out);
   CAF_CHECK_EQUAL(out.status, 503u);
   CAF_CHECK_EQUAL(out.field("Retry-After"), std::string{retry_after_seconds});
+  CAF_CHECK(body().find("the database ended the session of every try") != std::string::npos);
+  gateway.checks[0] = {"database", false, "down"};
+  start(get("/deptemps/5"));
+  handler.on_lookup(lookup_result{rc_error::db_unavailable, nullptr}, st, out);
+  CAF_CHECK(body().find("no connection to the database is up") != std::string::npos);
 }
 
 CAF_TEST(the random department skips ids deleted meanwhile and gives up after four) {
