@@ -8,7 +8,7 @@
 namespace restcache {
 
 bool read_worth_retrying(rc_error e) noexcept {
-  return e == rc_error::db_unavailable || e == rc_error::db_schema;
+  return e == rc_error::db_unavailable;
 }
 
 namespace {

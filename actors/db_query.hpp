@@ -19,9 +19,10 @@ struct db_query_state {
 inline constexpr int max_read_tries = 3;
 
 /// Whether a read that failed with `e` is worth once more on another
-/// connection: its connection broke under it (a terminated backend, a
-/// server restart) or its prepared statement went stale (a column changed
-/// type: the connection is replaced and prepares it again).
+/// connection: its session ended under it (a terminated backend, a server
+/// restart, or renewed by the driver because its prepared statements went
+/// stale when a column changed type). A column that is missing (db_schema)
+/// is not: another connection would answer the same.
 bool read_worth_retrying(rc_error e) noexcept;
 
 /// Borrows a connection from `pool`, fetches the document for `key`, gives

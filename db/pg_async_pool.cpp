@@ -334,11 +334,14 @@ void pg_async_driver::impl::complete_statement(slot_rec& s) {
     } else if (st != nullptr && pg::schema_changed(st)) {
       auto why = describe(s.conn, err.get());
       spdlog::warn("db connection {}: the database's schema no longer matches the statement: {}", s.slot, why);
-      item.job->fail(rc_error::db_schema);
-      if (std::string_view{st} == pg::sqlstate_plan_changed) {
+      if (std::string_view{st} != pg::sqlstate_plan_changed) {
+        item.job->fail(rc_error::db_schema);
+      } else {
         // Every session's prepared statements went stale at once: all are
-        // made again now, rather than each failing its next fills in turn
-        // (the fills they fail are tried again, and wait for a session).
+        // made again now, rather than each failing its next fills in turn.
+        // This job's session is renewed like theirs, so it fails as theirs
+        // do, and is tried again on a new one.
+        item.job->fail(rc_error::db_unavailable);
         const auto reason = "its prepared statements are prepared again after a column changed type: " + why;
         for (auto& other : slots)
           if (other.get() != &s && other->ph == slot_rec::phase::ready)

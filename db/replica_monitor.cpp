@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 
@@ -36,7 +37,7 @@ uint64_t replica_monitor::primary_system_id() {
     return id;
   try {
     pg::connection c{cfg_.primary_dsn, "restcache-replica-monitor"};
-    primary_system_id_.store(pg::system_identifier(c), std::memory_order_release);
+    primary_system_id_.store(pg::read_history(c).identity.system_id, std::memory_order_release);
   } catch (const std::exception& e) {
     spdlog::debug("replica monitor: the primary's system identifier could not be read ({})", e.what());
   }

@@ -531,9 +531,11 @@ $fn$;
 
 -- DDL on a watched table (a trigger disabled, a column altered or dropped, a
 -- table renamed or dropped) is logged as "!:<schema>.<table>" in the DDL's
--- own transaction: instances read it like a write, drop both tiers and check
--- the table's catalog at once, where their periodic check (every
--- changelog.drift-interval) could let a document read in between be kept.
+-- own transaction: instances read it like a write and check the table's
+-- catalog at once, dropping what its fingerprint says may have changed, where
+-- their periodic check (every changelog.drift-interval) could let a document
+-- read in between be kept. The function also generates again the table's
+-- row trigger function when a key column it reads is gone.
 -- A rewrite such as ALTER COLUMN ... TYPE fires no row trigger. Event
 -- triggers need a superuser; without one, the periodic check is all
 -- (restcache_event_triggers says which).

@@ -239,12 +239,6 @@ standby_state read_standby_state(connection& c) {
   return s;
 }
 
-uint64_t system_identifier(connection& c) {
-  uint64_t id = 0;
-  parse_whole(c.exec("SELECT system_identifier::text FROM pg_control_system()").text(0, 0), id);
-  return id;
-}
-
 std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno) {
   ensure_prepared(c, fetch_deptemps_stmt);
   return decode_deptemps(c.exec_prepared(fetch_deptemps_stmt, {std::to_string(deptno)}));

@@ -61,9 +61,6 @@ struct standby_state {
 };
 standby_state read_standby_state(connection& c);
 
-/// The server's system identifier (pg_control_system()): a standby has its
-/// primary's, a logical copy or another cluster its own.
-uint64_t system_identifier(connection& c);
 
 /// The primary's current WAL insert position (pg_current_wal_insert_lsn):
 /// every commit already seen lies below it. Throws pg::error (also on a
