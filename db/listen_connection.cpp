@@ -79,6 +79,7 @@ void listen_connection::run() {
                                  + ", newer than this build's " + std::to_string(pg::schema_version)
                                  + ": not reading its change log (upgrade restcached)");
       pg::prepare_feed_session(c);
+      kinds_checked_.reset(); // the statements are checked again on this connection
       // The polls start from a snapshot taken before the replay: what
       // committed after it is polled, what before it is replayed (the two
       // may overlap; invalidations are idempotent).
@@ -283,7 +284,33 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
   const char* ddl = "a watched table was altered (DDL logged by restcache's event trigger)";
   pg::drift_report rep;
   try {
-    rep = pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched), cfg_.watched);
+    auto read = [&] {
+      static const std::vector<pg::kind_dependencies> none;
+      return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, kinds_checked_ ? kinds_checked_->dependencies
+                                                                                       : none),
+                               cfg_.watched);
+    };
+    rep = read();
+    // Something moved since the statements were last checked: a view or a
+    // function may read other objects now, or be refused.
+    if (!kinds_checked_ || rep.fingerprint != kinds_checked_under_) {
+      auto before = rep.fingerprint;
+      auto had = kinds_checked_ ? kinds_checked_->dependencies : std::vector<pg::kind_dependencies>{};
+      check_kind_statements(c);
+      rep = read();
+      auto same_objects = [&] {
+        if (had.size() != kinds_checked_->dependencies.size())
+          return false;
+        for (size_t i = 0; i < had.size(); ++i)
+          if (had[i].objects != kinds_checked_->dependencies[i].objects || had[i].known != kinds_checked_->dependencies[i].known)
+            return false;
+        return true;
+      };
+      // Compared next time with the fingerprint read before the check, so
+      // a change between the check and its read is checked again; unless the
+      // objects changed, when the two are not comparable.
+      kinds_checked_under_ = same_objects() ? before : rep.fingerprint;
+    }
   } catch (const pg::error& e) {
     if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
       throw;
@@ -311,7 +338,29 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
     catalog_ = rep.fingerprint;
     catalog_moved_ = true;
   }
-  set_drift(rep.drifted, rep.problems());
+  // The statements' own refusals, for kinds no table problem bypasses already.
+  auto drifted = rep.drifted;
+  auto problems = rep.problems();
+  for (const auto& r : kinds_checked_->refusals) {
+    const auto* kind = find_doc_kind(r.kind);
+    if (kind == nullptr || (rep.drifted & kind_bit(kind->kind)) != 0)
+      continue;
+    drifted |= kind_bit(kind->kind);
+    problems += (problems.empty() ? "" : "; ") + r.reason;
+  }
+  set_drift(drifted, problems);
+}
+
+void listen_connection::check_kind_statements(pg::connection& c) {
+  kinds_checked_ = pg::check_kinds_and_dependencies(c);
+  for (const auto& d : kinds_checked_->dependencies)
+    if (!d.known) {
+      spdlog::warn("change listener: cannot find what kind {} depends on besides its tables (this role may not "
+                   "create a temporary function, or the server is a standby): a view or function it reads "
+                   "redefined is seen only through its tables",
+                   d.kind);
+      break;
+    }
 }
 
 void listen_connection::set_drift(uint64_t kinds, const std::string& problems) {

@@ -24,6 +24,7 @@
 #include "db/db_metrics.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/change_feed.hpp"
+#include "persistence/pg/kind_check.hpp"
 
 namespace restcache {
 
@@ -88,6 +89,12 @@ private:
   /// Reads the digest of the declarations applied to the database and
   /// says (log, metrics) when they are not those this instance serves.
   void check_declarations(pg::connection& c);
+  /// Runs the planner's check of the kinds' statements (pg::
+  /// check_kinds_and_dependencies) on this connection: what they depend on,
+  /// whose facts go into the fingerprint, and what refuses them now (a view
+  /// redefined to read a table no trigger watches, a key column's type
+  /// altered), which bypasses them like a drifted table.
+  void check_kind_statements(pg::connection& c);
   /// Publishes the drifted kinds and logs what changed.
   void set_drift(uint64_t kinds, const std::string& problems);
   /// Reads what is new in the log into the inbox, with the poll's mark.
@@ -111,6 +118,12 @@ private:
   std::optional<log_witness> newest_;      ///< the newest entry seen this session (marks carry it)
   std::string catalog_;       ///< the last catalog fingerprint read (marks carry it); "" before
   bool catalog_moved_ = false; ///< changed since the last mark: the next poll marks even if idle
+  /// What the kinds' statements depend on and what refuses them, from the
+  /// last check_kind_statements of this session (none yet: not known).
+  std::optional<pg::kinds_checked> kinds_checked_;
+  /// The fingerprint read just before that check: one that differs has
+  /// something moved since, which may have changed what they depend on.
+  std::string kinds_checked_under_;
   uint64_t drifted_ = 0;      ///< the kinds bypassed for drift now
   std::string drift_problems_;
   std::string declarations_seen_; ///< the applied digest last warned about

@@ -11,6 +11,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "declarations/declaration_file.hpp"
@@ -61,6 +62,13 @@ const std::string& shop_dsn() {
         SELECT o.code, o.placed, c.name FROM shop_order o JOIN customer c ON c.id = o.customer_id;
       CREATE FUNCTION lines_of(text) RETURNS SETOF shop_line LANGUAGE plpgsql STABLE
         AS $$ BEGIN RETURN QUERY SELECT * FROM shop_line WHERE order_code = $1; END $$;
+      CREATE TYPE order_state AS ENUM ('open', 'shipped');
+      ALTER TABLE shop_order ADD COLUMN state order_state;
+      CREATE FUNCTION customer_name(int) RETURNS text LANGUAGE sql STABLE
+        BEGIN ATOMIC SELECT name FROM customer WHERE id = $1; END;
+      CREATE FUNCTION order_label(text) RETURNS text LANGUAGE plpgsql STABLE AS $$ BEGIN RETURN upper($1); END $$;
+      CREATE FUNCTION order_tag(text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN upper($1); END $$;
+      CREATE MATERIALIZED VIEW order_totals AS SELECT code, placed, total FROM shop_order;
     )sql");
     return d;
   }();
@@ -279,7 +287,8 @@ CAF_TEST(statements that do not prepare or write or read through functions are r
   CAF_CHECK(syntax.find("(SQLSTATE 42601)\n") != std::string::npos);
   CAF_CHECK(refused_with(orders_file("SELECT order_code, NULL::timestamptz, qty FROM lines_of($1)", order_fields,
                                      order_reads),
-                         "its statement reads rows from function public.lines_of, which is not IMMUTABLE"));
+                         "its statement calls function public.lines_of (LANGUAGE plpgsql, STABLE), whose body "
+                         "PostgreSQL does not parse ahead: the tables it reads cannot be seen"));
   CAF_CHECK(refused_with(orders_file("WITH gone AS (DELETE FROM shop_order WHERE code = $1 RETURNING *)"
                                      " SELECT code, placed, total FROM gone",
                                      order_fields, order_reads),
@@ -298,5 +307,60 @@ CAF_TEST(reads of missing tables and columns and keys of the wrong type are refu
   CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1", order_fields,
                                      std::string{order_reads}
                                        + R"(, { table = "shop_line", columns = ["qty"], keys = ["orders:qty"] })"),
-                         "column shop_line.qty is integer, which does not give the text keys of key space 'orders'\n"));
+                         "column shop_line.qty is integer, which does not give the text keys of key space 'orders'"
+                         " [missing]\n"));
+}
+
+CAF_TEST(what a view or a function reads counts as read and a body not parsed ahead is refused) {
+  // A function with a SQL-standard body: PostgreSQL records what it reads.
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, customer_name(customer_id) FROM shop_order WHERE code = $1",
+                                     order_fields, order_reads),
+                         "its statement reads table public.customer, which its reads do not name"));
+  // One whose body is plpgsql records only that it is called.
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM shop_order WHERE code = $1"
+                                     " AND order_label(code) <> ''",
+                                     order_fields, order_reads),
+                         "its statement calls function public.order_label (LANGUAGE plpgsql, STABLE), whose body "
+                         "PostgreSQL does not parse ahead"));
+  // IMMUTABLE says it reads no table.
+  CAF_CHECK_EQUAL(reasons(orders_file("SELECT order_tag(code), placed, total FROM shop_order WHERE code = $1",
+                                      order_fields, order_reads)),
+                  "");
+}
+
+CAF_TEST(a materialized view is refused with the reason) {
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM order_totals WHERE code = $1", order_fields,
+                                     R"({ table = "order_totals", columns = ["code", "placed", "total"], keys = ["orders:code"] })"),
+                         "it reads order_totals, a materialized view: REFRESH MATERIALIZED VIEW replaces its rows "
+                         "without firing a row trigger"));
+  CAF_CHECK(refused_with(orders_file("SELECT code, placed, total FROM order_totals WHERE code = $1", order_fields,
+                                     order_reads),
+                         "its statement reads materialized view public.order_totals"));
+}
+
+CAF_TEST(what a kind depends on is found from pg_depend) {
+  auto d = declarations::parse_declarations(
+    orders_file("SELECT v.code, v.placed, v.total, o.state, customer_name(o.customer_id) FROM order_only v"
+                " JOIN shop_order o ON o.code = v.code WHERE v.code = $1",
+                order_fields, std::string{order_reads} + R"(, { table = "customer", columns = ["id", "name"], keys = ["customers:id"] })"),
+    "shop.toml");
+  CAF_REQUIRE(d.ok());
+  install_catalogue(std::move(d.kinds));
+  connection c{shop_dsn()};
+  auto checked = check_kinds_and_dependencies(c);
+  demo::install_demo();
+  CAF_REQUIRE_EQUAL(checked.dependencies.size(), 1u);
+  const auto& deps = checked.dependencies[0];
+  CAF_CHECK(deps.known);
+  auto has = [&](const std::string& sql) {
+    auto id = std::string{c.exec(sql).text(0, 0)};
+    return std::find(deps.objects.begin(), deps.objects.end(), id) != deps.objects.end();
+  };
+  CAF_CHECK(has("SELECT 'c' || 'order_only'::regclass::oid"));                    // the view
+  CAF_CHECK(has("SELECT 'p' || 'customer_name(int)'::regprocedure::oid"));        // the function
+  CAF_CHECK(has("SELECT 'a' || 'shop_order'::regclass::oid || '.' || attnum FROM pg_attribute"
+                " WHERE attrelid = 'shop_order'::regclass AND attname = 'state'")); // the enum column
+  CAF_CHECK(has("SELECT 'a' || 'customer'::regclass::oid || '.' || attnum FROM pg_attribute"
+                " WHERE attrelid = 'customer'::regclass AND attname = 'name'"));  // read in the function's body
+  CAF_CHECK(std::is_sorted(deps.objects.begin(), deps.objects.end()));
 }

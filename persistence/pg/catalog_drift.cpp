@@ -2,6 +2,7 @@
 #include "persistence/pg/catalog_drift.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "messages/text.hpp"
@@ -13,6 +14,9 @@ namespace {
 /// Lists go to the statement and come back joined by the unit separator
 /// (U+001F), which no identifier holds in practice and none of the ids has.
 constexpr std::string_view unit = "\x1f";
+
+/// A fingerprint's parts of the kinds' dependencies are named "kind:<name>".
+constexpr std::string_view kind_part = "kind:";
 
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
@@ -41,7 +45,8 @@ SELECT w.name, c.oid IS NOT NULL,
        coalesce(rt.conditional, false), coalesce(rt.generated, false), coalesce(rt.current, false),
        coalesce(cols.facts, ''), coalesce(keys.watched, ''),
        coalesce(c.relrowsecurity || '/' || c.relforcerowsecurity || '/' || coalesce(pol.ids, '') || '/'
-                || coalesce(inh.children, ''), '')
+                || coalesce(inh.children, ''), ''),
+       coalesce(des.facts, '')
   FROM want w
   LEFT JOIN pg_class c ON c.oid = w.rel
   LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -77,7 +82,78 @@ SELECT w.name, c.oid IS NOT NULL,
   LEFT JOIN LATERAL (
     SELECT string_agg(i.inhrelid::text, ',' ORDER BY i.inhrelid) AS children FROM pg_inherits i WHERE i.inhparent = c.oid
   ) inh ON true
+  LEFT JOIN LATERAL (
+    -- Its partitions and inheriting tables at every level, whose rows its
+    -- reads read, and restcache's triggers on them (a partition's row
+    -- trigger is the clone of the table's): "<name>|<oid>|<partition>|" then
+    -- per trigger "<id>|<enabled>|<type>|<conditional>|<calls restcache's>".
+    WITH RECURSIVE tree(relid, depth) AS (
+      SELECT i.inhrelid, 1 FROM pg_inherits i WHERE i.inhparent = c.oid
+      UNION ALL
+      SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid WHERE t.depth < 32)
+    SELECT string_agg(concat_ws('|', quote_ident(dn.nspname) || '.' || quote_ident(dc.relname), dc.oid,
+                                dc.relispartition,
+                                coalesce(dg.oid || '/' || dg.xmin, ''), coalesce(dg.tgenabled::text, ''),
+                                coalesce(dg.tgtype, 0), coalesce(dg.tgqual IS NOT NULL OR dg.tgattr <> ''::int2vector, false),
+                                coalesce(dg.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.'
+                                  || quote_ident(restcache_trigger_function(n.nspname, c.relname)) || '()'), false),
+                                coalesce(tg.oid || '/' || tg.xmin, ''), coalesce(tg.tgenabled::text, ''),
+                                coalesce(tg.tgtype, 0), coalesce(tg.tgqual IS NOT NULL, false),
+                                coalesce(tg.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.restcache_truncated()'),
+                                         false)),
+                      chr(31) ORDER BY dc.oid) AS facts
+      FROM (SELECT DISTINCT relid FROM tree) t
+      JOIN pg_class dc ON dc.oid = t.relid
+      JOIN pg_namespace dn ON dn.oid = dc.relnamespace
+      LEFT JOIN pg_trigger dg ON dg.tgrelid = dc.oid AND dg.tgname = 'restcache_changed'
+      LEFT JOIN pg_trigger tg ON tg.tgrelid = dc.oid AND tg.tgname = 'restcache_truncated'
+  ) des ON true
  ORDER BY w.ord
+)sql";
+
+/// One trigger of a descendant's facts, from its five fields.
+trigger_facts descendant_trigger(const std::vector<std::string>& f, size_t at) {
+  trigger_facts t;
+  t.id = f[at];
+  t.present = !t.id.empty();
+  t.enabled = f[at + 1].empty() ? char{0} : f[at + 1][0];
+  t.type = std::atoi(f[at + 2].c_str());
+  t.conditional = f[at + 3] == "t";
+  t.calls_generated = f[at + 4] == "t";
+  t.source_current = true; // the watched table's function, judged with it
+  return t;
+}
+
+// What each kind's dependency objects are now ($1 the kinds, $2 the
+// objects, one pair each): see kind_facts.
+constexpr const char* kind_facts_sql = R"sql(
+WITH u AS (
+  SELECT k.kind, k.obj, k.ord, substr(k.obj, 1, 1) AS cls, split_part(substr(k.obj, 2), '.', 1)::oid AS id,
+         nullif(split_part(substr(k.obj, 2), '.', 2), '')::int AS sub
+    FROM unnest(string_to_array($1, chr(31)), string_to_array($2, chr(31))) WITH ORDINALITY AS k(kind, obj, ord)
+)
+SELECT u.kind, string_agg(u.obj || '@' || coalesce(CASE u.cls
+         WHEN 'c' THEN (SELECT c.relkind::text || '/' || coalesce((SELECT string_agg(r.oid || ':' || r.xmin, '.' ORDER BY r.oid)
+                                                                FROM pg_rewrite r WHERE r.ev_class = c.oid), '')
+                          FROM pg_class c WHERE c.oid = u.id)
+         WHEN 'a' THEN (SELECT a.atttypid || '/' || a.atttypmod || '/' || a.xmin FROM pg_attribute a
+                         WHERE a.attrelid = u.id AND a.attnum = u.sub AND NOT a.attisdropped)
+         WHEN 'p' THEN (SELECT p.xmin::text FROM pg_proc p WHERE p.oid = u.id)
+         WHEN 'o' THEN (SELECT o.xmin::text FROM pg_operator o WHERE o.oid = u.id)
+         WHEN 't' THEN (SELECT t.xmin::text FROM pg_type t WHERE t.oid = u.id)
+       END, '-') || coalesce('/' || en.labels, ''), ',' ORDER BY u.ord)
+  FROM u
+  LEFT JOIN LATERAL (
+    SELECT CASE u.cls WHEN 't' THEN u.id
+                      WHEN 'a' THEN (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = u.id AND a.attnum = u.sub)
+           END AS typ) ty ON true
+  LEFT JOIN LATERAL (
+    -- An enum's values (of the type, a domain's base or an array's element):
+    -- ALTER TYPE ... RENAME VALUE changes a document's text, not its rows.
+    SELECT string_agg(e.oid || ':' || e.xmin, '.' ORDER BY e.oid) AS labels FROM pg_enum e
+     WHERE e.enumtypid IN (SELECT x FROM pg_type t, LATERAL (VALUES (t.oid), (t.typbasetype), (t.typelem)) v(x)
+                            WHERE t.oid = ty.typ)) en ON true
+ GROUP BY u.kind
 )sql";
 
 trigger_facts trigger_at(const result& r, int row, int col) {
@@ -122,7 +198,8 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
 
 } // namespace
 
-catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables) {
+catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables,
+                                 const std::vector<kind_dependencies>& kinds) {
   std::vector<std::string> names, columns;
   for (const auto& t : tables) {
     names.push_back(t.name);
@@ -146,7 +223,31 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
       t.columns.push_back({asked[i], i < ids.size() ? ids[i] : std::string{}});
     t.watched = split(r.text(row, 20), unit[0]);
     t.rows_seen = std::string{r.text(row, 21)};
+    for (const auto& d : split(r.text(row, 22), unit[0])) {
+      auto fields = split(d, '|');
+      if (fields.size() != 13)
+        continue;
+      t.descendants.push_back({fields[0], fields[1], fields[2] == "t", descendant_trigger(fields, 3),
+                               descendant_trigger(fields, 8)});
+    }
     f.tables.push_back(std::move(t));
+  }
+  std::vector<std::string> kind_names, objects;
+  for (const auto& k : kinds)
+    if (k.known)
+      for (const auto& o : k.objects) {
+        kind_names.push_back(k.kind);
+        objects.push_back(o);
+      }
+  std::map<std::string, std::string, std::less<>> identities;
+  if (!objects.empty()) {
+    auto ids = c.exec_params(kind_facts_sql, {join(kind_names, unit), join(objects, unit)});
+    for (int row = 0; row < ids.rows(); ++row)
+      identities.emplace(std::string{ids.text(row, 0)}, std::string{ids.text(row, 1)});
+  }
+  for (const auto& k : kinds) {
+    auto i = identities.find(k.kind);
+    f.kinds.push_back({k.kind, !k.known ? std::string{"?"} : i == identities.end() ? std::string{} : i->second});
   }
   return f;
 }
@@ -188,13 +289,23 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
       for (const auto& key : want.keys)
         if (std::find(f->watched.begin(), f->watched.end(), key) == f->watched.end())
           check.problems.push_back(name + " does not log key " + key + " (no such restcache_watched_key row)");
-      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen;
+      // Its rows are read with theirs: each needs restcache's triggers too.
+      std::string descendants;
+      for (const auto& d : f->descendants) {
+        auto which = d.name + (d.partition ? " (a partition of " : " (a table inheriting from ") + name + ")";
+        judge_trigger(d.changed, "restcache_changed", which, 29, check.problems);
+        judge_trigger(d.truncated, "restcache_truncated", which, 32, check.problems);
+        descendants += (descendants.empty() ? "" : ",") + d.oid + ":" + d.changed.id + ":" + d.truncated.id;
+      }
+      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen + "|" + descendants;
     }
     rep.fingerprint += ";" + want.name + "=" + print;
     if (!check.problems.empty())
       rep.drifted |= want.kinds;
     rep.tables.push_back(std::move(check));
   }
+  for (const auto& k : facts.kinds)
+    rep.fingerprint += ";kind:" + k.kind + "=" + k.identity;
   if (!rep.log_problems.empty())
     rep.drifted |= every_kind;
   return rep;
@@ -216,6 +327,10 @@ std::map<std::string, std::string, std::less<>> fingerprint_parts(std::string_vi
 } // namespace
 
 uint64_t kinds_of_table(const std::vector<watched_table>& tables, std::string_view name) {
+  if (name.starts_with(kind_part)) {
+    const auto* kind = find_doc_kind(name.substr(kind_part.size()));
+    return kind != nullptr ? kind_bit(kind->kind) : kinds_reading(tables);
+  }
   // Named schema-qualified by the event trigger, bare in the catalogue.
   if (auto dot = name.rfind('.'); dot != std::string_view::npos)
     name.remove_prefix(dot + 1);
@@ -248,9 +363,12 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
   auto describe = [&](const std::string& name, std::string_view a, std::string_view b) {
     if (name == "log")
       return std::string{"the change log was truncated or recreated (entries may be lost)"};
+    if (name.starts_with(kind_part))
+      return "what kind " + name.substr(kind_part.size()) + "'s statements depend on was redefined (a view, a "
+             "function, an operator, an enum's values or a column's type)";
     auto fa = split(a, '|'), fb = split(b, '|');
-    fa.resize(5);
-    fb.resize(5);
+    fa.resize(6);
+    fb.resize(6);
     if (fa[0] != fb[0])
       return a.empty() || b.empty() ? "table " + name + (a.empty() ? " appeared" : " disappeared")
                                      : "table " + name + " is another table now (recreated, or swapped by RENAME)";
@@ -263,6 +381,9 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
       what += (what.empty() ? "" : ", and ")
               + std::string{"which rows a reader sees changed (row-level security or its policies, or the tables "
                             "inheriting from it)"};
+    if (fa[5] != fb[5])
+      what += (what.empty() ? "" : ", and ")
+              + std::string{"its partitions or inheriting tables, or restcache's triggers on them, changed"};
     return "table " + name + ": " + what;
   };
   for (const auto& [name, part] : now) {
@@ -273,7 +394,8 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
   }
   for (const auto& [name, part] : was)
     if (now.find(name) == now.end())
-      out.push_back("table " + name + " is no longer read");
+      out.push_back(name.starts_with(kind_part) ? "kind " + name.substr(kind_part.size()) + " is no longer followed"
+                                                : "table " + name + " is no longer read");
   return out;
 }
 

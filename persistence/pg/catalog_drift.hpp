@@ -10,9 +10,11 @@
 // unseen (a trigger disabled and enabled again, a column's type altered: a
 // rewrite fires no row trigger, a table recreated or swapped by RENAME, the
 // log truncated, row-level security or a policy changed, a table made to
-// inherit from it), what was cached before cannot be vouched for. Nothing
-// else a DDL does (a comment, an index, a column no document reads) makes a
-// cached document old, so nothing else is in it.
+// inherit from it), what was cached before cannot be vouched for; nor when
+// what a kind's statements depend on besides rows was redefined (a view, a
+// function, an enum's values, a column's type: kind_check.hpp finds them).
+// Nothing else a DDL does (a comment, an index, a column no document reads)
+// makes a cached document old, so nothing else is in it.
 //
 // So the check is two things: problems (per table; the kinds reading it are
 // bypassed while any remains), and a fingerprint of the catalog rows
@@ -30,6 +32,7 @@
 
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/kind_check.hpp"
 
 namespace restcache::pg {
 
@@ -52,6 +55,16 @@ struct column_facts {
   std::string id;
 };
 
+/// A partition or inheriting table of a watched table (at any level): a
+/// read of the table reads its rows too.
+struct descendant_facts {
+  std::string name; ///< schema.table
+  std::string oid;
+  bool partition = false;  ///< its row trigger is the clone of the table's
+  trigger_facts changed;   ///< restcache_changed, calling the watched table's function
+  trigger_facts truncated; ///< restcache_truncated (PostgreSQL clones no statement trigger)
+};
+
 struct table_facts {
   std::string name;      ///< as asked (as the statements name it)
   bool exists = false;
@@ -64,6 +77,17 @@ struct table_facts {
   /// What decides which of its rows a reader sees, besides the rows:
   /// "<row security>/<forced>/<policies' oid:xmin>/<inheriting tables>".
   std::string rows_seen;
+  std::vector<descendant_facts> descendants; ///< in oid order
+};
+
+/// What a kind's statements depend on besides rows, as the catalog has it
+/// now: per object of its kind_dependencies "<object>@<identity>" (a view's
+/// rules, a function's or operator's row, a column's type, typmod and row, a
+/// type's row, an enum's values: each with the xmin every redefinition
+/// renews; "-" for one gone), joined by ','. "?" when not known.
+struct kind_facts {
+  std::string kind;
+  std::string identity;
 };
 
 struct catalog_facts {
@@ -71,12 +95,15 @@ struct catalog_facts {
   /// truncated or recreated log has lost entries no one read).
   std::string log_id;
   std::vector<table_facts> tables; ///< in the order asked
+  std::vector<kind_facts> kinds;   ///< in the order of the dependencies asked
 };
 
 /// Reads the facts of `tables` (names resolved by the session's search_path)
-/// in one statement, so one snapshot. Throws pg::error when the catalog
-/// cannot be read (restcache's functions missing: an older schema).
-catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables);
+/// in one statement, so one snapshot, and of what `kinds` depend on in a
+/// second. Throws pg::error when the catalog cannot be read (restcache's
+/// functions missing: an older schema).
+catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables,
+                                 const std::vector<kind_dependencies>& kinds = {});
 
 struct table_check {
   std::string name;
@@ -88,8 +115,9 @@ struct drift_report {
   std::vector<table_check> tables;
   std::vector<std::string> log_problems; ///< concern every kind
   uint64_t drifted = 0;   ///< the kinds with a problem (kind_bit)
-  /// Of the log and every table:
-  /// "log=<id>;<table>=<oid>|<changed>|<truncated>|<columns>|<rows seen>;...".
+  /// Of the log, every table and every kind's dependencies:
+  /// "log=<id>;<table>=<oid>|<changed>|<truncated>|<columns>|<rows seen>|<descendants>;...
+  /// ;kind:<name>=<identity>;...".
   std::string fingerprint;
 
   /// Every problem, one phrase each, joined by "; ".
@@ -109,7 +137,8 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
 uint64_t fingerprint_kinds(std::string_view before, std::string_view after, const std::vector<watched_table>& tables);
 
 /// The kinds reading the watched table `name` ("<schema>.<table>" as the
-/// DDL entries name it, or bare); every kind when it is not one of them.
+/// DDL entries name it, or bare), or the kind `name` names as
+/// "kind:<name>"; every kind when it is not one of them.
 uint64_t kinds_of_table(const std::vector<watched_table>& tables, std::string_view name);
 
 } // namespace restcache::pg

@@ -128,6 +128,20 @@ plan_reads read_plan(std::string_view explain_json) {
 
 namespace {
 
+/// A catalog object a statement depends on (pg_depend of a function with
+/// the statement as its SQL-standard body, followed through views' rules and
+/// functions' own such bodies).
+struct dependency {
+  std::string id;         ///< as kind_dependencies names it: "c16403", "a16389.2", ...
+  char relkind = 0;       ///< of a relation or a column's relation
+  std::string schema;     ///< of a relation or function
+  std::string name;       ///< of a relation or function
+  char volatility = 0;    ///< of a function: i, s or v
+  bool sql_body = false;  ///< a function in SQL-standard form: what it reads is followed
+  bool extension = false; ///< a member of an extension
+  std::string language;   ///< of a function
+};
+
 /// A statement as the server prepared it, under a name of the check's own.
 struct described_statement {
   std::string error; ///< why it does not prepare or plan; empty when it does
@@ -135,14 +149,50 @@ struct described_statement {
   std::vector<type_facts> parameters;
   std::vector<type_facts> columns;
   plan_reads reads;
+  std::vector<dependency> depends;
+  bool depends_known = false; ///< `depends` was found (else only the plan is known)
 };
 
 /// A declared table as the server resolved it.
 struct resolved_table {
   bool exists = false;
   int64_t oid = 0;
+  char relkind = 0;
   std::map<std::string, type_facts, std::less<>> columns;
 };
+
+// What a function whose SQL-standard body is a statement depends on
+// ($1: its oid), followed through the rules of the views it reads and the
+// SQL-standard bodies of the functions it calls (and of the operators'
+// functions). Objects PostgreSQL pins (pg_catalog's) have no pg_depend rows.
+constexpr const char* dependencies_sql = R"sql(
+WITH RECURSIVE walk(classid, objid, subid, depth) AS (
+  SELECT d.refclassid, d.refobjid, d.refobjsubid, 0 FROM pg_depend d
+   WHERE d.classid = 'pg_proc'::regclass AND d.objid = $1::int8::oid AND d.deptype = 'n'
+  UNION
+  SELECT d.refclassid, d.refobjid, d.refobjsubid, w.depth + 1
+    FROM walk w JOIN pg_depend d ON d.deptype = 'n' AND (
+      (w.classid = 'pg_class'::regclass AND d.classid = 'pg_rewrite'::regclass
+       AND d.objid IN (SELECT r.oid FROM pg_rewrite r WHERE r.ev_class = w.objid))
+      OR (w.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass) AND d.classid = w.classid
+          AND d.objid = w.objid))
+   WHERE w.depth < 16
+)
+SELECT DISTINCT
+       CASE w.classid WHEN 'pg_class'::regclass THEN CASE WHEN w.subid = 0 THEN 'c' ELSE 'a' END
+                      WHEN 'pg_proc'::regclass THEN 'p' WHEN 'pg_operator'::regclass THEN 'o' ELSE 't' END,
+       w.objid::int8, w.subid, coalesce(c.relkind::text, ''), coalesce(n.nspname, ''),
+       coalesce(c.relname, p.proname, ''), coalesce(p.provolatile::text, ''), p.prosqlbody IS NOT NULL,
+       EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = w.classid AND e.objid = w.objid AND e.deptype = 'e'),
+       coalesce(l.lanname, '')
+  FROM walk w
+  LEFT JOIN pg_class c ON w.classid = 'pg_class'::regclass AND c.oid = w.objid
+  LEFT JOIN pg_proc p ON w.classid = 'pg_proc'::regclass AND p.oid = w.objid
+  LEFT JOIN pg_language l ON l.oid = p.prolang
+  LEFT JOIN pg_namespace n ON n.oid = coalesce(c.relnamespace, p.pronamespace)
+ WHERE w.classid IN ('pg_class'::regclass, 'pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass)
+ ORDER BY 1, 2, 3
+)sql";
 
 /// A statement's failure: the server's message and SQLSTATE.
 struct failure {
@@ -191,10 +241,10 @@ public:
     }
   }
 
-  std::vector<kind_refusal> check_all() {
+  kinds_checked check_all() {
     for (const auto& kind : doc_catalogue())
       check(kind);
-    return std::move(reasons_);
+    return {std::move(reasons_), std::move(dependencies_)};
   }
 
 private:
@@ -204,15 +254,28 @@ private:
   std::map<std::string, resolved_table> tables_;        ///< declared name -> its table
   std::map<std::string, type_facts> types_;             ///< oid -> its facts
   std::vector<kind_refusal> reasons_;
+  std::vector<kind_dependencies> dependencies_;
   const doc_kind_entry* kind_ = nullptr;
   std::optional<bool> key_numbers_known_; ///< restcache_watched_key has key_attnum
+  int functions_ = 0;                      ///< temporary functions created so far
+  bool dependencies_unavailable_ = false;  ///< this session may not create them
 
   void refuse(const std::string& why, bool missing = false) {
-    reasons_.push_back({"kind '" + kind_->name + "': " + why, missing});
+    auto reason = "kind '" + kind_->name + "': " + why;
+    for (const auto& r : reasons_)
+      if (r.reason == reason)
+        return; // a view and the plan may name one table twice
+    reasons_.push_back({std::move(reason), missing, kind_->name});
   }
 
   void check(const doc_kind_entry& kind) {
     kind_ = &kind;
+    kind_dependencies deps{kind.name, {}, true};
+    auto depends_on = [&](const described_statement& s) {
+      deps.known = deps.known && s.depends_known;
+      for (const auto& d : s.depends)
+        deps.objects.push_back(d.id);
+    };
     check_reads(kind);
     const auto& main = describe(kind.statement.sql);
     if (!main.error.empty()) {
@@ -222,21 +285,28 @@ private:
       check_columns(main, "its statement", -1);
       check_relations(main, "its statement");
     }
-    if (kind.populate.statement.sql.empty())
-      return;
-    const auto& page = describe(kind.populate.statement.sql);
-    if (!page.error.empty()) {
-      refuse("its populate statement does not prepare: " + page.error, page.missing);
-    } else {
-      check_parameters(page, "its populate statement", 2);
-      check_columns(page, "its populate statement", kind.populate.key_column);
-      check_relations(page, "its populate statement");
+    depends_on(main);
+    if (!kind.populate.statement.sql.empty()) {
+      const auto& page = describe(kind.populate.statement.sql);
+      if (!page.error.empty()) {
+        refuse("its populate statement does not prepare: " + page.error, page.missing);
+      } else {
+        check_parameters(page, "its populate statement", 2);
+        check_columns(page, "its populate statement", kind.populate.key_column);
+        check_relations(page, "its populate statement");
+      }
+      depends_on(page);
+      const auto& count = describe(kind.populate.count.sql);
+      if (!count.error.empty())
+        refuse("its populate count does not prepare: " + count.error, count.missing);
+      else if (!count.parameters.empty() || count.columns.empty() || !is_integer_type(count.columns.front()))
+        refuse("its populate count must take no parameter and answer an integer first column");
     }
-    const auto& count = describe(kind.populate.count.sql);
-    if (!count.error.empty())
-      refuse("its populate count does not prepare: " + count.error, count.missing);
-    else if (!count.parameters.empty() || count.columns.empty() || !is_integer_type(count.columns.front()))
-      refuse("its populate count must take no parameter and answer an integer first column");
+    if (kind.ttl.count() > 0)
+      return; // its ttl bounds what goes unseen
+    std::sort(deps.objects.begin(), deps.objects.end());
+    deps.objects.erase(std::unique(deps.objects.begin(), deps.objects.end()), deps.objects.end());
+    dependencies_.push_back(std::move(deps));
   }
 
   void check_parameters(const described_statement& s, const std::string& what, size_t expected) {
@@ -294,11 +364,29 @@ private:
   void check_relations(const described_statement& s, const std::string& what) {
     if (s.reads.writes)
       refuse(what + " writes (INSERT, UPDATE, DELETE or MERGE): a document's statement only reads");
+    auto matview = [&](const std::string& qualified) {
+      refuse(what + " reads materialized view " + qualified + ": REFRESH MATERIALIZED VIEW replaces its rows without "
+             "firing a row trigger, so no change to it would reach the caches (read the tables it is made of, "
+             "through a plain view if you like, or give the kind a ttl)");
+    };
+    for (const auto& d : s.depends)
+      if (d.relkind == 'm')
+        matview(d.schema + "." + d.name);
     if (kind_->ttl.count() > 0)
       return;
-    for (const auto& rel : s.reads.relations) {
+    // The tables its views and its functions' SQL-standard bodies read count
+    // as the plan's: a table read only inside a function is not in the plan.
+    auto relations = s.reads.relations;
+    for (const auto& d : s.depends)
+      if (d.relkind == 'r' || d.relkind == 'p' || d.relkind == 'f')
+        add_once(relations, {d.schema, d.name});
+    for (const auto& rel : relations) {
       auto qualified = rel.schema + "." + rel.name;
       const table_read* read = declared_read_of(rel);
+      if (read == nullptr && relkind_of(rel) == 'm') {
+        matview(qualified);
+        continue;
+      }
       if (read == nullptr) {
         refuse(what + " reads table " + qualified + ", which its reads do not name: its changes would not reach "
                "the caches (name it in reads, keyed by a column that gives the document's key, or give the kind a ttl)");
@@ -309,6 +397,11 @@ private:
                + "' (its reads key it as '" + read->keys + "'): a change to it would change documents no logged key "
                "names, a dependency more than one hop away, which this version does not follow (unless the kind has a ttl)");
     }
+    if (s.depends_known) {
+      check_functions(s, what);
+      return;
+    }
+    // Without pg_depend's view: the functions a plan scans rows from.
     for (const auto& fn : s.reads.functions) {
       if (fn.schema == "pg_catalog")
         continue;
@@ -320,6 +413,29 @@ private:
                + ", which is not IMMUTABLE: the tables it reads cannot be seen, so their changes would not reach "
                  "the caches");
     }
+  }
+
+  /// Every function it calls (and every operator's) either reads no table
+  /// (IMMUTABLE, pg_catalog's, an extension's) or has a SQL-standard body,
+  /// whose reads pg_depend records and check_relations judged.
+  void check_functions(const described_statement& s, const std::string& what) {
+    for (const auto& d : s.depends) {
+      if (d.id.front() != 'p' || d.sql_body || d.volatility == 'i' || d.extension || d.schema == "pg_catalog"
+          || d.schema == "information_schema")
+        continue;
+      refuse(what + " calls function " + d.schema + "." + d.name + " (LANGUAGE " + d.language + ", "
+             + (d.volatility == 's' ? "STABLE" : "VOLATILE") + "), whose body PostgreSQL does not parse ahead: "
+             "the tables it reads cannot be seen, so their changes would not reach the caches (write it with a "
+             "SQL-standard body, BEGIN ATOMIC ... END, so that what it reads is recorded and checked; mark it "
+             "IMMUTABLE if it reads no table; or give the kind a ttl)");
+    }
+  }
+
+  char relkind_of(const plan_reads::object& rel) {
+    auto r = c_.exec_params("SELECT c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                            " WHERE n.nspname = $1 AND c.relname = $2",
+                            {rel.schema, rel.name});
+    return r.rows() == 1 && !r.text(0, 0).empty() ? r.text(0, 0)[0] : char{0};
   }
 
   static bool keys_space(const table_read& read, const std::string& space) {
@@ -335,8 +451,15 @@ private:
 
   const table_read* declared_read_of(const plan_reads::object& rel) {
     auto r = c_.exec_params(
-        "SELECT c.oid::int8, coalesce((SELECT string_agg(a.relid::oid::text, ',') FROM pg_partition_ancestors(c.oid) a), '')"
-        "  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+        // Its ancestors: a partition's tables and those it inherits from,
+        // whose reads read it.
+        "WITH RECURSIVE up(relid, depth) AS ("
+        "  SELECT c.oid, 0 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        "   WHERE n.nspname = $1 AND c.relname = $2"
+        "  UNION ALL SELECT i.inhparent, up.depth + 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.relid"
+        "   WHERE up.depth < 32)"
+        " SELECT min(relid::int8) FILTER (WHERE depth = 0),"
+        "        coalesce(string_agg(relid::text, ',') FILTER (WHERE depth > 0), '') FROM up HAVING count(*) > 0",
         {rel.schema, rel.name});
     if (r.rows() != 1)
       return nullptr;
@@ -362,6 +485,13 @@ private:
                true);
         continue;
       }
+      if (t.relkind == 'm')
+        refuse("it reads " + read.table + ", a materialized view: REFRESH MATERIALIZED VIEW replaces its rows "
+               "without firing a row trigger, so restcache cannot watch it (name the tables it is made of, or give "
+               "the kind a ttl)");
+      else if (t.relkind != 'r' && t.relkind != 'p')
+        refuse("it reads " + read.table + ", which is not a table: restcache watches the rows of tables (name the "
+               "tables it is made of)");
       for_each_item(read.columns, [&](const std::string& column) {
         if (!t.columns.contains(column))
           refuse("table " + read.table + " has no column " + column + " (its reads name it)"
@@ -379,9 +509,12 @@ private:
                  true);
           return;
         }
+        // The database's to mend, as a missing column is: the log would
+        // write keys (15.00) that never match the documents' (15).
         if (auto type = key_type_of(space); type && !fits_key_column(*type, c->second))
           refuse("column " + read.table + "." + column + " is " + c->second.name + ", which does not give the "
-                 + std::string{key_type_name(*type)} + " keys of key space '" + space + "'");
+                   + std::string{key_type_name(*type)} + " keys of key space '" + space + "'",
+                 true);
       });
     }
   }
@@ -430,11 +563,12 @@ private:
       return i->second;
     resolved_table t;
     auto failed = in_savepoint(c_, [&] {
-      auto r = c_.exec_params("SELECT to_regclass($1)::oid::int8", {name});
-      if (r.rows() != 1 || r.is_null(0, 0))
+      auto r = c_.exec_params("SELECT c.oid::int8, c.relkind FROM pg_class c WHERE c.oid = to_regclass($1)", {name});
+      if (r.rows() != 1)
         return;
       t.exists = true;
       t.oid = r.int64(0, 0);
+      t.relkind = r.text(0, 1).empty() ? char{0} : r.text(0, 1)[0];
       auto cols = c_.exec_params("SELECT a.attname, a.atttypid::int8 FROM pg_attribute a"
                                  " WHERE a.attrelid = $1::int8::oid AND a.attnum > 0 AND NOT a.attisdropped",
                                  {std::to_string(t.oid)});
@@ -525,17 +659,73 @@ private:
         s.reads = read_plan(plan);
       else
         s.error = "its generic plan cannot be read: " + planned.message;
+      if (s.error.empty())
+        find_dependencies(sql, s);
     }
     return described_.emplace(sql, std::move(s)).first->second;
+  }
+
+  /// What the statement depends on, from pg_depend of a temporary function
+  /// whose SQL-standard body it is (rolled back with the check). A session
+  /// that may not create one leaves `depends_known` false.
+  void find_dependencies(const std::string& sql, described_statement& s) {
+    if (dependencies_unavailable_)
+      return;
+    auto name = "pg_temp.restcache_kind_check_" + std::to_string(++functions_);
+    std::string create = "CREATE FUNCTION " + name + "(";
+    for (size_t i = 0; i < s.parameters.size(); ++i)
+      create += (i == 0 ? "" : ", ") + s.parameters[i].name;
+    // The statement on lines of its own: a trailing comment ends at its line.
+    auto body = std::string_view{sql};
+    while (!body.empty() && (body.back() == ';' || body.back() == ' ' || body.back() == '\n' || body.back() == '\t'))
+      body.remove_suffix(1);
+    create += ") RETURNS SETOF record LANGUAGE sql BEGIN ATOMIC\n" + std::string{body} + "\n;\nEND";
+    std::vector<dependency> found;
+    auto failed = in_savepoint(c_, [&] {
+      c_.exec(create);
+      auto oid = c_.exec_params("SELECT $1::regproc::oid::int8", {name}).int64(0, 0);
+      auto r = c_.exec_params(dependencies_sql, {std::to_string(oid)});
+      for (int i = 0; i < r.rows(); ++i) {
+        dependency d;
+        d.id = r.text(i, 0);
+        d.id += r.text(i, 1);
+        if (d.id.front() == 'a') {
+          d.id += '.';
+          d.id += r.text(i, 2);
+        }
+        d.relkind = r.text(i, 3).empty() ? char{0} : r.text(i, 3)[0];
+        d.schema = std::string{r.text(i, 4)};
+        d.name = std::string{r.text(i, 5)};
+        d.volatility = r.text(i, 6).empty() ? char{0} : r.text(i, 6)[0];
+        d.sql_body = r.text(i, 7) == "t";
+        d.extension = r.text(i, 8) == "t";
+        d.language = std::string{r.text(i, 9)};
+        found.push_back(std::move(d));
+      }
+      c_.exec("DROP FUNCTION " + name);
+    });
+    if (failed.message.empty()) {
+      s.depends = std::move(found);
+      s.depends_known = true;
+    } else if (failed.sqlstate == "25006" || failed.sqlstate == "42501") {
+      // A standby or a read-only default, or no TEMPORARY privilege: the same
+      // for every statement, so not tried again.
+      dependencies_unavailable_ = true;
+    }
   }
 };
 
 } // namespace
 
 std::vector<kind_refusal> check_kinds(connection& c) {
-  // One read-only transaction: one snapshot of the catalog, nothing the
-  // statements could do persists, and the settings end with it.
-  c.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;"
+  return check_kinds_and_dependencies(c).refusals;
+}
+
+kinds_checked check_kinds_and_dependencies(connection& c) {
+  // One transaction, rolled back: one snapshot of the catalog, nothing done
+  // in it persists (the temporary functions find_dependencies creates; no
+  // statement is executed), and the settings end with it.
+  c.exec("BEGIN ISOLATION LEVEL REPEATABLE READ;"
          " SET LOCAL statement_timeout = '30s'; SET LOCAL plan_cache_mode = force_generic_plan");
   kind_checker checker{c}; // deallocates its statements last, outside the transaction
   struct rollback_at_end {

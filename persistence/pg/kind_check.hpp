@@ -5,7 +5,8 @@
 // from, before any is served or watched. The file alone cannot tell whether
 // a statement prepares, what its key parameter and its columns are, or which
 // tables it really reads: a view, a partition or a function hides them from
-// its text. PostgreSQL can: each statement is prepared and described (its $1
+// its text, nor what else it depends on. PostgreSQL can: each statement is
+// prepared and described (its $1
 // must take the kind's key, every field's column must be one its value type
 // is written from), and its generic plan (EXPLAIN EXECUTE under
 // plan_cache_mode = force_generic_plan, as PostgreSQL 15 has no EXPLAIN
@@ -13,6 +14,17 @@
 // one the kind's reads name, keyed in the kind's own key space: a table whose
 // rows do not give the document's key (a dependency more than one hop away)
 // would change documents that no logged key names.
+//
+// What a plan does not show, PostgreSQL records when the statement is the
+// body of a function in SQL-standard form (BEGIN ATOMIC): pg_depend then
+// names every view, function, operator, type and column it uses. The check
+// creates such a function in its own transaction, which it rolls back, and
+// follows the views' rules and the functions' own SQL-standard bodies from
+// there. The objects found are what the drift check fingerprints for the
+// kind (catalog_drift.hpp): a view or function redefined, an enum value
+// renamed, a column's type altered. A function whose body PostgreSQL does not
+// parse ahead (plpgsql, or SQL as a string) records only that it is called,
+// not what it reads: unless IMMUTABLE, or part of an extension, it is refused.
 //
 // Judging types and reading a plan are plain C++ (fits_key_parameter,
 // fits_value, read_plan), tested without a server.
@@ -72,17 +84,39 @@ plan_reads read_plan(std::string_view explain_json);
 struct kind_refusal {
   std::string reason; ///< "kind 'NAME': ..."
   /// The database lacks what the kind reads (a table, column, function or
-  /// privilege): the case the drift check handles while serving, answering
-  /// the kind uncached until it is back. Every other refusal is a mistake of
-  /// the declaration.
+  /// privilege), or has it in a form the kind cannot be served from (a key
+  /// column whose type no longer gives the key space's keys): the case the
+  /// drift check handles while serving, answering the kind uncached until it
+  /// is back. Every other refusal is a mistake of the declaration.
   bool missing = false;
+  std::string kind; ///< the refused kind's name
+};
+
+/// What a kind's statements depend on besides the rows of the tables they
+/// read, as catalog objects: "c<oid>" a relation (a view's rules with it),
+/// "a<oid>.<attnum>" a column, "p<oid>" a function, "o<oid>" an operator,
+/// "t<oid>" a type. Sorted, each once.
+struct kind_dependencies {
+  std::string kind;
+  std::vector<std::string> objects;
+  /// False when they could not be found (a session that may not create a
+  /// temporary function, or a standby): only the tables' facts vouch for it.
+  bool known = false;
+};
+
+/// A check's refusals and, for every kind without a ttl, what it depends on.
+struct kinds_checked {
+  std::vector<kind_refusal> refusals;
+  std::vector<kind_dependencies> dependencies;
 };
 
 /// Every reason the installed catalogue's kinds cannot be served from the
 /// database `c` is connected to, in catalogue order; empty when there is
-/// none. Runs in one read-only transaction, with a statement timeout, on
-/// statements of its own (deallocated after), and leaves the session as it
-/// was. Throws pg::error when the connection fails.
+/// none. Runs in one transaction that it rolls back, with a statement
+/// timeout, on statements of its own (deallocated after), and leaves the
+/// session as it was. Throws pg::error when the connection fails.
 std::vector<kind_refusal> check_kinds(connection& c);
+/// The same check, with what each kind depends on (for the drift check).
+kinds_checked check_kinds_and_dependencies(connection& c);
 
 } // namespace restcache::pg

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: Apache-2.0
--- restcache schema, version 10 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 11 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -446,6 +446,78 @@ BEGIN
 END
 $fn$;
 
+-- The tables whose rows a read of `rel` also reads: its partitions and the
+-- tables inheriting from it, at every level, with whether each is a
+-- partition (its row trigger is PostgreSQL's clone of the parent's).
+CREATE OR REPLACE FUNCTION restcache_descendants(rel regclass)
+RETURNS TABLE (relid regclass, is_partition bool) LANGUAGE sql STABLE AS $fn$
+  WITH RECURSIVE tree(relid, depth) AS (
+    SELECT i.inhrelid, 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = rel
+    UNION ALL
+    SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_catalog.pg_inherits i ON i.inhparent = t.relid
+     WHERE t.depth < 32)
+  SELECT DISTINCT t.relid::regclass, c.relispartition FROM tree t JOIN pg_catalog.pg_class c ON c.oid = t.relid
+$fn$;
+
+-- What the partitions and inheriting tables of the watched tables need, as
+-- their rows are read through the watched table: a partition has the clone
+-- of its parent's row trigger (PostgreSQL makes it; enabled ALWAYS here when
+-- it is not, unless `only_missing`); an inheriting table gets a row trigger
+-- calling the watched table's function (its columns are the parent's, by
+-- name); each gets its own TRUNCATE trigger (PostgreSQL clones no statement
+-- trigger, and a partition truncated alone fires only its own). `only_missing`
+-- (the event trigger, after a partition or an inheriting table was created or
+-- attached) creates what is missing and leaves a trigger an administrator
+-- disabled as it is: that is drift, for the repair. Returns how many it
+-- created or repaired. While it runs, restcache.adding_triggers is on: the
+-- event trigger its own DDL fires does not run it again.
+CREATE OR REPLACE FUNCTION restcache_descendant_triggers(only_missing bool)
+RETURNS int LANGUAGE plpgsql AS $fn$
+DECLARE
+  log_schema text := regexp_replace(restcache_log_table(), '\.change_log$', '');
+  t record;
+  d record;
+  fn text;
+  n int := 0;
+BEGIN
+  PERFORM set_config('restcache.adding_triggers', 'on', true);
+  FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
+    CONTINUE WHEN to_regclass(format('%I.%I', t.table_schema, t.table_name)) IS NULL;
+    fn := log_schema || '.' || quote_ident(restcache_trigger_function(t.table_schema, t.table_name));
+    CONTINUE WHEN to_regprocedure(fn || '()') IS NULL;
+    FOR d IN SELECT * FROM restcache_descendants(format('%I.%I', t.table_schema, t.table_name)::regclass) LOOP
+      IF d.is_partition THEN
+        IF NOT only_missing AND EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = d.relid
+                                          AND g.tgname = 'restcache_changed' AND g.tgenabled <> 'A') THEN
+          EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_changed', d.relid);
+          n := n + 1;
+        END IF;
+      ELSIF NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = d.relid AND g.tgname = 'restcache_changed'
+                          AND (only_missing OR (g.tgfoid = (fn || '()')::regprocedure AND g.tgenabled = 'A'
+                                                AND g.tgtype = 29 AND g.tgqual IS NULL
+                                                AND g.tgattr = ''::int2vector))) THEN
+        EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', d.relid);
+        EXECUTE format('CREATE TRIGGER restcache_changed AFTER INSERT OR UPDATE OR DELETE ON %s'
+                       ' FOR EACH ROW EXECUTE FUNCTION %s()', d.relid, fn);
+        EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_changed', d.relid);
+        n := n + 1;
+      END IF;
+      IF NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = d.relid AND g.tgname = 'restcache_truncated'
+                       AND (only_missing OR (g.tgfoid = (log_schema || '.restcache_truncated()')::regprocedure
+                                             AND g.tgenabled = 'A' AND g.tgtype = 32 AND g.tgqual IS NULL))) THEN
+        EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', d.relid);
+        EXECUTE format('CREATE TRIGGER restcache_truncated AFTER TRUNCATE ON %s'
+                       ' FOR EACH STATEMENT EXECUTE FUNCTION %s.restcache_truncated()', d.relid, log_schema);
+        EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER restcache_truncated', d.relid);
+        n := n + 1;
+      END IF;
+    END LOOP;
+  END LOOP;
+  PERFORM set_config('restcache.adding_triggers', 'off', true);
+  RETURN n;
+END
+$fn$;
+
 -- (Re)creates what the watched tables need and returns how many triggers it
 -- repaired: per table a row trigger function appending its keys, the row
 -- trigger restcache_changed and the statement trigger restcache_truncated,
@@ -505,7 +577,7 @@ BEGIN
       n := n + 1;
     END IF;
   END LOOP;
-  RETURN n;
+  RETURN n + restcache_descendant_triggers(false);
 END
 $fn$;
 
@@ -515,11 +587,18 @@ CREATE OR REPLACE FUNCTION restcache_remove_triggers()
 RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
   t record;
+  d record;
   rel text;
 BEGIN
   FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w LOOP
     rel := format('%I.%I', t.table_schema, t.table_name);
     IF to_regclass(rel) IS NOT NULL THEN
+      FOR d IN SELECT * FROM restcache_descendants(rel::regclass) LOOP
+        IF NOT d.is_partition THEN
+          EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', d.relid);
+        END IF;
+        EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', d.relid);
+      END LOOP;
       EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', rel);
       EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', rel);
     END IF;
@@ -552,6 +631,7 @@ BEGIN
     SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
     DECLARE
       changed text[];
+      redefined text[];
     BEGIN
       IF TG_EVENT = 'sql_drop' THEN
         SELECT array_agg(DISTINCT '!:' || quote_ident(d.address_names[1]) || '.' || quote_ident(d.address_names[2]))
@@ -561,24 +641,53 @@ BEGIN
             ON w.table_schema = d.address_names[1] AND w.table_name = d.address_names[2]
          WHERE d.object_type IN ('table', 'table column', 'trigger');
       ELSE
+        -- The watched tables the DDL touched: the table itself, or one it
+        -- is a partition or an inheriting table of (at any level), whose
+        -- reads now read other rows.
         SELECT array_agg(DISTINCT '!:' || quote_ident(n.nspname) || '.' || quote_ident(c.relname))
           INTO changed
           FROM pg_event_trigger_ddl_commands() e
-          JOIN pg_class c ON c.oid = CASE WHEN e.classid = 'pg_trigger'::regclass
-                                          THEN (SELECT g.tgrelid FROM pg_trigger g WHERE g.oid = e.objid)
-                                          ELSE e.objid END
+          CROSS JOIN LATERAL (
+            WITH RECURSIVE up(relid, depth) AS (
+              SELECT CASE WHEN e.classid = 'pg_trigger'::regclass
+                          THEN (SELECT g.tgrelid FROM pg_trigger g WHERE g.oid = e.objid) ELSE e.objid END, 0
+              UNION ALL
+              SELECT i.inhparent, up.depth + 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.relid
+               WHERE up.depth < 32)
+            SELECT up.relid FROM up) u
+          JOIN pg_class c ON c.oid = u.relid
           JOIN pg_namespace n ON n.oid = c.relnamespace
           JOIN %1$s.restcache_watched_key w ON w.table_schema = n.nspname AND w.table_name = c.relname
          WHERE e.classid IN ('pg_class'::regclass, 'pg_trigger'::regclass);
+      END IF;
+      IF changed IS NULL AND TG_EVENT = 'ddl_command_end' THEN
+        -- A view, function, operator or type redefined: a document reading it
+        -- may read otherwise now. Instances check what their kinds depend on
+        -- at once (catalog_drift.hpp), dropping only the kinds that read it.
+        SELECT array_agg(DISTINCT '!:' || e.object_identity) INTO redefined
+          FROM pg_event_trigger_ddl_commands() e
+         WHERE (e.classid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass,
+                              'pg_rewrite'::regclass)
+                OR (e.classid = 'pg_class'::regclass AND e.object_type = 'view'))
+           AND e.object_identity NOT LIKE '%%restcache\_%%';
+        IF redefined IS NOT NULL THEN
+          INSERT INTO %2$s (keys) VALUES (redefined);
+        END IF;
       END IF;
       IF changed IS NOT NULL THEN
         INSERT INTO %2$s (keys) VALUES (changed);
         -- A key column renamed or dropped: the table's trigger function is
         -- generated again here, in the DDL's own transaction, so no write
-        -- runs one that reads a column that is gone. restcache's functions
-        -- name their objects unqualified: its schema, for this function only.
+        -- runs one that reads a column that is gone. A partition or an
+        -- inheriting table created or attached gets its triggers here too.
+        -- restcache's functions name their objects unqualified: its schema,
+        -- for this function only. The triggers it creates run this function
+        -- again: the flag keeps it from creating them twice.
         PERFORM set_config('search_path', 'pg_catalog, %1$s, pg_temp', true);
         PERFORM %1$s.restcache_define_trigger_functions();
+        IF coalesce(current_setting('restcache.adding_triggers', true), '') <> 'on' THEN
+          PERFORM %1$s.restcache_descendant_triggers(true);
+        END IF;
       END IF;
     EXCEPTION WHEN OTHERS THEN
       -- Never the administrator's DDL that fails for restcache.
@@ -588,7 +697,8 @@ BEGIN
   DROP EVENT TRIGGER IF EXISTS restcache_ddl_drop;
   EXECUTE format('CREATE EVENT TRIGGER restcache_ddl_end ON ddl_command_end'
                  ' WHEN TAG IN (''ALTER TABLE'', ''CREATE TRIGGER'', ''ALTER TRIGGER'', ''CREATE TABLE'','
-                 ' ''CREATE TABLE AS'', ''SELECT INTO'')'
+                 ' ''CREATE TABLE AS'', ''SELECT INTO'', ''CREATE VIEW'', ''ALTER VIEW'', ''CREATE FUNCTION'','
+                 ' ''ALTER FUNCTION'', ''ALTER TYPE'', ''ALTER DOMAIN'', ''CREATE RULE'', ''ALTER OPERATOR'')'
                  ' EXECUTE FUNCTION %s.restcache_ddl_logged()', log_schema);
   EXECUTE format('CREATE EVENT TRIGGER restcache_ddl_drop ON sql_drop'
                  ' EXECUTE FUNCTION %s.restcache_ddl_logged()', log_schema);
@@ -621,6 +731,6 @@ CREATE TABLE IF NOT EXISTS restcache_declarations (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
-INSERT INTO restcache_schema (version) VALUES (10) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (11) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
