@@ -8,6 +8,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
+#include "messages/key_comparison.hpp"
 
 namespace restcache {
 
@@ -309,7 +310,9 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // `gzip`: the client accepts gzip, so a cached document gets its variant.
   auto lookup = [self, bypass, fill_for, join](const doc_key& key, reply_callback& cb, bool gzip) {
       auto& st = self->state;
-      if (st.cfg.bypassed(key.kind()))
+      // A key spelled otherwise than its row's one spelling (a citext key
+      // with a letter past ASCII) is answered, never kept.
+      if (st.cfg.bypassed(key.kind()) || !cacheable_key(key))
         return bypass(key, cb);
       if (auto* e = st.memory.hit(key)) {
         if (e->live([self] { return self->clock().now(); })) {
@@ -349,7 +352,7 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // nothing the client saw), once per key per refresh interval; within it
   // a refresh is a lookup, so clients cannot choose the database's load.
   auto refill = [self, bypass, fill_for, join, lookup](const doc_key& key, reply_callback& cb) {
-    if (self->state.cfg.bypassed(key.kind()))
+    if (self->state.cfg.bypassed(key.kind()) || !cacheable_key(key))
       return bypass(key, cb);
     if (!self->state.may_refresh(key, self->clock().now()))
       return lookup(key, cb, false);

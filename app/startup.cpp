@@ -136,7 +136,9 @@ bool check_documents(const daemon_options& o) {
   std::vector<pg::kind_refusal> refusals;
   try {
     pg::connection c{o.db_dsn};
-    refusals = pg::check_kinds(c);
+    auto checked = pg::check_kinds_and_dependencies(c);
+    pg::publish_key_comparisons(checked);
+    refusals = std::move(checked.refusals);
   } catch (const std::exception& e) {
     spdlog::warn("{} not checked against the database, which is not reachable ({}); `restcache-load --verify` "
                  "checks them",

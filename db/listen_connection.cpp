@@ -120,6 +120,8 @@ void listen_connection::run() {
             bump(metrics_.truncates);
             inbox_.request_drop();
           }
+          if (replay.key_spaces != 0)
+            drop_key_spaces(replay.key_spaces);
           altered_away = std::move(replay.altered_tables);
           bump(metrics_.replayed, replay.changes.size());
           add_stamped(c, replay.changes);
@@ -221,6 +223,8 @@ void listen_connection::poll(pg::connection& c) {
       spdlog::info("change listener: a watched table was truncated: dropping both tiers");
       inbox_.request_drop();
     }
+    if (got.key_spaces != 0)
+      drop_key_spaces(got.key_spaces);
     if (!got.altered_tables.empty()) {
       // Logged by the event trigger in the DDL's own transaction, so read
       // like a write: the kinds it broke are bypassed before this round's
@@ -351,8 +355,18 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
   set_drift(drifted, problems);
 }
 
+void listen_connection::drop_key_spaces(uint64_t kinds) {
+  spdlog::info("change listener: a changed key compared without case has a letter past ASCII, which the database "
+               "may compare as another key: dropping {} from both tiers",
+               kind_names(kinds));
+  inbox_.request_drop_kinds(kinds);
+}
+
 void listen_connection::check_kind_statements(pg::connection& c) {
   kinds_checked_ = pg::check_kinds_and_dependencies(c);
+  // Before this session's first mark lets the tiers serve: requests and the
+  // log's keys are spelled canonically from then on.
+  pg::publish_key_comparisons(*kinds_checked_);
   for (const auto& d : kinds_checked_->dependencies)
     if (!d.known) {
       spdlog::warn("change listener: cannot find what kind {} depends on besides its tables (this role may not "

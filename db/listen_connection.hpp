@@ -95,6 +95,9 @@ private:
   /// redefined to read a table no trigger watches, a key column's type
   /// altered), which bypasses them like a drifted table.
   void check_kind_statements(pg::connection& c);
+  /// Drops `kinds` from both tiers for a logged key whose spelling cannot
+  /// be vouched for (pg::log_key_kind::key_space).
+  void drop_key_spaces(uint64_t kinds);
   /// Publishes the drifted kinds and logs what changed.
   void set_drift(uint64_t kinds, const std::string& problems);
   /// Reads what is new in the log into the inbox, with the poll's mark.

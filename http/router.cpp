@@ -6,6 +6,7 @@
 
 #include "http/action_routes.hpp"
 #include "messages/doc_catalogue.hpp"
+#include "messages/key_comparison.hpp"
 
 namespace restcache::http {
 
@@ -164,7 +165,10 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
       err = check_text_key(text);
       if (err == key_error::none) {
         std::copy(text.begin(), text.end(), r.key_bytes.begin());
-        r.key_size = static_cast<uint16_t>(text.size());
+        // One spelling per row where the database compares without case or
+        // trailing blanks (messages/key_comparison.hpp).
+        r.key_size = static_cast<uint16_t>(
+          canonicalise_text_key(key_comparison_of(kind.kind), r.key_bytes.data(), text.size()));
       }
     } else {
       char uuid[16];

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/key_comparison.hpp"
 
 namespace restcache {
 
@@ -47,7 +48,7 @@ bool parse_inspected_key(const std::string& text, inspected_key& key, std::strin
   // Kinds of one space share their key type (install_catalogue checks).
   doc_key first;
   auto type = doc_kind_info(kinds.front()).key;
-  if (auto err = parse_key(type, kinds.front(), std::string_view{text}.substr(colon + 1), first);
+  if (auto err = parse_canonical_key(type, kinds.front(), std::string_view{text}.substr(colon + 1), first);
       err != key_error::none)
     return bad(to_detail(err, type));
   key.keys.clear();

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "messages/key_comparison.hpp"
+
 using namespace restcache;
 
 namespace {
@@ -130,4 +132,36 @@ CAF_TEST(uuid keys are 16 bytes spelled in canonical lowercase form) {
   CAF_CHECK(parse_key(key_type::uuid, one, "0f1e2d3c4b5a69788796a5b4c3d2e1f0", k) == key_error::bad_uuid);
   CAF_CHECK(parse_key(key_type::uuid, one, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1fg", k) == key_error::bad_uuid);
   CAF_CHECK(parse_key(key_type::uuid, one, "", k) == key_error::empty);
+}
+
+CAF_TEST(text keys compared without case or trailing blanks have one spelling) {
+  auto canonical = [](key_comparison cmp, std::string key) {
+    key.resize(canonicalise_text_key(cmp, key.data(), key.size()));
+    return key;
+  };
+  const key_comparison bytes{}, citext{true, false}, bpchar{false, true};
+  CAF_CHECK_EQUAL(canonical(bytes, "Cc5 "), "Cc5 ");
+  CAF_CHECK_EQUAL(canonical(citext, "Cc5 "), "cc5 ");
+  CAF_CHECK_EQUAL(canonical(citext, "\xc3\x9c" "BER"), "\xc3\x9c" "ber"); // only ASCII is lowered
+  CAF_CHECK_EQUAL(canonical(bpchar, "c6  "), "c6");
+  CAF_CHECK_EQUAL(canonical(bpchar, " c6"), " c6");  // leading blanks count
+  CAF_CHECK_EQUAL(canonical(bpchar, "   "), "   "); // blanks only: its own spelling, never kept
+  CAF_CHECK(cacheable_text_key(citext, "cc5"));
+  CAF_CHECK(!cacheable_text_key(citext, "Cc5"));               // not canonical
+  CAF_CHECK(!cacheable_text_key(citext, "\xc3\xbc" "ber"));    // the database's lower() decides
+  CAF_CHECK(cacheable_text_key(bpchar, "c6"));
+  CAF_CHECK(!cacheable_text_key(bpchar, "c6 "));
+  CAF_CHECK(cacheable_text_key(bytes, "\xc3\x9c" "BER "));
+  // Published per kind: parse_canonical_key and cacheable_key follow it.
+  const doc_kind kind{42};
+  CAF_CHECK(key_comparison_of(kind) == bytes);
+  set_key_comparison(kind, citext);
+  doc_key k;
+  CAF_REQUIRE_EQUAL(parse_canonical_key(key_type::text, kind, "CC5", k), key_error::none);
+  CAF_CHECK_EQUAL(k.bytes(), "cc5");
+  CAF_CHECK(cacheable_key(k));
+  CAF_CHECK(!cacheable_key(doc_key::of_bytes(kind, "CC5")));
+  CAF_CHECK(cacheable_key(doc_key{kind, 7})); // integer keys are compared as numbers
+  set_key_comparison(kind, bytes);
+  CAF_CHECK(cacheable_key(doc_key::of_bytes(kind, "CC5")));
 }

@@ -12,6 +12,7 @@
 #include <caf/test/dsl.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "declarations/declaration_file.hpp"
@@ -69,6 +70,11 @@ const std::string& shop_dsn() {
       CREATE FUNCTION order_label(text) RETURNS text LANGUAGE plpgsql STABLE AS $$ BEGIN RETURN upper($1); END $$;
       CREATE FUNCTION order_tag(text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN upper($1); END $$;
       CREATE MATERIALIZED VIEW order_totals AS SELECT code, placed, total FROM shop_order;
+      CREATE EXTENSION citext;
+      CREATE TABLE citem (code citext PRIMARY KEY, title text);
+      CREATE TABLE bitem (code char(8) PRIMARY KEY, title text);
+      CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+      CREATE TABLE nitem (code text COLLATE nocase PRIMARY KEY, title text);
     )sql");
     return d;
   }();
@@ -363,4 +369,44 @@ CAF_TEST(what a kind depends on is found from pg_depend) {
   CAF_CHECK(has("SELECT 'a' || 'customer'::regclass::oid || '.' || attnum FROM pg_attribute"
                 " WHERE attrelid = 'customer'::regclass AND attname = 'name'"));  // read in the function's body
   CAF_CHECK(std::is_sorted(deps.objects.begin(), deps.objects.end()));
+}
+
+namespace {
+
+/// A file of one text kind "items" reading `table` by `where`.
+std::string items_file(const std::string& table, const std::string& where) {
+  return "format = 1\n[[kind]]\nname = \"items\"\nroute = \"/items/{code}\"\nkey = \"text\"\n"
+         "sql = \"SELECT code::text, title FROM " + table + " WHERE " + where + "\"\n"
+         "fields = [{ name = \"code\", column = 1, type = \"text\" }, { name = \"title\", column = 2, type = \"text\" }]\n"
+         "reads = [{ table = \"" + table + "\", columns = [\"code\", \"title\"], keys = [\"items:code\"] }]\n";
+}
+
+/// How check_kinds_and_dependencies finds the one kind of `toml` compares its keys.
+std::optional<key_comparison> comparison_of(const std::string& toml) {
+  auto d = declarations::parse_declarations(toml, "items.toml");
+  if (!d.ok()) {
+    CAF_FAIL("the file itself is refused: " << d.error_text());
+  }
+  install_catalogue(std::move(d.kinds));
+  connection c{shop_dsn()};
+  auto checked = check_kinds_and_dependencies(c);
+  demo::install_demo();
+  for (const auto& r : checked.refusals)
+    CAF_MESSAGE(r.reason);
+  if (checked.comparisons.size() != 1)
+    return std::nullopt;
+  return checked.comparisons[0].comparison;
+}
+
+} // namespace
+
+CAF_TEST(how a text kind compares its keys is found from its key parameter) {
+  CAF_CHECK(comparison_of(items_file("citem", "code = $1")) == (key_comparison{true, false}));
+  CAF_CHECK(comparison_of(items_file("bitem", "code = $1")) == (key_comparison{false, true}));
+  // Cast to text, a citext column is compared byte for byte.
+  CAF_CHECK(comparison_of(items_file("citem", "code = $1::text")) == key_comparison{});
+  CAF_CHECK(comparison_of(items_file("bitem", "code::text = $1")) == key_comparison{});
+  CAF_CHECK(refused_with(items_file("nitem", "code = $1"),
+                         "column nitem.code (its key of key space 'items') is compared under the nondeterministic "
+                         "collation nocase: restcache cannot tell which spellings of a key are one document"));
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/key_comparison.hpp"
 #include "messages/text.hpp"
 
 namespace restcache::pg {
@@ -101,10 +102,14 @@ void prepare_once(connection& c, const char* name, const char* sql) {
 
 /// Appends `ch` for `key` when the key names a document this build caches;
 /// says what the key named (a truncate is the caller's to count).
-log_key_kind add_key(std::string_view key, key_change ch, change_batch& into) {
+log_key_kind add_key(std::string_view key, key_change ch, change_batch& into, uint64_t& key_spaces) {
   auto kind = parse_log_key(key, ch.key);
   if (kind == log_key_kind::document)
     into.push_back(ch);
+  if (kind == log_key_kind::key_space) {
+    key_spaces |= kind_bit(ch.key.kind());
+    for_each_fanned_out(ch.key.kind(), [&](doc_kind k) { key_spaces |= kind_bit(k); });
+  }
   return kind;
 }
 
@@ -140,8 +145,12 @@ log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   auto kind = change_kind(space);
   // A key its kind could never be asked for (a text key past the bound) has
   // nothing cached to invalidate.
-  if (!kind || parse_key(doc_kind_info(*kind).key, *kind, key.substr(at + 1), out) != key_error::none)
+  if (!kind || parse_canonical_key(doc_kind_info(*kind).key, *kind, key.substr(at + 1), out) != key_error::none)
     return log_key_kind::unknown;
+  if (!cacheable_key(out)) {
+    out = doc_key{*kind, 0};
+    return log_key_kind::key_space;
+  }
   return log_key_kind::document;
 }
 
@@ -211,7 +220,7 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
       out.newest = w;
     }
     ch.changed_us = seen_after_us;
-    switch (add_key(r.text(i, 2), ch, out.changes)) {
+    switch (add_key(r.text(i, 2), ch, out.changes, out.key_spaces)) {
       case log_key_kind::truncate: ++out.truncates; break;
       case log_key_kind::catalog: out.altered_tables.emplace_back(r.text(i, 2).substr(2)); break;
       default: break;
@@ -251,7 +260,7 @@ replay_result read_changes_since(connection& c, const feed_position& from, size_
     return too_many();
   out.changes.reserve(static_cast<size_t>(r.rows()) + static_cast<size_t>(open.rows()));
   auto add = [&](std::string_view key, const key_change& ch) {
-    switch (add_key(key, ch, out.changes)) {
+    switch (add_key(key, ch, out.changes, out.key_spaces)) {
       case log_key_kind::truncate: out.truncated = true; break;
       case log_key_kind::catalog: out.altered_tables.emplace_back(key.substr(2)); break;
       default: break;

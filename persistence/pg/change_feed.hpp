@@ -41,6 +41,10 @@ enum class log_key_kind : uint8_t {
   document, ///< a key of a kind this build caches (out holds it)
   truncate, ///< "*:<table>": every document may have changed
   catalog,  ///< "!:<table>": DDL on a watched table (the event trigger): check for drift, drop both tiers
+  /// A key of a kind whose spelling cannot be vouched for as its row's one
+  /// (key_comparison.hpp: a citext key with a letter past ASCII): every
+  /// document of its key space may have changed (out holds its kind).
+  key_space,
   unknown,  ///< another key space (watched for something else), or malformed
 };
 log_key_kind parse_log_key(std::string_view key, doc_key& out);
@@ -67,6 +71,7 @@ position_read read_position(connection& c, poll_position& pos);
 struct poll_result {
   change_batch changes;     ///< every key of every entry the poll read
   size_t truncates = 0;     ///< TRUNCATEs among them: both tiers must be dropped
+  uint64_t key_spaces = 0;  ///< the kinds of the key spaces of key_space keys among them: to drop
   /// DDL on watched tables among them ("<schema>.<table>", as logged): a
   /// drift check now, and their kinds dropped.
   std::vector<std::string> altered_tables;
@@ -86,6 +91,7 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
 struct replay_result {
   change_batch changes;   ///< every entry of a transaction not known complete at the watermark
   bool truncated = false; ///< among them a TRUNCATE: both tiers must be dropped
+  uint64_t key_spaces = 0; ///< as poll_result's
   std::vector<std::string> altered_tables; ///< DDL on watched tables among them, as poll_result's
   bool complete = true;   ///< false: the log was pruned past the watermark (or too many entries)
   uint64_t horizon = 0;   ///< change_log_horizon.pruned_below

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "messages/key_comparison.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
 
@@ -71,9 +72,10 @@ document_page encode_page(const result& r, const doc_kind_entry& kind) {
     while (end < rows && r.text(end, key_column) == key_text)
       ++end;
     // A key no request can name (0, negative, too long) is passed over:
-    // nothing would ever read its document.
+    // nothing would ever read its document. So is one whose spelling cannot
+    // be vouched for as its row's one (key_comparison.hpp).
     doc_key key;
-    if (parse_key(kind.key, kind.kind, key_text, key) == key_error::none)
+    if (parse_canonical_key(kind.key, kind.kind, key_text, key) == key_error::none && cacheable_key(key))
       page.documents.emplace_back(std::move(key), encode_document(kind.plan, row_range{cells, first, end - first}));
     page.last_key = std::string{key_text};
     first = end;

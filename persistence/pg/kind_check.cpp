@@ -50,6 +50,21 @@ bool fits_key_column(key_type key, const type_facts& t) noexcept {
   return false;
 }
 
+key_comparison comparison_of_key_parameter(const type_facts& t) noexcept {
+  constexpr uint32_t bpchar_oid = 1042;
+  key_comparison cmp;
+  cmp.trailing_blanks = t.base == bpchar_oid;
+  std::string_view base = t.base_name;
+  cmp.ignore_case = base == "citext" || base.ends_with(".citext");
+  return cmp;
+}
+
+void publish_key_comparisons(const kinds_checked& checked) {
+  for (const auto& c : checked.comparisons)
+    if (const auto* kind = find_doc_kind(c.kind))
+      set_key_comparison(kind->kind, c.comparison);
+}
+
 bool is_integer_type(const type_facts& t) noexcept {
   return is_one_of(t, {int2_oid, int4_oid, int8_oid});
 }
@@ -159,6 +174,8 @@ struct resolved_table {
   int64_t oid = 0;
   char relkind = 0;
   std::map<std::string, type_facts, std::less<>> columns;
+  /// Columns under a nondeterministic collation: column -> the collation.
+  std::map<std::string, std::string, std::less<>> nondeterministic;
 };
 
 // What a function whose SQL-standard body is a statement depends on
@@ -244,7 +261,7 @@ public:
   kinds_checked check_all() {
     for (const auto& kind : doc_catalogue())
       check(kind);
-    return {std::move(reasons_), std::move(dependencies_)};
+    return {std::move(reasons_), std::move(dependencies_), std::move(comparisons_)};
   }
 
 private:
@@ -255,6 +272,8 @@ private:
   std::map<std::string, type_facts> types_;             ///< oid -> its facts
   std::vector<kind_refusal> reasons_;
   std::vector<kind_dependencies> dependencies_;
+  std::vector<kind_key_comparison> comparisons_;
+  std::optional<bool> ascii_lowered_; ///< lower() maps A-Z to a-z in this database
   const doc_kind_entry* kind_ = nullptr;
   std::optional<bool> key_numbers_known_; ///< restcache_watched_key has key_attnum
   int functions_ = 0;                      ///< temporary functions created so far
@@ -284,6 +303,8 @@ private:
       check_parameters(main, "its statement", 1);
       check_columns(main, "its statement", -1);
       check_relations(main, "its statement");
+      if (kind.key == key_type::text && !main.parameters.empty())
+        check_comparison(comparison_of_key_parameter(main.parameters[0]), main.parameters[0]);
     }
     depends_on(main);
     if (!kind.populate.statement.sql.empty()) {
@@ -415,6 +436,33 @@ private:
     }
   }
 
+  /// How the kind compares its keys: kinds of one key space share their
+  /// keys, so they must compare them alike; and a case-insensitive one only
+  /// where the database lowers ASCII as restcache does.
+  void check_comparison(key_comparison cmp, const type_facts& parameter) {
+    for (const auto& other : comparisons_) {
+      const auto* entry = find_doc_kind(other.kind);
+      if (entry != nullptr && entry->entity == kind_->entity && other.comparison != cmp) {
+        refuse("its $1 (" + parameter.name + ") compares the keys of key space '" + kind_->entity
+               + "' otherwise than kind '" + other.kind + "' does: kinds of one key space share their keys, so "
+               "their statements must take the key as one type");
+        return;
+      }
+    }
+    if (cmp.ignore_case) {
+      if (!ascii_lowered_)
+        ascii_lowered_ = c_.exec("SELECT lower('ABCDEFGHIJKLMNOPQRSTUVWXYZ') = 'abcdefghijklmnopqrstuvwxyz'")
+                           .text(0, 0)
+                         == "t";
+      if (!*ascii_lowered_) {
+        refuse("its $1 (" + parameter.name + ") compares keys without case, and this database's lower() does not "
+               "map A-Z to a-z (its LC_CTYPE): restcache cannot tell which spellings are one document");
+        return;
+      }
+    }
+    comparisons_.push_back({kind_->name, cmp});
+  }
+
   /// Every function it calls (and every operator's) either reads no table
   /// (IMMUTABLE, pg_catalog's, an extension's) or has a SQL-standard body,
   /// whose reads pg_depend records and check_relations judged.
@@ -511,6 +559,11 @@ private:
         }
         // The database's to mend, as a missing column is: the log would
         // write keys (15.00) that never match the documents' (15).
+        if (auto n = t.nondeterministic.find(column); n != t.nondeterministic.end() && kind_->ttl.count() == 0)
+          refuse("column " + read.table + "." + column + " (its key of key space '" + space + "') is compared under "
+                 "the nondeterministic collation " + n->second + ": restcache cannot tell which spellings of a key "
+                 "are one document, so a change would not reach every spelling cached (key it by a column under a "
+                 "deterministic collation, such as a generated column lower(" + column + "), or give the kind a ttl)");
         if (auto type = key_type_of(space); type && !fits_key_column(*type, c->second))
           refuse("column " + read.table + "." + column + " is " + c->second.name + ", which does not give the "
                    + std::string{key_type_name(*type)} + " keys of key space '" + space + "'",
@@ -569,9 +622,14 @@ private:
       t.exists = true;
       t.oid = r.int64(0, 0);
       t.relkind = r.text(0, 1).empty() ? char{0} : r.text(0, 1)[0];
-      auto cols = c_.exec_params("SELECT a.attname, a.atttypid::int8 FROM pg_attribute a"
+      auto cols = c_.exec_params("SELECT a.attname, a.atttypid::int8, coalesce((SELECT quote_ident(l.collname)"
+                                 "  FROM pg_collation l WHERE l.oid = a.attcollation AND NOT l.collisdeterministic), '')"
+                                 " FROM pg_attribute a"
                                  " WHERE a.attrelid = $1::int8::oid AND a.attnum > 0 AND NOT a.attisdropped",
                                  {std::to_string(t.oid)});
+      for (int i = 0; i < cols.rows(); ++i)
+        if (!cols.text(i, 2).empty())
+          t.nondeterministic.emplace(std::string{cols.text(i, 0)}, std::string{cols.text(i, 2)});
       std::vector<uint32_t> oids;
       for (int i = 0; i < cols.rows(); ++i)
         oids.push_back(static_cast<uint32_t>(cols.int64(i, 1)));
@@ -601,7 +659,7 @@ private:
         "  SELECT t.oid, t.oid, 0 FROM pg_type t WHERE t.oid = ANY($1::oid[])"
         "  UNION ALL SELECT b.o, t.typbasetype, b.depth + 1 FROM b JOIN pg_type t ON t.oid = b.base"
         "   WHERE t.typtype = 'd' AND b.depth < 64)"
-        " SELECT b.o::int8, b.base::int8, bt.typcategory, format_type(b.o, NULL)"
+        " SELECT b.o::int8, b.base::int8, bt.typcategory, format_type(b.o, NULL), format_type(b.base, NULL)"
         "   FROM b JOIN pg_type bt ON bt.oid = b.base WHERE bt.typtype <> 'd'",
         {list});
     for (int i = 0; i < r.rows(); ++i) {
@@ -611,6 +669,7 @@ private:
       auto category = r.text(i, 2);
       t.category = category.empty() ? 0 : category[0];
       t.name = std::string{r.text(i, 3)};
+      t.base_name = std::string{r.text(i, 4)};
       types_.emplace(std::to_string(t.oid), std::move(t));
     }
   }

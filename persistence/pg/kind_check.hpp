@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/key_comparison.hpp"
 #include "persistence/pg/connection.hpp"
 
 namespace restcache::pg {
@@ -46,6 +47,7 @@ struct type_facts {
   uint32_t base = 0;
   char category = 0; ///< pg_type.typcategory of the base type ('S' strings, 'N' numbers, ...)
   std::string name;  ///< format_type, for messages
+  std::string base_name; ///< format_type of the base type ("citext", "public.citext")
 };
 
 /// Whether a statement's key parameter of type `t` takes every key of `key`
@@ -104,11 +106,27 @@ struct kind_dependencies {
   bool known = false;
 };
 
-/// A check's refusals and, for every kind without a ttl, what it depends on.
+/// How a kind's $1 compares its text keys (messages/key_comparison.hpp).
+struct kind_key_comparison {
+  std::string kind;
+  key_comparison comparison;
+};
+
+/// How a statement's key parameter of type `t` compares keys: without case
+/// for citext, without trailing blanks for char(n), else byte for byte.
+key_comparison comparison_of_key_parameter(const type_facts& t) noexcept;
+
+/// A check's refusals and, for every kind without a ttl, what it depends on;
+/// for every text kind that prepared, how it compares its keys.
 struct kinds_checked {
   std::vector<kind_refusal> refusals;
   std::vector<kind_dependencies> dependencies;
+  std::vector<kind_key_comparison> comparisons;
 };
+
+/// Publishes the comparisons a check found (set_key_comparison), for the
+/// kinds of the installed catalogue.
+void publish_key_comparisons(const kinds_checked& checked);
 
 /// Every reason the installed catalogue's kinds cannot be served from the
 /// database `c` is connected to, in catalogue order; empty when there is
