@@ -484,6 +484,39 @@ bool is_hit(const http_response& r) {
   return r.header_or_empty("Cache-Status").starts_with("restcache; hit");
 }
 
+/// Applies the file at `path` to the database (restcache-load --schema-only)
+/// and installs its kinds in this process, as restcached's main does.
+void apply_declarations(const std::string& dsn, const std::string& path) {
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  daemon_options o;
+  o.documents_file = path;
+  startup::install_documents(o);
+}
+
+void require_ready(const in_process_daemon& d) {
+  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+}
+
+/// Whether `path` is answered from a tier within 10 s.
+bool hit_again(uint16_t port, const std::string& path) {
+  return is_hit(get_until(port, path, [](const http_response& r) { return is_hit(r); }));
+}
+
+/// Whether `path` is answered past the tiers (its kind bypassed) within 10 s.
+bool bypassed(uint16_t port, const std::string& path) {
+  auto bypass = [](const http_response& r) { return r.header_or_empty("Cache-Status") == "restcache; fwd=bypass"; };
+  return bypass(get_until(port, path, bypass));
+}
+
+/// Checks that `path` answers `status` and, unless empty, `body` within 10 s.
+void check_answers(uint16_t port, const std::string& path, int status, const std::string& body = {}) {
+  auto r = get_until(port, path, [&](const http_response& a) {
+    return a.status == status && (body.empty() || a.body == body);
+  });
+  CHECK_SAYING(r.status == status && (body.empty() || r.body == body),
+               path << " answers " << r.status << " " << r.body << ", not " << status << " " << body);
+}
+
 } // namespace
 
 CAF_TEST(a view or function redefined or an enum value renamed drops exactly the kinds that read it) {
@@ -499,29 +532,21 @@ CAF_TEST(a view or function redefined or an enum value renamed drops exactly the
     CREATE FUNCTION pet_greeting(text) RETURNS text LANGUAGE sql STABLE BEGIN ATOMIC SELECT 'hello ' || $1; END;
   )sql");
   auto path = write_file(dir, redefinable_kinds());
-  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
-  CAF_REQUIRE_EQUAL(loaded.status, 0);
+  apply_declarations(dsn, path);
   // No periodic check within the test: the event trigger logs each
   // redefinition in its own transaction, and it is followed from the log.
   const std::vector<std::string> args{"--documents.file=" + path, "--lmdb.path=" + dir.path + "/lmdb",
                                       "--lmdb.flush-interval=20", "--changelog.drift-interval=600000"};
-  daemon_options o;
-  o.documents_file = path;
-  startup::install_documents(o);
-  auto hit_again = [](uint16_t port, const std::string& path) {
-    return is_hit(get_until(port, path, [](const http_response& r) { return is_hit(r); }));
-  };
   {
     in_process_daemon d{dsn, args};
-    CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+    require_ready(d);
     http_client c{d.port()};
     for (std::string p : {"/cards/1", "/greetings/1", "/moods/1", "/pets/1"})
       CHECK_SAYING(hit_again(d.port(), p), p << " is never a hit");
     CAF_CHECK_EQUAL(c.get("/cards/1").body, R"({"id":1,"title":"REX"})");
     auto redefined = [&](const std::string& ddl, const std::string& path, const std::string& body) {
       db.exec(ddl);
-      auto r = get_until(d.port(), path, [&](const http_response& a) { return a.body == body; });
-      CHECK_SAYING(r.body == body, path << " still answers " << r.body << " after " << ddl);
+      check_answers(d.port(), path, 200, body);
       // The others stay: only what read the redefined object was dropped.
       CHECK_SAYING(is_hit(c.get("/pets/1")), "/pets/1 was dropped by " << ddl);
       // Followed without a repair: cached again.
@@ -539,11 +564,8 @@ CAF_TEST(a view or function redefined or an enum value renamed drops exactly the
     db.exec("CREATE TABLE nickname (id int PRIMARY KEY, nick text); INSERT INTO nickname VALUES (1, 'Rexy')");
     db.exec("CREATE OR REPLACE VIEW pet_card AS SELECT p.id, coalesce(n.nick, p.name) AS title FROM pet p"
             " LEFT JOIN nickname n ON n.id = p.id");
-    auto bypassed = get_until(d.port(), "/cards/1", [](const http_response& r) {
-      return r.header_or_empty("Cache-Status") == "restcache; fwd=bypass";
-    });
-    CAF_CHECK_EQUAL(bypassed.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
-    CAF_CHECK_EQUAL(bypassed.body, R"({"id":1,"title":"Rexy"})");
+    CAF_CHECK(bypassed(d.port(), "/cards/1"));
+    CAF_CHECK_EQUAL(c.get("/cards/1").body, R"({"id":1,"title":"Rexy"})");
     db.exec("UPDATE nickname SET nick = 'Rexie'");
     CAF_CHECK_EQUAL(c.get("/cards/1").body, R"({"id":1,"title":"Rexie"})");
     CAF_CHECK(c.get("/ready").body.find(R"("documents":"not cached (drift, see the log): cards")") != std::string::npos);
@@ -562,7 +584,7 @@ CAF_TEST(a view or function redefined or an enum value renamed drops exactly the
   db.exec("CREATE OR REPLACE FUNCTION pet_greeting(text) RETURNS text LANGUAGE sql STABLE"
           " BEGIN ATOMIC SELECT 'hey ' || $1; END");
   in_process_daemon d{dsn, args};
-  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  require_ready(d);
   http_client c{d.port()};
   CAF_CHECK_EQUAL(c.get("/cards/2").body, R"({"id":2,"title":"card of Tom"})");
   CAF_CHECK_EQUAL(c.get("/greetings/2").body, R"({"id":2,"greeting":"hey Tom"})");
@@ -580,24 +602,15 @@ CAF_TEST(a key column altered to a type whose text is not the key is bypassed un
                               "fields = [{ name = \"id\", column = 1, type = \"number\" },"
                               " { name = \"name\", column = 2, type = \"text\" }]\n"
                               "reads = [{ table = \"pet\", columns = [\"id\", \"name\"], keys = [\"pets:id\"] }]\n");
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
-  daemon_options o;
-  o.documents_file = path;
-  startup::install_documents(o);
-  auto hit_again = [](uint16_t port, const std::string& path) {
-    return is_hit(get_until(port, path, [](const http_response& r) { return is_hit(r); }));
-  };
+  apply_declarations(dsn, path);
   in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory", "--changelog.drift-interval=200"}};
-  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  require_ready(d);
   http_client c{d.port()};
   CAF_CHECK(hit_again(d.port(), "/pets/1"));
   // A key column altered to a type whose text is not the key's (the log
   // would write 1.00 for document 1): bypassed until it is back.
   db.exec("ALTER TABLE pet ALTER COLUMN id TYPE numeric(10,2)");
-  auto unkeyed = get_until(d.port(), "/pets/1", [](const http_response& r) {
-    return r.header_or_empty("Cache-Status") == "restcache; fwd=bypass";
-  });
-  CAF_CHECK_EQUAL(unkeyed.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
+  CAF_CHECK(bypassed(d.port(), "/pets/1"));
   db.exec("UPDATE pet SET name = 'Rex II' WHERE id = 1");
   CAF_CHECK_EQUAL(c.get("/pets/1").body, R"({"id":1.00,"name":"Rex II"})");
   db.exec("ALTER TABLE pet ALTER COLUMN id TYPE int");
@@ -647,28 +660,9 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
   auto load = [&](const std::string& what) {
     return run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, what});
   };
-  CAF_REQUIRE_EQUAL(load("--schema-only").status, 0);
-  daemon_options o;
-  o.documents_file = path;
-  startup::install_documents(o);
+  apply_declarations(dsn, path);
   const std::vector<std::string> args{"--documents.file=" + path, "--lmdb.path=" + dir.path + "/lmdb",
                                       "--lmdb.flush-interval=20", "--changelog.drift-interval=200"};
-  auto answers = [](uint16_t port, const std::string& path, int status, const std::string& body = {}) {
-    auto r = get_until(port, path, [&](const http_response& a) {
-      return a.status == status && (body.empty() || a.body == body);
-    });
-    CHECK_SAYING(r.status == status && (body.empty() || r.body == body),
-                 path << " answers " << r.status << " " << r.body << ", not " << status << " " << body);
-  };
-  auto hit_again = [](uint16_t port, const std::string& path) {
-    return is_hit(get_until(port, path, [](const http_response& r) { return is_hit(r); }));
-  };
-  auto bypassed = [](uint16_t port, const std::string& path) {
-    return get_until(port, path, [](const http_response& r) {
-             return r.header_or_empty("Cache-Status") == "restcache; fwd=bypass";
-           }).header_or_empty("Cache-Status")
-           == "restcache; fwd=bypass";
-  };
   auto triggers_on = [&](const std::string& table) {
     return db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
                           " WHERE tgrelid = $1::regclass",
@@ -677,7 +671,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
   };
   {
     in_process_daemon d{dsn, args};
-    CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+    require_ready(d);
     http_client c{d.port()};
     CAF_CHECK(hit_again(d.port(), "/readings/1"));
     CAF_CHECK(hit_again(d.port(), "/animals/1"));
@@ -686,22 +680,22 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     // With the event triggers: a partition attached, and a table created to
     // inherit, get their triggers in the DDL's own transaction.
     db.exec("ALTER TABLE reading ATTACH PARTITION reading_1 FOR VALUES FROM (100) TO (200)");
-    answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c"})");
+    check_answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c"})");
     CAF_CHECK_EQUAL(triggers_on("reading_1"), "restcache_changed:A restcache_truncated:A");
     CAF_CHECK(hit_again(d.port(), "/readings/150"));
     db.exec("UPDATE reading SET sensor = 'c2' WHERE id = 150");
-    answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c2"})");
+    check_answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c2"})");
     db.exec("TRUNCATE reading_1");
-    answers(d.port(), "/readings/150", 404);
+    check_answers(d.port(), "/readings/150", 404);
     db.exec("ALTER TABLE reading DETACH PARTITION reading_0");
-    answers(d.port(), "/readings/1", 404);
+    check_answers(d.port(), "/readings/1", 404);
     db.exec("CREATE TABLE dog (breed text) INHERITS (animal)");
     CAF_CHECK_EQUAL(triggers_on("dog"), "restcache_changed:A restcache_truncated:A");
     db.exec("INSERT INTO dog VALUES (5, 'Rex', 'lab')");
-    answers(d.port(), "/animals/5", 200, R"({"id":5,"name":"Rex"})");
+    check_answers(d.port(), "/animals/5", 200, R"({"id":5,"name":"Rex"})");
     CAF_CHECK(hit_again(d.port(), "/animals/5"));
     db.exec("UPDATE dog SET name = 'Max' WHERE id = 5");
-    answers(d.port(), "/animals/5", 200, R"({"id":5,"name":"Max"})");
+    check_answers(d.port(), "/animals/5", 200, R"({"id":5,"name":"Max"})");
     CAF_CHECK(hit_again(d.port(), "/animals/1"));
 
     // Without them (an install by a role that is not a superuser): the
@@ -712,7 +706,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     db.exec("CREATE TABLE reading_2 (id int, sensor text); INSERT INTO reading_2 VALUES (250, 'e')");
     CAF_CHECK_EQUAL(c.get("/readings/250").status, 404);
     db.exec("ALTER TABLE reading ATTACH PARTITION reading_2 FOR VALUES FROM (200) TO (300)");
-    answers(d.port(), "/readings/250", 200, R"({"id":250,"sensor":"e"})");
+    check_answers(d.port(), "/readings/250", 200, R"({"id":250,"sensor":"e"})");
     CAF_CHECK(bypassed(d.port(), "/readings/250"));
     auto verify = load("--verify");
     CAF_CHECK_EQUAL(verify.status, 3);
@@ -726,7 +720,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     db.exec("ALTER TABLE reading_2 DISABLE TRIGGER restcache_changed");
     CAF_CHECK(bypassed(d.port(), "/readings/250"));
     db.exec("UPDATE reading SET sensor = 'e2' WHERE id = 250");
-    answers(d.port(), "/readings/250", 200, R"({"id":250,"sensor":"e2"})");
+    check_answers(d.port(), "/readings/250", 200, R"({"id":250,"sensor":"e2"})");
     verify = load("--verify");
     CHECK_SAYING(verify.out.find("restcache_changed on public.reading_2 (a partition of public.reading) is "
                                      "disabled") != std::string::npos,
@@ -739,12 +733,12 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
             "SELECT restcache_define_trigger_functions()");
     db.exec("CREATE TABLE cat () INHERITS (animal); INSERT INTO cat VALUES (7, 'Tom')");
-    answers(d.port(), "/animals/7", 200, R"({"id":7,"name":"Tom"})");
+    check_answers(d.port(), "/animals/7", 200, R"({"id":7,"name":"Tom"})");
     CAF_CHECK(bypassed(d.port(), "/animals/7"));
     CAF_REQUIRE_EQUAL(load("--schema-only").status, 0);
     CAF_CHECK(hit_again(d.port(), "/animals/7"));
     db.exec("UPDATE cat SET name = 'Tim'");
-    answers(d.port(), "/animals/7", 200, R"({"id":7,"name":"Tim"})");
+    check_answers(d.port(), "/animals/7", 200, R"({"id":7,"name":"Tim"})");
     CAF_CHECK(hit_again(d.port(), "/animals/7"));
     CAF_CHECK(hit_again(d.port(), "/readings/250"));
     std::this_thread::sleep_for(std::chrono::milliseconds{500});
@@ -753,7 +747,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
   // holds of readings, and keeps the animals.
   db.exec("ALTER TABLE reading DETACH PARTITION reading_2");
   in_process_daemon d{dsn, args};
-  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  require_ready(d);
   http_client c{d.port()};
   CAF_CHECK_EQUAL(c.get("/readings/250").status, 404);
   CAF_CHECK_EQUAL(c.get("/animals/7").header_or_empty("Cache-Status"), "restcache; hit; detail=lmdb");
@@ -796,20 +790,13 @@ CAF_TEST(keys compared without case or trailing blanks keep one entry per row un
     INSERT INTO bitem VALUES ('c6', 'six');
   )sql");
   auto path = write_file(dir, spelled_kinds);
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
-  daemon_options o;
-  o.documents_file = path;
-  startup::install_documents(o);
+  apply_declarations(dsn, path);
   const std::vector<std::string> args{"--documents.file=" + path, "--lmdb.path=" + dir.path + "/lmdb",
                                       "--lmdb.flush-interval=20"};
   auto status_of = [](const http_response& r) { return r.header_or_empty("Cache-Status"); };
-  auto answers = [](uint16_t port, const std::string& path, const std::string& body) {
-    auto r = get_until(port, path, [&](const http_response& a) { return a.body == body; });
-    CHECK_SAYING(r.body == body, path << " answers " << r.status << " " << r.body << ", not " << body);
-  };
   {
     in_process_daemon d{dsn, args};
-    CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+    require_ready(d);
     http_client c{d.port()};
     // One entry, whichever spelling asks first; every other spelling hits it.
     auto first = c.get("/citems/CC5");
@@ -827,31 +814,31 @@ CAF_TEST(keys compared without case or trailing blanks keep one entry per row un
     db.exec("UPDATE citem SET title = 'two' WHERE code = 'cc5'");
     db.exec("UPDATE bitem SET title = 'seven' WHERE code = 'c6'");
     for (std::string p : {"/citems/CC5", "/citems/cc5", "/citems/Cc5"})
-      answers(d.port(), p, R"({"code":"Cc5","title":"two"})");
+      check_answers(d.port(), p, 200, R"({"code":"Cc5","title":"two"})");
     for (std::string p : {"/bitems/c6", "/bitems/c6%20"})
-      answers(d.port(), p, R"({"code":"c6","title":"seven"})");
-    CAF_CHECK(is_hit(get_until(d.port(), "/citems/cC5", [](const http_response& r) { return is_hit(r); })));
+      check_answers(d.port(), p, 200, R"({"code":"c6","title":"seven"})");
+    CAF_CHECK(hit_again(d.port(), "/citems/cC5"));
     // A 404 kept under one spelling goes when the row comes under another.
     CAF_CHECK_EQUAL(c.get("/citems/DD7").status, 404);
     CAF_CHECK_EQUAL(c.get("/citems/dd7").status, 404);
     db.exec("INSERT INTO citem VALUES ('Dd7', 'new')");
-    answers(d.port(), "/citems/DD7", R"({"code":"Dd7","title":"new"})");
-    answers(d.port(), "/citems/dd7", R"({"code":"Dd7","title":"new"})");
+    check_answers(d.port(), "/citems/DD7", 200, R"({"code":"Dd7","title":"new"})");
+    check_answers(d.port(), "/citems/dd7", 200, R"({"code":"Dd7","title":"new"})");
     // A letter past ASCII: the database's lower() decides, so it is answered
     // from PostgreSQL and never kept.
     auto umlaut = c.get("/citems/%C3%BCX1");
     CAF_CHECK_EQUAL(umlaut.body, R"({"code":"Üx1","title":"umlaut"})");
     CAF_CHECK_EQUAL(status_of(umlaut), "restcache; fwd=bypass");
     db.exec("UPDATE citem SET title = 'changed' WHERE code = 'üx1'");
-    answers(d.port(), "/citems/%C3%9Cx1", R"({"code":"Üx1","title":"changed"})");
-    CAF_CHECK(is_hit(get_until(d.port(), "/citems/cc5", [](const http_response& r) { return is_hit(r); })));
-    CAF_CHECK(is_hit(get_until(d.port(), "/bitems/c6", [](const http_response& r) { return is_hit(r); })));
+    check_answers(d.port(), "/citems/%C3%9Cx1", 200, R"({"code":"Üx1","title":"changed"})");
+    CAF_CHECK(hit_again(d.port(), "/citems/cc5"));
+    CAF_CHECK(hit_again(d.port(), "/bitems/c6"));
     std::this_thread::sleep_for(std::chrono::milliseconds{500});
   }
   // Changed while no daemon runs: the replay drops the one entry, from LMDB too.
   db.exec("UPDATE citem SET title = 'three' WHERE code = 'CC5'");
   in_process_daemon d{dsn, args};
-  CAF_REQUIRE_EQUAL(get_until(d.port(), "/ready", [](const http_response& r) { return r.status == 200; }).status, 200);
+  require_ready(d);
   http_client c{d.port()};
   for (std::string p : {"/citems/cc5", "/citems/CC5"})
     CAF_CHECK_EQUAL(c.get(p).body, R"({"code":"Cc5","title":"three"})");

@@ -390,11 +390,11 @@ private:
              "firing a row trigger, so no change to it would reach the caches (read the tables it is made of, "
              "through a plain view if you like, or give the kind a ttl)");
     };
+    if (kind_->ttl.count() > 0)
+      return;
     for (const auto& d : s.depends)
       if (d.relkind == 'm')
         matview(d.schema + "." + d.name);
-    if (kind_->ttl.count() > 0)
-      return;
     // The tables its views and its functions' SQL-standard bodies read count
     // as the plan's: a table read only inside a function is not in the plan.
     auto relations = s.reads.relations;
