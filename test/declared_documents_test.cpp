@@ -462,22 +462,30 @@ CAF_TEST(a renamed key column fails no write and the file naming its new name is
 
 namespace {
 
+/// A [[kind]] of two fields: `first` (the key, a number or text) and
+/// `second` (text), read by `sql` from `table`, which `columns` of it name
+/// and whose key column `key_column` keys `key_space`.
+std::string two_field_kind(const std::string& name, const std::string& key, const std::string& key_space,
+                           const std::string& sql, const std::string& first, const std::string& second,
+                           const std::string& table, const std::string& columns, const std::string& key_column) {
+  return "[[kind]]\nname = \"" + name + "\"\nroute = \"/" + name + "/{" + first + "}\"\nkey = \"" + key
+         + "\"\nkey_space = \"" + key_space + "\"\nsql = \"" + sql + "\"\nfields = [{ name = \"" + first
+         + "\", column = 1, type = \"" + (key == "text" ? "text" : "number") + "\" }, { name = \"" + second
+         + "\", column = 2, type = \"text\" }]\nreads = [{ table = \"" + table + "\", columns = [" + columns
+         + "], keys = [\"" + key_space + ":" + key_column + "\"] }]\n";
+}
+
 /// Four kinds of one key space over one table: one through a view, one
 /// calling a function, one reading an enum column, and one reading the
 /// table's plain columns only.
 std::string redefinable_kinds() {
-  std::string file = "format = 1\n";
-  auto kind = [&](const std::string& name, const std::string& sql, const std::string& second) {
-    file += "[[kind]]\nname = \"" + name + "\"\nroute = \"/" + name + "/{id}\"\nkey = \"int4\"\nkey_space = \"pets\"\n"
-            "sql = \"" + sql + "\"\nfields = [{ name = \"id\", column = 1, type = \"number\" }, { name = \"" + second
-            + "\", column = 2, type = \"text\" }]\n"
-              "reads = [{ table = \"pet\", columns = [\"id\", \"name\", \"mood\"], keys = [\"pets:id\"] }]\n";
+  auto kind = [](const std::string& name, const std::string& sql, const std::string& second) {
+    return two_field_kind(name, "int4", "pets", sql, "id", second, "pet", R"("id", "name", "mood")", "id");
   };
-  kind("cards", "SELECT id, title FROM pet_card WHERE id = $1::int", "title");
-  kind("greetings", "SELECT id, pet_greeting(name) FROM pet WHERE id = $1::int", "greeting");
-  kind("moods", "SELECT id, mood FROM pet WHERE id = $1::int", "mood");
-  kind("pets", "SELECT id, name FROM pet WHERE id = $1::int", "name");
-  return file;
+  return "format = 1\n" + kind("cards", "SELECT id, title FROM pet_card WHERE id = $1::int", "title")
+         + kind("greetings", "SELECT id, pet_greeting(name) FROM pet WHERE id = $1::int", "greeting")
+         + kind("moods", "SELECT id, mood FROM pet WHERE id = $1::int", "mood")
+         + kind("pets", "SELECT id, name FROM pet WHERE id = $1::int", "name");
 }
 
 bool is_hit(const http_response& r) {
@@ -597,11 +605,8 @@ CAF_TEST(a key column altered to a type whose text is not the key is bypassed un
   auto dsn = shared_private_pg().create_database("declared_keytype");
   pg::connection db{dsn};
   db.exec("CREATE TABLE pet (id int PRIMARY KEY, name text, mood text); INSERT INTO pet VALUES (1, 'Rex', 'calm')");
-  auto path = write_file(dir, "format = 1\n[[kind]]\nname = \"pets\"\nroute = \"/pets/{id}\"\nkey = \"int4\"\n"
-                              "sql = \"SELECT id, name FROM pet WHERE id = $1::int\"\n"
-                              "fields = [{ name = \"id\", column = 1, type = \"number\" },"
-                              " { name = \"name\", column = 2, type = \"text\" }]\n"
-                              "reads = [{ table = \"pet\", columns = [\"id\", \"name\"], keys = [\"pets:id\"] }]\n");
+  auto path = write_file(dir, "format = 1\n" + two_field_kind("pets", "int4", "pets", "SELECT id, name FROM pet WHERE id = $1::int",
+                                                            "id", "name", "pet", R"("id", "name")", "id"));
   apply_declarations(dsn, path);
   in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory", "--changelog.drift-interval=200"}};
   require_ready(d);
@@ -622,23 +627,13 @@ namespace {
 
 /// Readings in a table partitioned by id, animals in a table others inherit
 /// from: a read of either reads its partitions' or heirs' rows.
-const char* const partitioned_kinds = R"toml(
-format = 1
-[[kind]]
-name = "readings"
-route = "/readings/{id}"
-key = "int4"
-sql = "SELECT id, sensor FROM reading WHERE id = $1::int"
-fields = [{ name = "id", column = 1, type = "number" }, { name = "sensor", column = 2, type = "text" }]
-reads = [{ table = "reading", columns = ["id", "sensor"], keys = ["readings:id"] }]
-[[kind]]
-name = "animals"
-route = "/animals/{id}"
-key = "int4"
-sql = "SELECT id, name FROM animal WHERE id = $1::int"
-fields = [{ name = "id", column = 1, type = "number" }, { name = "name", column = 2, type = "text" }]
-reads = [{ table = "animal", columns = ["id", "name"], keys = ["animals:id"] }]
-)toml";
+std::string partitioned_kinds() {
+  return "format = 1\n"
+         + two_field_kind("readings", "int4", "readings", "SELECT id, sensor FROM reading WHERE id = $1::int", "id",
+                          "sensor", "reading", R"("id", "sensor")", "id")
+         + two_field_kind("animals", "int4", "animals", "SELECT id, name FROM animal WHERE id = $1::int", "id", "name",
+                          "animal", R"("id", "name")", "id");
+}
 
 } // namespace
 
@@ -656,7 +651,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     CREATE TABLE animal (id int, name text);
     INSERT INTO animal VALUES (1, 'Ann');
   )sql");
-  auto path = write_file(dir, partitioned_kinds);
+  auto path = write_file(dir, partitioned_kinds());
   auto load = [&](const std::string& what) {
     return run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, what});
   };
@@ -757,23 +752,13 @@ namespace {
 
 /// Items keyed by a citext code (compared without case) and by a char(8)
 /// code (compared without trailing blanks).
-const char* const spelled_kinds = R"toml(
-format = 1
-[[kind]]
-name = "citems"
-route = "/citems/{code}"
-key = "text"
-sql = "SELECT code::text, title FROM citem WHERE code = $1"
-fields = [{ name = "code", column = 1, type = "text" }, { name = "title", column = 2, type = "text" }]
-reads = [{ table = "citem", columns = ["code", "title"], keys = ["citems:code"] }]
-[[kind]]
-name = "bitems"
-route = "/bitems/{code}"
-key = "text"
-sql = "SELECT code::text, title FROM bitem WHERE code = $1"
-fields = [{ name = "code", column = 1, type = "text" }, { name = "title", column = 2, type = "text" }]
-reads = [{ table = "bitem", columns = ["code", "title"], keys = ["bitems:code"] }]
-)toml";
+std::string spelled_kinds() {
+  return "format = 1\n"
+         + two_field_kind("citems", "text", "citems", "SELECT code::text, title FROM citem WHERE code = $1", "code",
+                          "title", "citem", R"("code", "title")", "code")
+         + two_field_kind("bitems", "text", "bitems", "SELECT code::text, title FROM bitem WHERE code = $1", "code",
+                          "title", "bitem", R"("code", "title")", "code");
+}
 
 } // namespace
 
@@ -789,7 +774,7 @@ CAF_TEST(keys compared without case or trailing blanks keep one entry per row un
     CREATE TABLE bitem (code char(8) PRIMARY KEY, title text);
     INSERT INTO bitem VALUES ('c6', 'six');
   )sql");
-  auto path = write_file(dir, spelled_kinds);
+  auto path = write_file(dir, spelled_kinds());
   apply_declarations(dsn, path);
   const std::vector<std::string> args{"--documents.file=" + path, "--lmdb.path=" + dir.path + "/lmdb",
                                       "--lmdb.flush-interval=20"};
