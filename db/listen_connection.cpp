@@ -288,33 +288,7 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
   const char* ddl = "a watched table was altered (DDL logged by restcache's event trigger)";
   pg::drift_report rep;
   try {
-    auto read = [&] {
-      static const std::vector<pg::kind_dependencies> none;
-      return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, kinds_checked_ ? kinds_checked_->dependencies
-                                                                                       : none),
-                               cfg_.watched);
-    };
-    rep = read();
-    // Something moved since the statements were last checked: a view or a
-    // function may read other objects now, or be refused.
-    if (!kinds_checked_ || rep.fingerprint != kinds_checked_under_) {
-      auto before = rep.fingerprint;
-      auto had = kinds_checked_ ? kinds_checked_->dependencies : std::vector<pg::kind_dependencies>{};
-      check_kind_statements(c);
-      rep = read();
-      auto same_objects = [&] {
-        if (had.size() != kinds_checked_->dependencies.size())
-          return false;
-        for (size_t i = 0; i < had.size(); ++i)
-          if (had[i].objects != kinds_checked_->dependencies[i].objects || had[i].known != kinds_checked_->dependencies[i].known)
-            return false;
-        return true;
-      };
-      // Compared next time with the fingerprint read before the check, so
-      // a change between the check and its read is checked again; unless the
-      // objects changed, when the two are not comparable.
-      kinds_checked_under_ = same_objects() ? before : rep.fingerprint;
-    }
+    rep = read_drift(c);
   } catch (const pg::error& e) {
     if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
       throw;
@@ -353,6 +327,28 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
     problems += (problems.empty() ? "" : "; ") + r.reason;
   }
   set_drift(drifted, problems);
+}
+
+pg::drift_report listen_connection::read_drift(pg::connection& c) {
+  auto read = [&] {
+    static const std::vector<pg::kind_dependencies> none;
+    const auto& dependencies = kinds_checked_ ? kinds_checked_->dependencies : none;
+    return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, dependencies), cfg_.watched);
+  };
+  auto rep = read();
+  // Something moved since the statements were last checked: a view or a
+  // function may read other objects now, or be refused.
+  if (!kinds_checked_ || rep.fingerprint != kinds_checked_under_) {
+    auto before = rep.fingerprint;
+    auto had = kinds_checked_ ? kinds_checked_->dependencies : std::vector<pg::kind_dependencies>{};
+    check_kind_statements(c);
+    rep = read();
+    // Compared next time with the fingerprint read before the check, so a
+    // change between the check and its read is checked again; unless the
+    // objects changed, when the two are not comparable.
+    kinds_checked_under_ = had == kinds_checked_->dependencies ? before : rep.fingerprint;
+  }
+  return rep;
 }
 
 void listen_connection::drop_key_spaces(uint64_t kinds) {

@@ -23,6 +23,7 @@
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
 #include "messages/doc_catalogue.hpp"
+#include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/kind_check.hpp"
 
@@ -89,6 +90,10 @@ private:
   /// Reads the digest of the declarations applied to the database and
   /// says (log, metrics) when they are not those this instance serves.
   void check_declarations(pg::connection& c);
+  /// Reads and judges the catalog facts of the watched tables and of what
+  /// the kinds depend on, checking the kinds' statements again first when
+  /// anything moved since they were last checked.
+  pg::drift_report read_drift(pg::connection& c);
   /// Runs the planner's check of the kinds' statements (pg::
   /// check_kinds_and_dependencies) on this connection: what they depend on,
   /// whose facts go into the fingerprint, and what refuses them now (a view

@@ -29,7 +29,7 @@ using namespace restcache::test;
 namespace {
 
 type_facts type(uint32_t oid, char category, std::string name) {
-  return type_facts{oid, oid, category, std::move(name)};
+  return type_facts{oid, oid, category, name, name};
 }
 
 const type_facts int4_type = type(23, 'N', "integer");
@@ -161,7 +161,11 @@ CAF_TEST(field types take the columns the encoder writes them from) {
   CAF_CHECK(fits_value(value_type::timestamp, timestamptz_type));
   CAF_CHECK(!fits_value(value_type::timestamp, int8_type));
   // A domain is judged by its base type.
-  CAF_CHECK(fits_value(value_type::boolean, type_facts{91234, 16, 'B', "paid_flag"}));
+  CAF_CHECK(fits_value(value_type::boolean, type_facts{91234, 16, 'B', "paid_flag", "boolean"}));
+  // So is how a key parameter compares keys.
+  CAF_CHECK(comparison_of_key_parameter(type_facts{1042, 1042, 'S', "character", "character"}).trailing_blanks);
+  CAF_CHECK(comparison_of_key_parameter(type_facts{91235, 91230, 'S', "item_code", "public.citext"}).ignore_case);
+  CAF_CHECK(comparison_of_key_parameter(text_type) == key_comparison{});
 }
 
 CAF_TEST(a plan names every relation and function it scans once) {

@@ -104,6 +104,7 @@ struct kind_dependencies {
   /// False when they could not be found (a session that may not create a
   /// temporary function, or a standby): only the tables' facts vouch for it.
   bool known = false;
+  bool operator==(const kind_dependencies&) const = default;
 };
 
 /// How a kind's $1 compares its text keys (messages/key_comparison.hpp).
