@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+#define CAF_SUITE pgoutput
+
+// The pgoutput decoder: each message and frame from bytes written by hand,
+// cut short or unknown refused, and on a private cluster (wal_level =
+// logical) what PostgreSQL's own pgoutput writes for a table's inserts,
+// updates, deletes, truncates and logical messages, read through a slot's
+// SQL interface, decoded in order.
+
+#include "persistence/pg/pgoutput.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+#include "persistence/pg/connection.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::pg;
+namespace po = restcache::pg::pgoutput;
+
+namespace {
+
+/// Bytes as the protocol writes them: big-endian integers, NUL-ended strings.
+struct bytes {
+  std::string b;
+  bytes& u8(uint8_t v) {
+    b += static_cast<char>(v);
+    return *this;
+  }
+  bytes& be(uint64_t v, int n) {
+    for (int shift = 8 * (n - 1); shift >= 0; shift -= 8)
+      b += static_cast<char>((v >> shift) & 0xff);
+    return *this;
+  }
+  bytes& u16(uint16_t v) { return be(v, 2); }
+  bytes& u32(uint32_t v) { return be(v, 4); }
+  bytes& u64(uint64_t v) { return be(v, 8); }
+  bytes& str(const std::string& s) {
+    b += s;
+    b += '\0';
+    return *this;
+  }
+  bytes& text(const std::string& s) {
+    u8('t').u32(static_cast<uint32_t>(s.size()));
+    b += s;
+    return *this;
+  }
+};
+
+template <class T>
+T as(const po::message& m) {
+  if (!std::holds_alternative<T>(m))
+    CAF_FAIL("decoded another message than expected (index " << m.index() << ")");
+  return std::get<T>(m);
+}
+
+bool refused(const std::string& b) {
+  try {
+    po::decode(b);
+  } catch (const po::decode_error&) {
+    return true;
+  }
+  return false;
+}
+
+std::string unhex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::stoi(std::string{hex.substr(i, 2)}, nullptr, 16));
+  return out;
+}
+
+} // namespace
+
+CAF_TEST(each message of protocol version 1 is decoded from its bytes) {
+  auto b = as<po::begin>(po::decode(bytes{}.u8('B').u64(0x16B374D848).u64(7).u32(731).b));
+  CAF_CHECK_EQUAL(b.final_lsn, 0x16B374D848u);
+  CAF_CHECK_EQUAL(b.xid, 731u);
+  auto c = as<po::commit>(po::decode(bytes{}.u8('C').u8(0).u64(100).u64(120).u64(9).b));
+  CAF_CHECK_EQUAL(c.commit_lsn, 100u);
+  CAF_CHECK_EQUAL(c.end_lsn, 120u);
+  auto r = as<po::relation>(po::decode(bytes{}
+                                         .u8('R').u32(16390).str("public").str("emp").u8('d').u16(2)
+                                         .u8(1).str("empno").u32(23).u32(0xffffffff)
+                                         .u8(0).str("deptno").u32(23).u32(0xffffffff).b));
+  CAF_CHECK_EQUAL(r.oid, 16390u);
+  CAF_CHECK_EQUAL(r.name, "emp");
+  CAF_REQUIRE_EQUAL(r.columns.size(), 2u);
+  CAF_CHECK(r.columns[0].key);
+  CAF_CHECK(!r.columns[1].key);
+  CAF_CHECK_EQUAL(r.columns[1].name, "deptno");
+  CAF_CHECK_EQUAL(r.columns[1].typmod, -1);
+  auto i = as<po::insert>(po::decode(bytes{}.u8('I').u32(16390).u8('N').u16(3).text("7839").u8('n').u8('u').b));
+  CAF_REQUIRE_EQUAL(i.new_row.size(), 3u);
+  CAF_CHECK_EQUAL(i.new_row[0].text, "7839");
+  CAF_CHECK(i.new_row[1].is == po::value::state::null);
+  CAF_CHECK(i.new_row[2].is == po::value::state::unchanged);
+  // An update with its key changed carries the old key; without, none.
+  auto u = as<po::update>(po::decode(bytes{}.u8('U').u32(16390).u8('K').u16(1).text("1").u8('N').u16(1).text("2").b));
+  CAF_REQUIRE(u.old_row.has_value());
+  CAF_CHECK(u.old_is_key);
+  CAF_CHECK_EQUAL((*u.old_row)[0].text, "1");
+  CAF_CHECK_EQUAL(u.new_row[0].text, "2");
+  CAF_CHECK(!as<po::update>(po::decode(bytes{}.u8('U').u32(1).u8('N').u16(0).b)).old_row.has_value());
+  auto d = as<po::remove>(po::decode(bytes{}.u8('D').u32(16390).u8('O').u16(1).text("9").b));
+  CAF_CHECK(!d.old_is_key);
+  CAF_CHECK_EQUAL(d.old_row[0].text, "9");
+  auto t = as<po::truncate>(po::decode(bytes{}.u8('T').u32(2).u8(1).u32(5).u32(6).b));
+  CAF_CHECK(t.cascade);
+  CAF_CHECK(!t.restart_identity);
+  CAF_CHECK_EQUAL(t.relations, (std::vector<uint32_t>{5, 6}));
+  auto m = as<po::logical_message>(po::decode(bytes{}.u8('M').u8(1).u64(44).str("restcache").u32(2).str("x").b));
+  CAF_CHECK(m.transactional);
+  CAF_CHECK_EQUAL(m.prefix, "restcache");
+  CAF_CHECK_EQUAL(m.content, std::string("x\0", 2));
+  CAF_CHECK_EQUAL(as<po::origin>(po::decode(bytes{}.u8('O').u64(3).str("other").b)).name, "other");
+  CAF_CHECK_EQUAL(as<po::type>(po::decode(bytes{}.u8('Y').u32(99).str("public").str("mood").b)).name, "mood");
+}
+
+CAF_TEST(a message cut short or of a kind version 1 does not send is refused) {
+  CAF_CHECK(refused(""));
+  CAF_CHECK(refused(bytes{}.u8('B').u64(1).b));                               // cut short
+  CAF_CHECK(refused(bytes{}.u8('R').u32(1).str("public").b));                 // a string missing
+  CAF_CHECK(refused(bytes{}.u8('I').u32(1).u8('N').u16(1).u8('t').u32(5).b)); // a value cut short
+  CAF_CHECK(refused(bytes{}.u8('I').u32(1).u8('N').u16(1).u8('b').u32(0).b)); // binary
+  CAF_CHECK(refused(bytes{}.u8('D').u32(1).u8('N').u16(0).b));                // no old row
+  CAF_CHECK(refused(bytes{}.u8('T').u32(1000000).u8(0).b));                   // more relations than bytes
+  CAF_CHECK(refused(bytes{}.u8('S').u32(1).u8(1).b));                         // streamed
+  CAF_CHECK(refused(bytes{}.u8('C').u8(0).u64(1).u64(2).u64(3).u8(0).b));    // bytes after its end
+  CAF_CHECK(refused("Z"));
+}
+
+CAF_TEST(replication frames are decoded and a status update is written) {
+  auto w = po::decode_frame(bytes{}.u8('w').u64(10).u64(20).u64(30).u8('B').b);
+  CAF_REQUIRE(std::holds_alternative<po::xlog_data>(w));
+  CAF_CHECK_EQUAL(std::get<po::xlog_data>(w).end, 20u);
+  CAF_CHECK_EQUAL(std::get<po::xlog_data>(w).message, "B");
+  auto k = po::decode_frame(bytes{}.u8('k').u64(77).u64(5).u8(1).b);
+  CAF_REQUIRE(std::holds_alternative<po::keepalive>(k));
+  CAF_CHECK_EQUAL(std::get<po::keepalive>(k).end, 77u);
+  CAF_CHECK(std::get<po::keepalive>(k).reply_requested);
+  const auto expected = bytes{}.u8('r').u64(1).u64(2).u64(3).u64(4).u8(1).b;
+  CAF_CHECK_EQUAL(po::status_update(1, 2, 3, 4, true), expected);
+  CAF_CHECK_EQUAL(po::pg_time_of_unix_us(946'684'800'000'000), 0);
+}
+
+CAF_TEST(what PostgreSQL pgoutput writes for a table is decoded in order) {
+  auto dsn = test::shared_private_pg().create_database("pgoutput");
+  connection c{dsn};
+  c.exec("CREATE TABLE pet (id int PRIMARY KEY, name text, owner int, notes text)");
+  c.exec("ALTER TABLE pet ALTER COLUMN notes SET STORAGE EXTERNAL");
+  c.exec("CREATE PUBLICATION restcache_test FOR TABLE pet");
+  c.exec("SELECT pg_create_logical_replication_slot('restcache_test', 'pgoutput')");
+  c.exec("INSERT INTO pet VALUES (1, 'Rex', 10, repeat('x', 5000))");
+  c.exec("UPDATE pet SET owner = 11 WHERE id = 1");   // key unchanged: no old row; notes unchanged TOAST
+  c.exec("UPDATE pet SET id = 2 WHERE id = 1");       // key changed: the old key
+  c.exec("SELECT pg_logical_emit_message(true, 'restcache', 'hello')");
+  c.exec("DELETE FROM pet WHERE id = 2");
+  c.exec("TRUNCATE pet");
+  auto r = c.exec("SELECT encode(data, 'hex') FROM pg_logical_slot_get_binary_changes('restcache_test', NULL, NULL,"
+                  " 'proto_version', '1', 'publication_names', 'restcache_test', 'messages', 'true')");
+  std::vector<po::message> got;
+  for (int row = 0; row < r.rows(); ++row)
+    got.push_back(po::decode(unhex(r.text(row, 0))));
+  c.exec("SELECT pg_drop_replication_slot('restcache_test')");
+  // Six transactions: begin, (relation,) change, commit each; the message
+  // is in its own transaction, after its begin.
+  std::vector<size_t> kinds;
+  for (const auto& m : got)
+    kinds.push_back(m.index());
+  auto index = [](po::message m) { return m.index(); };
+  const size_t B = index(po::begin{}), C = index(po::commit{}), R = index(po::relation{}), I = index(po::insert{}),
+               U = index(po::update{}), D = index(po::remove{}), T = index(po::truncate{}),
+               M = index(po::logical_message{});
+  CAF_CHECK_EQUAL(kinds, (std::vector<size_t>{B, R, I, C, B, U, C, B, U, C, B, M, C, B, D, C, B, R, T, C}));
+  if (kinds.size() != 20)
+    return;
+  auto rel = std::get<po::relation>(got[1]);
+  CAF_CHECK_EQUAL(rel.schema, "public");
+  CAF_CHECK_EQUAL(rel.name, "pet");
+  CAF_CHECK_EQUAL(rel.columns.size(), 4u);
+  CAF_CHECK(rel.columns[0].key);
+  auto ins = std::get<po::insert>(got[2]);
+  CAF_CHECK_EQUAL(ins.relation, rel.oid);
+  CAF_CHECK_EQUAL(ins.new_row[1].text, "Rex");
+  auto same_key = std::get<po::update>(got[5]);
+  CAF_CHECK(!same_key.old_row.has_value());
+  CAF_CHECK_EQUAL(same_key.new_row[2].text, "11");
+  CAF_CHECK(same_key.new_row[3].is == po::value::state::unchanged); // the TOASTed notes
+  auto moved = std::get<po::update>(got[8]);
+  CAF_REQUIRE(moved.old_row.has_value());
+  CAF_CHECK(moved.old_is_key);
+  CAF_CHECK_EQUAL((*moved.old_row)[0].text, "1");
+  CAF_CHECK((*moved.old_row)[1].is == po::value::state::null); // a key carries only the identity's columns
+  CAF_CHECK_EQUAL(moved.new_row[0].text, "2");
+  CAF_CHECK_EQUAL(std::get<po::logical_message>(got[11]).content, "hello");
+  auto del = std::get<po::remove>(got[14]);
+  CAF_CHECK(del.old_is_key);
+  CAF_CHECK_EQUAL(del.old_row[0].text, "2");
+  CAF_CHECK_EQUAL(std::get<po::truncate>(got[18]).relations, (std::vector<uint32_t>{rel.oid}));
+  CAF_CHECK_LESS(std::get<po::begin>(got[0]).final_lsn, std::get<po::commit>(got[19]).end_lsn);
+}
