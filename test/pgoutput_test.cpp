@@ -11,10 +11,12 @@
 
 #include <caf/test/unit_test.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/wal_keys.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
@@ -151,6 +153,7 @@ CAF_TEST(replication frames are decoded and a status update is written) {
 CAF_TEST(what PostgreSQL pgoutput writes for a table is decoded in order) {
   auto dsn = test::shared_private_pg().create_database("pgoutput");
   connection c{dsn};
+  c.exec("SET synchronous_commit = on"); // the slot's SQL interface decodes what is flushed
   c.exec("CREATE TABLE pet (id int PRIMARY KEY, name text, owner int, notes text)");
   c.exec("ALTER TABLE pet ALTER COLUMN notes SET STORAGE EXTERNAL");
   c.exec("CREATE PUBLICATION restcache_test FOR TABLE pet");
@@ -203,4 +206,148 @@ CAF_TEST(what PostgreSQL pgoutput writes for a table is decoded in order) {
   CAF_CHECK_EQUAL(del.old_row[0].text, "2");
   CAF_CHECK_EQUAL(std::get<po::truncate>(got[18]).relations, (std::vector<uint32_t>{rel.oid}));
   CAF_CHECK_LESS(std::get<po::begin>(got[0]).final_lsn, std::get<po::commit>(got[19]).end_lsn);
+}
+
+namespace {
+
+po::relation pet_relation(char identity) {
+  po::relation r;
+  r.oid = 500;
+  r.schema = "public";
+  r.name = "pet";
+  r.replica_identity = identity;
+  r.columns = {{"id", 23, -1, true}, {"owner", 23, -1, false}, {"code", 1042, 12, false}};
+  return r;
+}
+
+po::value text(const std::string& t) {
+  return {po::value::state::text, t};
+}
+
+const po::value null{};
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+} // namespace
+
+CAF_TEST(a decoded change names the keys the trigger would log) {
+  pg::wal_key_mapper m{{{"public", "pet", {{"pets", "id"}, {"owners", "owner"}, {"codes", "code"}}}}};
+  m.learn(pet_relation('d'));
+  auto ins = m.keys_of(po::insert{500, {text("1"), text("7"), text("c6          ")}});
+  CAF_CHECK(ins.watched);
+  CAF_CHECK_EQUAL(ins.keys, (std::vector<std::string>{"pets:1", "owners:7", "codes:c6"})); // char(n) as ::text
+  // A NULL key gives none.
+  CAF_CHECK_EQUAL(m.keys_of(po::insert{500, {text("2"), null, null}}).keys, (std::vector<std::string>{"pets:2"}));
+  // An update under the default identity: the key column unchanged (no old
+  // row) is logged once; the old owner is not carried.
+  auto moved = m.keys_of(po::update{500, std::nullopt, false, {text("1"), text("8"), text("c6")}});
+  CAF_CHECK_EQUAL(sorted(moved.keys), (std::vector<std::string>{"codes:c6", "owners:8", "pets:1"}));
+  CAF_CHECK_EQUAL(sorted(moved.unknown_old), (std::vector<std::string>{"codes", "owners"}));
+  // The identity changed: its old key came, the others as null placeholders.
+  auto renumbered = m.keys_of(po::update{500, po::row{text("1"), null, null}, true, {text("2"), text("8"), null}});
+  CAF_CHECK_EQUAL(sorted(renumbered.keys), (std::vector<std::string>{"owners:8", "pets:1", "pets:2"}));
+  CAF_CHECK_EQUAL(sorted(renumbered.unknown_old), (std::vector<std::string>{"codes", "owners"}));
+  auto gone = m.keys_of(po::remove{500, {text("2"), null, null}, true});
+  CAF_CHECK_EQUAL(gone.keys, (std::vector<std::string>{"pets:2"}));
+  CAF_CHECK_EQUAL(sorted(gone.unknown_old), (std::vector<std::string>{"codes", "owners"}));
+  // Under REPLICA IDENTITY FULL every old key is carried.
+  m.learn(pet_relation('f'));
+  auto full = m.keys_of(po::update{500, po::row{text("1"), text("7"), text("c6")}, false,
+                                   {text("1"), text("8"), po::value{po::value::state::unchanged, {}}}});
+  CAF_CHECK_EQUAL(sorted(full.keys), (std::vector<std::string>{"codes:c6", "owners:7", "owners:8", "pets:1"}));
+  CAF_CHECK(full.unknown_old.empty());
+  CAF_CHECK_EQUAL(m.keys_of(po::truncate{{500, 501}}).keys, (std::vector<std::string>{"*:public.pet"}));
+  // A key column the table no longer has: the whole table, as the trigger.
+  auto renamed = pet_relation('d');
+  renamed.columns[1].name = "owner_id";
+  m.learn(renamed);
+  CAF_CHECK_EQUAL(sorted(m.keys_of(po::insert{500, {text("3"), text("9"), null}}).keys),
+                  (std::vector<std::string>{"*:public.pet", "pets:3"}));
+  // Another table, and a partition mapped to its watched root.
+  po::relation other;
+  other.oid = 600;
+  other.schema = "public";
+  other.name = "other";
+  m.learn(other);
+  CAF_CHECK(!m.keys_of(po::insert{600, {}}).watched);
+  auto part = pet_relation('d');
+  part.oid = 700;
+  part.name = "pet_2026";
+  m.map_descendant("public", "pet_2026", "public", "pet");
+  m.learn(part);
+  CAF_CHECK_EQUAL(m.keys_of(po::insert{700, {text("5"), null, null}}).keys, (std::vector<std::string>{"pets:5"}));
+  CAF_CHECK_EQUAL(m.keys_of(po::truncate{{700}}).keys, (std::vector<std::string>{"*:public.pet_2026"}));
+}
+
+CAF_TEST(the keys read from the WAL are those the triggers log transaction by transaction) {
+  auto dsn = test::create_demo_database("pgoutput_keys", 3, 2);
+  connection c{dsn};
+  // A slot's SQL interface decodes what is flushed: the test cluster runs
+  // with synchronous_commit off, so commits here wait for their flush.
+  c.exec("SET synchronous_commit = on");
+  // The old department of a moved employee is carried under FULL only.
+  c.exec("ALTER TABLE emp REPLICA IDENTITY FULL");
+  c.exec("CREATE PUBLICATION restcache_keys FOR TABLE dept, emp");
+  c.exec("SELECT pg_create_logical_replication_slot('restcache_keys', 'pgoutput')");
+  auto from = c.exec("SELECT coalesce(max(seq), 0) FROM change_log").int64(0, 0);
+  c.exec("INSERT INTO dept (deptno, dname, loc) VALUES (77, 'NEW', 'HERE')");
+  c.exec("UPDATE dept SET loc = 'THERE' WHERE deptno = 77");
+  c.exec("UPDATE emp SET deptno = 77 WHERE empno = (SELECT min(empno) FROM emp)");
+  c.exec("BEGIN; UPDATE emp SET sal = sal + 1 WHERE deptno = 2; DELETE FROM emp WHERE empno = (SELECT max(empno) FROM emp);"
+         " COMMIT");
+  c.exec("UPDATE emp SET empno = empno + 1000, deptno = NULL WHERE empno = (SELECT min(empno) FROM emp WHERE deptno = 3)");
+  // What the triggers logged, by transaction, in commit order.
+  std::vector<std::vector<std::string>> logged;
+  auto r = c.exec_params("SELECT string_agg(k, ' ' ORDER BY k) FROM (SELECT DISTINCT xid, k FROM change_log,"
+                         " unnest(keys) AS k WHERE seq > $1::bigint) s GROUP BY xid ORDER BY xid",
+                         {std::to_string(from)});
+  for (int i = 0; i < r.rows(); ++i) {
+    std::vector<std::string> keys;
+    std::string_view list = r.text(i, 0);
+    while (!list.empty()) {
+      auto space = list.find(' ');
+      keys.emplace_back(list.substr(0, space));
+      list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
+    }
+    logged.push_back(keys);
+  }
+  // What the WAL gives, mapped by the watched keys.
+  std::vector<pg::watched_keys> watched;
+  auto w = c.exec("SELECT table_schema, table_name, key_space, key_column FROM restcache_watched_key ORDER BY 1, 2");
+  for (int i = 0; i < w.rows(); ++i) {
+    if (watched.empty() || watched.back().table != w.text(i, 1))
+      watched.push_back({std::string{w.text(i, 0)}, std::string{w.text(i, 1)}, {}});
+    watched.back().keys.push_back({std::string{w.text(i, 2)}, std::string{w.text(i, 3)}});
+  }
+  pg::wal_key_mapper mapper{watched};
+  auto changes = c.exec("SELECT encode(data, 'hex') FROM pg_logical_slot_get_binary_changes('restcache_keys', NULL,"
+                        " NULL, 'proto_version', '1', 'publication_names', 'restcache_keys')");
+  c.exec("SELECT pg_drop_replication_slot('restcache_keys')");
+  std::vector<std::vector<std::string>> decoded;
+  std::vector<std::string> txn;
+  for (int i = 0; i < changes.rows(); ++i) {
+    auto m = po::decode(unhex(changes.text(i, 0)));
+    pg::wal_change_keys k;
+    if (auto* rel = std::get_if<po::relation>(&m))
+      mapper.learn(*rel);
+    else if (auto* ins = std::get_if<po::insert>(&m))
+      k = mapper.keys_of(*ins);
+    else if (auto* upd = std::get_if<po::update>(&m))
+      k = mapper.keys_of(*upd);
+    else if (auto* del = std::get_if<po::remove>(&m))
+      k = mapper.keys_of(*del);
+    else if (std::holds_alternative<po::commit>(m)) {
+      std::sort(txn.begin(), txn.end());
+      txn.erase(std::unique(txn.begin(), txn.end()), txn.end());
+      decoded.push_back(txn);
+      txn.clear();
+    }
+    CAF_CHECK(k.unknown_old.empty());
+    txn.insert(txn.end(), k.keys.begin(), k.keys.end());
+  }
+  CAF_CHECK_EQUAL(decoded.size(), 5u);
+  CAF_CHECK_EQUAL(decoded, logged);
 }

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "persistence/pg/wal_keys.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace restcache::pg {
+
+namespace {
+
+/// quote_ident's rule: plain lower-case identifiers are written bare.
+std::string quote_ident(const std::string& name) {
+  bool plain = !name.empty() && (std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name)
+    plain = plain && (std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+  if (plain)
+    return name;
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"')
+      out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void add_once(std::vector<std::string>& to, std::string s) {
+  if (std::find(to.begin(), to.end(), s) == to.end())
+    to.push_back(std::move(s));
+}
+
+constexpr uint32_t bpchar_oid = 1042;
+
+} // namespace
+
+wal_key_mapper::wal_key_mapper(std::vector<watched_keys> watched) : watched_(std::move(watched)) {
+  for (size_t i = 0; i < watched_.size(); ++i)
+    by_name_[watched_[i].schema + "." + watched_[i].table] = i;
+}
+
+void wal_key_mapper::map_descendant(const std::string& schema, const std::string& table, const std::string& root_schema,
+                                    const std::string& root_table) {
+  if (auto root = by_name_.find(root_schema + "." + root_table); root != by_name_.end())
+    by_name_[schema + "." + table] = root->second;
+}
+
+void wal_key_mapper::learn(const pgoutput::relation& r) {
+  // pgoutput writes "" for pg_catalog, which has no watched table.
+  auto w = by_name_.find(r.schema + "." + r.name);
+  if (w == by_name_.end()) {
+    shapes_.erase(r.oid);
+    return;
+  }
+  shape s;
+  s.qualified = quote_ident(r.schema) + "." + quote_ident(r.name);
+  for (const auto& k : watched_[w->second].keys) {
+    shape::key key{k.space};
+    for (size_t i = 0; i < r.columns.size(); ++i)
+      if (r.columns[i].name == k.column) {
+        key.column = static_cast<int>(i);
+        key.identity = r.columns[i].key;
+        key.drop_blanks = r.columns[i].type == bpchar_oid;
+      }
+    s.keys.push_back(std::move(key));
+  }
+  shapes_[r.oid] = std::move(s);
+}
+
+const wal_key_mapper::shape* wal_key_mapper::shape_of(uint32_t relation) const {
+  auto s = shapes_.find(relation);
+  return s == shapes_.end() ? nullptr : &s->second;
+}
+
+namespace {
+
+/// The key a value gives as the trigger writes it (NULL gives none; nor
+/// does a TOASTed value left unchanged, longer than any key).
+std::optional<std::string> key_text(const pgoutput::value& v, bool drop_blanks) {
+  if (v.is != pgoutput::value::state::text)
+    return std::nullopt;
+  auto text = v.text;
+  if (drop_blanks)
+    text.erase(text.find_last_not_of(' ') + 1);
+  return text;
+}
+
+} // namespace
+
+wal_change_keys wal_key_mapper::keys_of(const pgoutput::insert& m) const {
+  wal_change_keys out;
+  const auto* s = shape_of(m.relation);
+  if (s == nullptr)
+    return out;
+  out.watched = true;
+  for (const auto& k : s->keys) {
+    if (k.column < 0 || static_cast<size_t>(k.column) >= m.new_row.size()) {
+      add_once(out.keys, "*:" + s->qualified);
+      continue;
+    }
+    if (auto t = key_text(m.new_row[static_cast<size_t>(k.column)], k.drop_blanks))
+      add_once(out.keys, k.space + ":" + *t);
+  }
+  return out;
+}
+
+wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
+  wal_change_keys out;
+  const auto* s = shape_of(m.relation);
+  if (s == nullptr)
+    return out;
+  out.watched = true;
+  for (const auto& k : s->keys) {
+    auto at = static_cast<size_t>(k.column);
+    if (k.column < 0 || at >= m.new_row.size()) {
+      add_once(out.keys, "*:" + s->qualified);
+      continue;
+    }
+    const auto& now = m.new_row[at];
+    // The old value: in the old row when it was sent whole, or when it is
+    // the identity's key and this column is of the identity; unchanged when
+    // no old row came and the column is of the identity.
+    std::optional<pgoutput::value> was;
+    if (m.old_row && at < m.old_row->size() && (!m.old_is_key || k.identity))
+      was = (*m.old_row)[at];
+    else if (!m.old_row && k.identity)
+      was = now;
+    if (!was) {
+      add_once(out.unknown_old, k.space);
+      if (auto t = key_text(now, k.drop_blanks))
+        add_once(out.keys, k.space + ":" + *t);
+      continue;
+    }
+    if (was->is == pgoutput::value::state::unchanged)
+      was = now; // a TOASTed value the update left as it was
+    auto old_key = key_text(*was, k.drop_blanks);
+    if (old_key)
+      add_once(out.keys, k.space + ":" + *old_key);
+    if (auto t = key_text(now, k.drop_blanks); t && t != old_key)
+      add_once(out.keys, k.space + ":" + *t);
+  }
+  return out;
+}
+
+wal_change_keys wal_key_mapper::keys_of(const pgoutput::remove& m) const {
+  wal_change_keys out;
+  const auto* s = shape_of(m.relation);
+  if (s == nullptr)
+    return out;
+  out.watched = true;
+  for (const auto& k : s->keys) {
+    auto at = static_cast<size_t>(k.column);
+    if (k.column < 0 || at >= m.old_row.size()) {
+      add_once(out.keys, "*:" + s->qualified);
+      continue;
+    }
+    if (m.old_is_key && !k.identity) {
+      add_once(out.unknown_old, k.space);
+      continue;
+    }
+    if (auto t = key_text(m.old_row[at], k.drop_blanks))
+      add_once(out.keys, k.space + ":" + *t);
+  }
+  return out;
+}
+
+wal_change_keys wal_key_mapper::keys_of(const pgoutput::truncate& m) const {
+  wal_change_keys out;
+  for (auto oid : m.relations)
+    if (const auto* s = shape_of(oid)) {
+      out.watched = true;
+      add_once(out.keys, "*:" + s->qualified);
+    }
+  return out;
+}
+
+} // namespace restcache::pg

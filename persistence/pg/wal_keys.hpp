@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The change-log keys of a change decoded from the WAL (pgoutput.hpp), as
+// restcache's row trigger would have logged them: for each key space a
+// watched table's column gives, "<space>:<the column's text>" of the new row
+// (INSERT), of the old row (DELETE), or of the old row and, where it
+// differs, of the new (UPDATE); "*:<schema>.<table>" for a TRUNCATE, or for
+// a change whose key column the table no longer has (the trigger's
+// table-wide entry). A partition's or inheriting table's changes come under
+// its own name (publish_via_partition_root is off, so that a TRUNCATE of one
+// partition is sent): each is mapped to the watched table it belongs to.
+//
+// What the WAL does not carry: an UPDATE or DELETE carries its old row
+// whole only under REPLICA IDENTITY FULL, else at most the identity's
+// columns (the primary key). An old key from any other column (an employee
+// moved to another department: its old department) is reported as unknown,
+// by key space, for the feed to resolve.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "persistence/pg/pgoutput.hpp"
+
+namespace restcache::pg {
+
+/// A watched table and the key spaces its columns give.
+struct watched_keys {
+  std::string schema; ///< as the catalog spells it, unquoted
+  std::string table;
+  struct key {
+    std::string space;
+    std::string column;
+  };
+  std::vector<key> keys;
+};
+
+/// What one decoded change names.
+struct wal_change_keys {
+  std::vector<std::string> keys;        ///< "<space>:<key>" and "*:<schema>.<table>", each once
+  std::vector<std::string> unknown_old; ///< key spaces whose old key the change did not carry
+  bool watched = false;                 ///< the table is watched (or part of one)
+};
+
+class wal_key_mapper {
+public:
+  explicit wal_key_mapper(std::vector<watched_keys> watched);
+
+  /// A partition or inheriting table ("schema", "table") whose rows are
+  /// read through the watched table `root_schema`.`root_table`.
+  void map_descendant(const std::string& schema, const std::string& table, const std::string& root_schema,
+                      const std::string& root_table);
+
+  /// A table's shape, as each Relation message gives it: later changes are
+  /// read by its columns' positions.
+  void learn(const pgoutput::relation& r);
+
+  wal_change_keys keys_of(const pgoutput::insert& m) const;
+  wal_change_keys keys_of(const pgoutput::update& m) const;
+  wal_change_keys keys_of(const pgoutput::remove& m) const;
+  wal_change_keys keys_of(const pgoutput::truncate& m) const;
+
+private:
+  /// A table as its Relation message described it, with its watched keys
+  /// resolved to column positions (-1: the table has no such column).
+  struct shape {
+    std::string qualified; ///< "<schema>.<table>", quoted as the triggers write it
+    struct key {
+      std::string space;
+      int column = -1;
+      bool identity = false;     ///< part of the replica identity: carried in a 'K' old row
+      bool drop_blanks = false;  ///< char(n): its ::text drops trailing blanks
+    };
+    std::vector<key> keys;
+  };
+
+  std::map<std::string, size_t> by_name_; ///< "schema.table" of a watched table or descendant -> its watched_
+  std::vector<watched_keys> watched_;
+  std::map<uint32_t, shape> shapes_;                   ///< by relation oid
+
+  const shape* shape_of(uint32_t relation) const;
+};
+
+} // namespace restcache::pg
