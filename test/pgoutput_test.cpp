@@ -12,11 +12,14 @@
 #include <caf/test/unit_test.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include "messages/wal_lsn.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/wal_keys.hpp"
+#include "persistence/pg/wal_stream.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
 
@@ -350,4 +353,60 @@ CAF_TEST(the keys read from the WAL are those the triggers log transaction by tr
   }
   CAF_CHECK_EQUAL(decoded.size(), 5u);
   CAF_CHECK_EQUAL(decoded, logged);
+}
+
+CAF_TEST(a slot streamed again starts past what was confirmed) {
+  auto dsn = test::shared_private_pg().create_database("walstream");
+  connection c{dsn};
+  c.exec("SET synchronous_commit = on"); // what is streamed is what is flushed
+  c.exec("CREATE TABLE pet (id int PRIMARY KEY, name text)");
+  c.exec("CREATE PUBLICATION restcache_stream FOR TABLE pet");
+  c.exec("SELECT pg_create_logical_replication_slot('restcache_stream', 'pgoutput')");
+  c.exec("INSERT INTO pet VALUES (1, 'a')");
+  c.exec("INSERT INTO pet VALUES (2, 'b')");
+  const pg::wal_stream_options options{dsn, "restcache_stream", "restcache_stream"};
+  /// The ids inserted in the next `commits` transactions, and the end of the last.
+  auto read = [](pg::wal_stream& s, int commits, uint64_t& end) {
+    std::vector<std::string> ids;
+    while (commits > 0) {
+      auto e = s.next(std::chrono::seconds{10});
+      if (!e) {
+        CAF_FAIL("no message within 10 s");
+      }
+      if (auto* i = std::get_if<po::insert>(&e->message))
+        ids.push_back(i->new_row[0].text);
+      if (auto* done = std::get_if<po::commit>(&e->message)) {
+        end = done->end_lsn;
+        --commits;
+      }
+    }
+    return ids;
+  };
+  uint64_t end = 0;
+  {
+    pg::wal_stream s{options};
+    CAF_CHECK_EQUAL(read(s, 2, end), (std::vector<std::string>{"1", "2"}));
+    s.confirm(end);
+    CAF_CHECK_EQUAL(s.confirmed(), end);
+    // Nothing more: a quiet stream answers within its timeout.
+    CAF_CHECK(!s.next(std::chrono::milliseconds{200}).has_value());
+    CAF_CHECK(test::wait_until([&] {
+      auto lsn = parse_wal_lsn(c.exec("SELECT confirmed_flush_lsn FROM pg_replication_slots").text(0, 0));
+      return lsn && *lsn >= end;
+    }));
+  }
+  c.exec("INSERT INTO pet VALUES (3, 'c')");
+  {
+    pg::wal_stream s{options};
+    CAF_CHECK_EQUAL(read(s, 1, end), (std::vector<std::string>{"3"}));
+  }
+  // The walsender lets the slot go once the stream is closed.
+  CAF_CHECK(test::wait_until([&] {
+    try {
+      c.exec("SELECT pg_drop_replication_slot('restcache_stream')");
+      return true;
+    } catch (const pg::error&) {
+      return false;
+    }
+  }));
 }
