@@ -86,35 +86,31 @@ std::optional<std::string> key_text(const pgoutput::value& v, bool drop_blanks) 
 
 } // namespace
 
-wal_change_keys wal_key_mapper::keys_of(const pgoutput::insert& m) const {
+template <class F>
+wal_change_keys wal_key_mapper::each_key(uint32_t relation, size_t row_size, F&& f) const {
   wal_change_keys out;
-  const auto* s = shape_of(m.relation);
+  const auto* s = shape_of(relation);
   if (s == nullptr)
     return out;
   out.watched = true;
   for (const auto& k : s->keys) {
-    if (k.column < 0 || static_cast<size_t>(k.column) >= m.new_row.size()) {
-      add_once(out.keys, "*:" + s->qualified);
-      continue;
-    }
-    if (auto t = key_text(m.new_row[static_cast<size_t>(k.column)], k.drop_blanks))
-      add_once(out.keys, k.space + ":" + *t);
+    if (k.column < 0 || static_cast<size_t>(k.column) >= row_size)
+      add_once(out.keys, "*:" + s->qualified); // the trigger's entry for a key column gone
+    else
+      f(k, static_cast<size_t>(k.column), out);
   }
   return out;
 }
 
+wal_change_keys wal_key_mapper::keys_of(const pgoutput::insert& m) const {
+  return each_key(m.relation, m.new_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
+    if (auto t = key_text(m.new_row[at], k.drop_blanks))
+      add_once(out.keys, k.space + ":" + *t);
+  });
+}
+
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
-  wal_change_keys out;
-  const auto* s = shape_of(m.relation);
-  if (s == nullptr)
-    return out;
-  out.watched = true;
-  for (const auto& k : s->keys) {
-    auto at = static_cast<size_t>(k.column);
-    if (k.column < 0 || at >= m.new_row.size()) {
-      add_once(out.keys, "*:" + s->qualified);
-      continue;
-    }
+  return each_key(m.relation, m.new_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
     const auto& now = m.new_row[at];
     // The old value: in the old row when it was sent whole, or when it is
     // the identity's key and this column is of the identity; unchanged when
@@ -128,7 +124,7 @@ wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
       add_once(out.unknown_old, k.space);
       if (auto t = key_text(now, k.drop_blanks))
         add_once(out.keys, k.space + ":" + *t);
-      continue;
+      return;
     }
     if (was->is == pgoutput::value::state::unchanged)
       was = now; // a TOASTed value the update left as it was
@@ -137,30 +133,16 @@ wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
       add_once(out.keys, k.space + ":" + *old_key);
     if (auto t = key_text(now, k.drop_blanks); t && t != old_key)
       add_once(out.keys, k.space + ":" + *t);
-  }
-  return out;
+  });
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::remove& m) const {
-  wal_change_keys out;
-  const auto* s = shape_of(m.relation);
-  if (s == nullptr)
-    return out;
-  out.watched = true;
-  for (const auto& k : s->keys) {
-    auto at = static_cast<size_t>(k.column);
-    if (k.column < 0 || at >= m.old_row.size()) {
-      add_once(out.keys, "*:" + s->qualified);
-      continue;
-    }
-    if (m.old_is_key && !k.identity) {
-      add_once(out.unknown_old, k.space);
-      continue;
-    }
-    if (auto t = key_text(m.old_row[at], k.drop_blanks))
+  return each_key(m.relation, m.old_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
+    if (m.old_is_key && !k.identity)
+      add_once(out.unknown_old, k.space); // a 'K' row carries the identity's columns only
+    else if (auto t = key_text(m.old_row[at], k.drop_blanks))
       add_once(out.keys, k.space + ":" + *t);
-  }
-  return out;
+  });
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::truncate& m) const {

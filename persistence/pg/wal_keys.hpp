@@ -82,6 +82,11 @@ private:
   std::map<uint32_t, shape> shapes_;                   ///< by relation oid
 
   const shape* shape_of(uint32_t relation) const;
+  /// The keys of a change to `relation` whose rows have `row_size` columns:
+  /// `f(key, position, out)` for each watched key its table has, the whole
+  /// table for one it does not.
+  template <class F>
+  wal_change_keys each_key(uint32_t relation, size_t row_size, F&& f) const;
 };
 
 } // namespace restcache::pg
