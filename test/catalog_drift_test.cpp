@@ -107,9 +107,19 @@ CAF_TEST(each kind of drift names what is wrong and bypasses only the kinds that
     {emp, [](auto& f) { f.columns[5].id.clear(); }, "column public.emp.sal does not exist"},
     {emp, [](auto& f) { f.watched.clear(); }, "public.emp does not log key emp:empno"},
     {emp, [](auto& f) { f.exists = false; }, "table emp does not exist"},
+    {emp, [](auto& f) { f.descendants.back().changed.enabled = 'D'; },
+     "restcache_changed on public.emp_1 (a partition of public.emp) is disabled"},
+    {emp, [](auto& f) { f.descendants.back().truncated.present = false; },
+     "public.emp_1 (a partition of public.emp) has no trigger restcache_truncated"},
+    {emp, [](auto& f) { f.descendants.back().watched = true; },
+     "public.emp_1 (a partition of public.emp) is watched itself: its changes would log its own keys"},
   };
   for (auto& c : cases) {
     auto facts = healthy(tables);
+    // emp partitioned: its partition's triggers as installed.
+    auto partition = facts.tables[emp];
+    facts.tables[emp].descendants.push_back({"public.emp_1", "101", true, false, partition.changed, partition.truncated});
+    CAF_CHECK_EQUAL(pg::judge_catalog(facts, tables).problems(), "");
     c.change(facts.tables[c.table]);
     auto r = pg::judge_catalog(facts, tables);
     CAF_MESSAGE(r.problems());
@@ -169,6 +179,10 @@ CAF_TEST(a fingerprint change says which table changed and how) {
   CAF_CHECK(has(changed([&](auto& f) { f.tables[emp].columns[5].id = "6/20/-1/9"; }),
                 "table emp: a column its documents read was altered, dropped or added"));
   CAF_CHECK(has(changed([&](auto& f) { f.tables[emp].oid = "200"; }), "table emp is another table now"));
+  CAF_CHECK(has(changed([&](auto& f) {
+                  f.tables[emp].descendants.push_back({"public.emp_1", "101", true, false, {}, {}});
+                }),
+                "table emp: its partitions or inheriting tables, or restcache's triggers on them, changed"));
   CAF_CHECK(has(changed([&](auto& f) { f.log_id = "7/8"; }), "the change log was truncated or recreated"));
   CAF_CHECK(!has(changed([&](auto& f) { f.log_id = "7/8"; }), "table emp"));
 }

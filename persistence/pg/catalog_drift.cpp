@@ -85,14 +85,17 @@ SELECT w.name, c.oid IS NOT NULL,
   LEFT JOIN LATERAL (
     -- Its partitions and inheriting tables at every level, whose rows its
     -- reads read, and restcache's triggers on them (a partition's row
-    -- trigger is the clone of the table's): "<name>|<oid>|<partition>|" then
-    -- per trigger "<id>|<enabled>|<type>|<conditional>|<calls restcache's>".
+    -- trigger is the clone of the table's): "<name>|<oid>|<partition>|
+    -- <watched itself>|" then per trigger "<id>|<enabled>|<type>|
+    -- <conditional>|<calls restcache's>".
     WITH RECURSIVE tree(relid, depth) AS (
       SELECT i.inhrelid, 1 FROM pg_inherits i WHERE i.inhparent = c.oid
       UNION ALL
       SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid WHERE t.depth < 32)
     SELECT string_agg(concat_ws('|', quote_ident(dn.nspname) || '.' || quote_ident(dc.relname), dc.oid,
                                 dc.relispartition,
+                                EXISTS (SELECT 1 FROM restcache_watched_key k
+                                         WHERE k.table_schema = dn.nspname AND k.table_name = dc.relname),
                                 coalesce(dg.oid || '/' || dg.xmin, ''), coalesce(dg.tgenabled::text, ''),
                                 coalesce(dg.tgtype, 0), coalesce(dg.tgqual IS NOT NULL OR dg.tgattr <> ''::int2vector, false),
                                 coalesce(dg.tgfoid = to_regprocedure((SELECT nsp FROM log) || '.'
@@ -225,10 +228,10 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
     t.rows_seen = std::string{r.text(row, 21)};
     for (const auto& d : split(r.text(row, 22), unit[0])) {
       auto fields = split(d, '|');
-      if (fields.size() != 13)
+      if (fields.size() != 14)
         continue;
-      t.descendants.push_back({fields[0], fields[1], fields[2] == "t", descendant_trigger(fields, 3),
-                               descendant_trigger(fields, 8)});
+      t.descendants.push_back({fields[0], fields[1], fields[2] == "t", fields[3] == "t", descendant_trigger(fields, 4),
+                               descendant_trigger(fields, 9)});
     }
     f.tables.push_back(std::move(t));
   }
@@ -293,8 +296,14 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
       std::string descendants;
       for (const auto& d : f->descendants) {
         auto which = d.name + (d.partition ? " (a partition of " : " (a table inheriting from ") + name + ")";
-        judge_trigger(d.changed, "restcache_changed", which, 29, check.problems);
-        judge_trigger(d.truncated, "restcache_truncated", which, 32, check.problems);
+        if (d.watched) {
+          // Its one row trigger logs its own keys, not the table's.
+          check.problems.push_back(which + " is watched itself: its changes would log its own keys, not " + name
+                                   + "'s (declare kinds over one of the two)");
+        } else {
+          judge_trigger(d.changed, "restcache_changed", which, 29, check.problems);
+          judge_trigger(d.truncated, "restcache_truncated", which, 32, check.problems);
+        }
         descendants += (descendants.empty() ? "" : ",") + d.oid + ":" + d.changed.id + ":" + d.truncated.id;
       }
       print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen + "|" + descendants;

@@ -61,6 +61,7 @@ struct descendant_facts {
   std::string name; ///< schema.table
   std::string oid;
   bool partition = false;  ///< its row trigger is the clone of the table's
+  bool watched = false;    ///< watched itself: its trigger logs its own keys
   trigger_facts changed;   ///< restcache_changed, calling the watched table's function
   trigger_facts truncated; ///< restcache_truncated (PostgreSQL clones no statement trigger)
 };
