@@ -19,6 +19,7 @@
 #include "messages/wal_lsn.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/wal_keys.hpp"
+#include "persistence/pg/wal_slot.hpp"
 #include "persistence/pg/wal_stream.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -409,4 +410,45 @@ CAF_TEST(a slot streamed again starts past what was confirmed) {
       return false;
     }
   }));
+}
+
+CAF_TEST(an instance slot is named within 63 bytes and judged before the tiers go on from it) {
+  CAF_CHECK_EQUAL(pg::slot_name(7311, "Host-1.a"), "restcache_7311_host_1_a");
+  CAF_CHECK_EQUAL(pg::slot_name(7311222233334444555ull, std::string(80, 'x')).size(), 63u);
+  pg::slot_facts f;
+  CAF_CHECK(pg::judge_slot(f, 100, "shop").verdict == pg::slot_verdict::missing);
+  CAF_CHECK(pg::judge_slot(f, 100, "shop").drop_tiers());
+  f = {true, "pgoutput", "shop", false, false, 0, "reserved", 90, 200};
+  CAF_CHECK(pg::judge_slot(f, 100, "shop").verdict == pg::slot_verdict::usable);
+  CAF_CHECK(pg::judge_slot(f, 0, "shop").verdict == pg::slot_verdict::usable);
+  CAF_CHECK(pg::judge_slot(f, 80, "shop").verdict == pg::slot_verdict::ahead_of_tiers);
+  CAF_CHECK(pg::judge_slot(f, 100, "other").verdict == pg::slot_verdict::foreign);
+  auto lost = f;
+  lost.wal_status = "lost";
+  CAF_CHECK(pg::judge_slot(lost, 100, "shop").verdict == pg::slot_verdict::lost);
+  auto restored = f;
+  restored.server_lsn = 50;
+  CAF_CHECK(pg::judge_slot(restored, 100, "shop").verdict == pg::slot_verdict::ahead_of_server);
+  auto busy = f;
+  busy.active = true;
+  busy.active_pid = 4242;
+  CAF_CHECK(pg::judge_slot(busy, 100, "shop").verdict == pg::slot_verdict::active_elsewhere);
+  CAF_CHECK(!pg::judge_slot(busy, 100, "shop").drop_tiers());
+  CAF_CHECK(pg::judge_slot(busy, 100, "shop", 4242).verdict == pg::slot_verdict::usable);
+  // Against a server: none, then one.
+  auto dsn = test::shared_private_pg().create_database("walslot");
+  connection c{dsn};
+  auto name = pg::slot_name(1, "judged");
+  auto none = pg::read_slot(c, name);
+  CAF_CHECK(!none.exists);
+  CAF_CHECK_GREATER(none.server_lsn, 0u);
+  c.exec_params("SELECT pg_create_logical_replication_slot($1, 'pgoutput')", {name});
+  auto made = pg::read_slot(c, name);
+  CAF_CHECK(made.exists);
+  CAF_CHECK_EQUAL(made.plugin, "pgoutput");
+  CAF_CHECK(!made.active);
+  CAF_CHECK_EQUAL(made.wal_status, "reserved");
+  auto database = std::string{c.exec("SELECT current_database()").text(0, 0)};
+  CAF_CHECK(pg::judge_slot(made, made.confirmed_flush, database).verdict == pg::slot_verdict::usable);
+  c.exec_params("SELECT pg_drop_replication_slot($1)", {name});
 }
