@@ -141,7 +141,8 @@ CAF_TEST(a message cut short or of a kind version 1 does not send is refused) {
 }
 
 CAF_TEST(replication frames are decoded and a status update is written) {
-  auto w = po::decode_frame(bytes{}.u8('w').u64(10).u64(20).u64(30).u8('B').b);
+  const auto wal = bytes{}.u8('w').u64(10).u64(20).u64(30).u8('B').b; // the frame's message points into it
+  auto w = po::decode_frame(wal);
   CAF_REQUIRE(std::holds_alternative<po::xlog_data>(w));
   CAF_CHECK_EQUAL(std::get<po::xlog_data>(w).end, 20u);
   CAF_CHECK_EQUAL(std::get<po::xlog_data>(w).message, "B");

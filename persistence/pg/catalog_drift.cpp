@@ -373,8 +373,8 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
     if (name == "log")
       return std::string{"the change log was truncated or recreated (entries may be lost)"};
     if (name.starts_with(kind_part))
-      return "what kind " + name.substr(kind_part.size()) + "'s statements depend on was redefined (a view, a "
-             "function, an operator, an enum's values or a column's type)";
+      return "what the statements of kind " + name.substr(kind_part.size()) + " depend on was redefined (a view, "
+             "a function, an operator, an enum's values or a column's type)";
     auto fa = split(a, '|'), fb = split(b, '|');
     fa.resize(6);
     fb.resize(6);
