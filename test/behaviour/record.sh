@@ -114,6 +114,23 @@ req() {
   curl -s -i --http1.1 --max-time 10 "$@" 2>&1 | tr -d '\r' | grep -v -i -E '^(date|x-request-id): '
   echo
 }
+# The change-log keys the listener has read so far.
+changes_read() {
+  curl -s --max-time 10 "$base/metrics" | sed -n 's/^restcache_listener_changes_read_total \([0-9]*\)$/\1/p'
+}
+# A GET after writes waits (up to 10 s) until the listener has read their
+# own changes from the log, past `$1` keys and then no more coming: read
+# while the GET's fill is in flight, a change leaves the answer unkept
+# (no "stored"), and which comes first depends on the machine's load.
+settle() {
+  local last="" now
+  for _ in $(seq 1 100); do
+    now="$(changes_read)"
+    [ -n "$now" ] && [ "$now" -gt "$1" ] && [ "$now" = "$last" ] && return
+    last="$now"
+    sleep 0.1
+  done
+}
 auth=(-H "Authorization: Bearer secret-token")
 json=(-H "Content-Type: application/json")
 
@@ -163,21 +180,29 @@ json=(-H "Content-Type: application/json")
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" --data-binary "$(head -c 5000 /dev/zero | tr '\0' ' ')"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" -H 'If-Match: "0000000000000000"' \
     --data-binary '{"deptNumber":6,"deptName":"X","deptLocation":"Y"}'
+  seen="$(changes_read)"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" \
     --data-binary '{"deptNumber":6,"deptName":"RENAMED","deptLocation":"HERE"}'
+  settle "$seen"
   req "$base/deptemps/6"
+  seen="$(changes_read)"
   req -X POST "$base/depts" "${auth[@]}" "${json[@]}" \
     --data-binary '{"deptNumber":500,"deptName":"NEW","deptLocation":"THERE"}'
   req -X POST "$base/depts" "${auth[@]}" "${json[@]}" \
     --data-binary '{"deptNumber":500,"deptName":"AGAIN","deptLocation":"THERE"}'
+  settle "$seen"
   req "$base/deptemps/500"
+  seen="$(changes_read)"
   req -X POST "$base/depts/emps" "${auth[@]}" "${json[@]}" \
     --data-binary '{"empNo":90001,"empName":"ADA","job":"ENGINEER","deptNumber":500}'
   req -X PUT "$base/depts/emps/90001" "${auth[@]}" "${json[@]}" \
     --data-binary '{"empNo":90001,"empName":"ADA","job":"LEAD","sal":100,"deptNumber":500}'
+  settle "$seen"
   req "$base/deptemps/500"
+  seen="$(changes_read)"
   req -X DELETE "$base/depts/emps/90001" "${auth[@]}"
   req -X DELETE "$base/depts/500" "${auth[@]}"
+  settle "$seen"
   req "$base/deptemps/500"
   req -X DELETE "$base/depts/500" "${auth[@]}"
   req -X PATCH "$base/depts/7" "${auth[@]}"
