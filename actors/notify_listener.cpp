@@ -60,11 +60,13 @@ bool notify_listener_state::applied_before(const key_change& c) {
 }
 
 void notify_listener_state::set_caught_up(bool yes) {
-  metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
   // The daemon starts bypassed (nothing in the tiers is checked against the
   // database before the first catch-up), and is again after every loss.
+  // The bypass first, then the gauge: whoever sees the gauge fall sees the
+  // tiers bypassed.
   if (status != nullptr)
     status->set_caught_up(yes, now_us());
+  metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
 }
 
 void notify_listener_state::dispatch(notify_listener_ptr self) {
