@@ -331,16 +331,20 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
 
 pg::drift_report listen_connection::read_drift(pg::connection& c) {
   auto read = [&] {
-    static const std::vector<pg::kind_dependencies> none;
-    const auto& dependencies = kinds_checked_ ? kinds_checked_->dependencies : none;
-    return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, dependencies), cfg_.watched);
+    return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, kinds_checked_->dependencies), cfg_.watched);
   };
+  if (!kinds_checked_) { // this session's first check
+    check_kind_statements(c);
+    auto rep = read();
+    kinds_checked_under_ = rep.fingerprint;
+    return rep;
+  }
   auto rep = read();
   // Something moved since the statements were last checked: a view or a
   // function may read other objects now, or be refused.
-  if (!kinds_checked_ || rep.fingerprint != kinds_checked_under_) {
+  if (rep.fingerprint != kinds_checked_under_) {
     auto before = rep.fingerprint;
-    auto had = kinds_checked_ ? kinds_checked_->dependencies : std::vector<pg::kind_dependencies>{};
+    auto had = kinds_checked_->dependencies;
     check_kind_statements(c);
     rep = read();
     // Compared next time with the fingerprint read before the check, so a

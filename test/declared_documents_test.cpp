@@ -658,6 +658,11 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
   apply_declarations(dsn, path);
   const std::vector<std::string> args{"--documents.file=" + path, "--lmdb.path=" + dir.path + "/lmdb",
                                       "--lmdb.flush-interval=20", "--changelog.drift-interval=200"};
+  // As a non-superuser install has it (its functions then guard their reads).
+  auto without_event_triggers = [&] {
+    db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
+            "SELECT restcache_define_trigger_functions()");
+  };
   auto triggers_on = [&](const std::string& table) {
     return db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
                           " WHERE tgrelid = $1::regclass",
@@ -696,8 +701,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     // Without them (an install by a role that is not a superuser): the
     // periodic check sees a partition attached, and bypasses the kind until
     // the repair gives it its TRUNCATE trigger.
-    db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
-            "SELECT restcache_define_trigger_functions()");
+    without_event_triggers();
     db.exec("CREATE TABLE reading_2 (id int, sensor text); INSERT INTO reading_2 VALUES (250, 'e')");
     CAF_CHECK_EQUAL(c.get("/readings/250").status, 404);
     db.exec("ALTER TABLE reading ATTACH PARTITION reading_2 FOR VALUES FROM (200) TO (300)");
@@ -725,8 +729,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     CAF_CHECK(hit_again(d.port(), "/readings/250"));
     // A table made to inherit (the repair put the event triggers back: drop
     // them again): its rows are read through the parent at once.
-    db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
-            "SELECT restcache_define_trigger_functions()");
+    without_event_triggers();
     db.exec("CREATE TABLE cat () INHERITS (animal); INSERT INTO cat VALUES (7, 'Tom')");
     check_answers(d.port(), "/animals/7", 200, R"({"id":7,"name":"Tom"})");
     CAF_CHECK(bypassed(d.port(), "/animals/7"));
@@ -738,8 +741,7 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     // A partition detached, still without the event triggers: its rows go
     // with no row change, seen by the periodic check; the kind is cached
     // again at once (nothing needs repairing).
-    db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
-            "SELECT restcache_define_trigger_functions()");
+    without_event_triggers();
     CAF_CHECK(hit_again(d.port(), "/readings/250"));
     db.exec("ALTER TABLE reading DETACH PARTITION reading_2");
     check_answers(d.port(), "/readings/250", 404);

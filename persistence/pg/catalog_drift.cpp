@@ -44,8 +44,7 @@ SELECT w.name, c.oid IS NOT NULL,
        rt.id IS NOT NULL, coalesce(rt.id, ''), coalesce(rt.enabled, ''), coalesce(rt.type, 0),
        coalesce(rt.conditional, false), coalesce(rt.generated, false), coalesce(rt.current, false),
        coalesce(cols.facts, ''), coalesce(keys.watched, ''),
-       coalesce(c.relrowsecurity || '/' || c.relforcerowsecurity || '/' || coalesce(pol.ids, '') || '/'
-                || coalesce(inh.children, ''), ''),
+       coalesce(c.relrowsecurity || '/' || c.relforcerowsecurity || '/' || coalesce(pol.ids, ''), ''),
        coalesce(des.facts, '')
   FROM want w
   LEFT JOIN pg_class c ON c.oid = w.rel
@@ -79,9 +78,6 @@ SELECT w.name, c.oid IS NOT NULL,
   LEFT JOIN LATERAL (
     SELECT string_agg(p.oid || ':' || p.xmin, ',' ORDER BY p.oid) AS ids FROM pg_policy p WHERE p.polrelid = c.oid
   ) pol ON true
-  LEFT JOIN LATERAL (
-    SELECT string_agg(i.inhrelid::text, ',' ORDER BY i.inhrelid) AS children FROM pg_inherits i WHERE i.inhparent = c.oid
-  ) inh ON true
   LEFT JOIN LATERAL (
     -- Its partitions and inheriting tables at every level, whose rows its
     -- reads read, and restcache's triggers on them (a partition's row
@@ -388,8 +384,7 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
       what += (what.empty() ? "" : ", and ") + std::string{"a column its documents read was altered, dropped or added"};
     if (fa[4] != fb[4])
       what += (what.empty() ? "" : ", and ")
-              + std::string{"which rows a reader sees changed (row-level security or its policies, or the tables "
-                            "inheriting from it)"};
+              + std::string{"which rows a reader sees changed (row-level security or its policies)"};
     if (fa[5] != fb[5])
       what += (what.empty() ? "" : ", and ")
               + std::string{"its partitions or inheriting tables, or restcache's triggers on them, changed"};

@@ -76,7 +76,8 @@ struct table_facts {
   std::vector<column_facts> columns; ///< in the order asked
   std::vector<std::string> watched;  ///< its restcache_watched_key rows, "<key space>:<column>"
   /// What decides which of its rows a reader sees, besides the rows:
-  /// "<row security>/<forced>/<policies' oid:xmin>/<inheriting tables>".
+  /// "<row security>/<forced>/<policies' oid:xmin>" (the tables whose rows
+  /// it reads besides its own are its descendants).
   std::string rows_seen;
   std::vector<descendant_facts> descendants; ///< in oid order
 };

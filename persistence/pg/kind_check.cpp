@@ -385,27 +385,21 @@ private:
   void check_relations(const described_statement& s, const std::string& what) {
     if (s.reads.writes)
       refuse(what + " writes (INSERT, UPDATE, DELETE or MERGE): a document's statement only reads");
-    auto matview = [&](const std::string& qualified) {
-      refuse(what + " reads materialized view " + qualified + ": REFRESH MATERIALIZED VIEW replaces its rows without "
-             "firing a row trigger, so no change to it would reach the caches (read the tables it is made of, "
-             "through a plain view if you like, or give the kind a ttl)");
-    };
     if (kind_->ttl.count() > 0)
       return;
-    for (const auto& d : s.depends)
-      if (d.relkind == 'm')
-        matview(d.schema + "." + d.name);
     // The tables its views and its functions' SQL-standard bodies read count
     // as the plan's: a table read only inside a function is not in the plan.
     auto relations = s.reads.relations;
     for (const auto& d : s.depends)
-      if (d.relkind == 'r' || d.relkind == 'p' || d.relkind == 'f')
+      if (d.relkind == 'r' || d.relkind == 'p' || d.relkind == 'f' || d.relkind == 'm')
         add_once(relations, {d.schema, d.name});
     for (const auto& rel : relations) {
       auto qualified = rel.schema + "." + rel.name;
       const table_read* read = declared_read_of(rel);
       if (read == nullptr && relkind_of(rel) == 'm') {
-        matview(qualified);
+        refuse(what + " reads materialized view " + qualified + ": REFRESH MATERIALIZED VIEW replaces its rows "
+               "without firing a row trigger, so no change to it would reach the caches (read the tables it is "
+               "made of, through a plain view if you like, or give the kind a ttl)");
         continue;
       }
       if (read == nullptr) {
@@ -557,13 +551,13 @@ private:
                  true);
           return;
         }
-        // The database's to mend, as a missing column is: the log would
-        // write keys (15.00) that never match the documents' (15).
         if (auto n = t.nondeterministic.find(column); n != t.nondeterministic.end() && kind_->ttl.count() == 0)
           refuse("column " + read.table + "." + column + " (its key of key space '" + space + "') is compared under "
                  "the nondeterministic collation " + n->second + ": restcache cannot tell which spellings of a key "
                  "are one document, so a change would not reach every spelling cached (key it by a column under a "
                  "deterministic collation, such as a generated column lower(" + column + "), or give the kind a ttl)");
+        // The database's to mend, as a missing column is: the log would
+        // write keys (15.00) that never match the documents' (15).
         if (auto type = key_type_of(space); type && !fits_key_column(*type, c->second))
           refuse("column " + read.table + "." + column + " is " + c->second.name + ", which does not give the "
                    + std::string{key_type_name(*type)} + " keys of key space '" + space + "'",
@@ -725,7 +719,7 @@ private:
   }
 
   /// What the statement depends on, from pg_depend of a temporary function
-  /// whose SQL-standard body it is (rolled back with the check). A session
+  /// whose SQL-standard body it is (gone with the check's rollback). A session
   /// that may not create one leaves `depends_known` false.
   void find_dependencies(const std::string& sql, described_statement& s) {
     if (dependencies_unavailable_)
@@ -735,10 +729,8 @@ private:
     for (size_t i = 0; i < s.parameters.size(); ++i)
       create += (i == 0 ? "" : ", ") + s.parameters[i].name;
     // The statement on lines of its own: a trailing comment ends at its line.
-    auto body = std::string_view{sql};
-    while (!body.empty() && (body.back() == ';' || body.back() == ' ' || body.back() == '\n' || body.back() == '\t'))
-      body.remove_suffix(1);
-    create += ") RETURNS SETOF record LANGUAGE sql BEGIN ATOMIC\n" + std::string{body} + "\n;\nEND";
+    auto body = sql.substr(0, sql.find_last_not_of("; \t\r\n") + 1);
+    create += ") RETURNS SETOF record LANGUAGE sql BEGIN ATOMIC\n" + body + "\n;\nEND";
     std::vector<dependency> found;
     auto failed = in_savepoint(c_, [&] {
       c_.exec(create);
@@ -761,7 +753,6 @@ private:
         d.language = std::string{r.text(i, 9)};
         found.push_back(std::move(d));
       }
-      c_.exec("DROP FUNCTION " + name);
     });
     if (failed.message.empty()) {
       s.depends = std::move(found);

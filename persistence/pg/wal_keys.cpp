@@ -8,7 +8,10 @@ namespace restcache::pg {
 
 namespace {
 
-/// quote_ident's rule: plain lower-case identifiers are written bare.
+/// quote_ident's rule for names that are no keyword: plain lower-case
+/// identifiers bare, others in double quotes. (A table named like a keyword
+/// comes out bare where the trigger quotes it; a "*:" key drops both tiers
+/// whatever table it names.)
 std::string quote_ident(const std::string& name) {
   bool plain = !name.empty() && (std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char c : name)

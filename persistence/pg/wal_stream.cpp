@@ -13,13 +13,6 @@ namespace restcache::pg {
 
 namespace {
 
-std::string message_of(PGconn* c) {
-  std::string m = c != nullptr ? PQerrorMessage(c) : "out of memory";
-  while (!m.empty() && (m.back() == '\n' || m.back() == ' '))
-    m.pop_back();
-  return m;
-}
-
 /// An identifier as START_REPLICATION takes it, and a string option.
 std::string quoted_identifier(const std::string& s) {
   std::string out = "\"";
@@ -51,19 +44,19 @@ wal_stream::wal_stream(const wal_stream_options& o) : status_interval_(o.status_
   const char* vals[] = {"UTF8", "restcache-wal", o.dsn.c_str(), "database", nullptr};
   conn_.reset(PQconnectdbParams(keys, vals, 1));
   if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
-    lost("cannot open a replication connection: " + message_of(conn_.get()));
+    lost("cannot open a replication connection: " + trimmed_message(PQerrorMessage(conn_.get())));
   // The walsender writes values with its session's settings: pinned as the
   // fills pin theirs.
   std::unique_ptr<PGresult, decltype(&PQclear)> set{PQexec(conn_.get(), session_settings_sql), &PQclear};
   if (PQresultStatus(set.get()) != PGRES_COMMAND_OK)
-    throw error("replication connection: " + message_of(conn_.get()));
+    throw error("replication connection: " + trimmed_message(PQerrorMessage(conn_.get())));
   auto start = "START_REPLICATION SLOT " + quoted_identifier(o.slot) + " LOGICAL " + format_wal_lsn(o.start_lsn)
                + " (proto_version '1', publication_names " + quoted_literal(quoted_identifier(o.publication))
                + ", messages 'true')";
   std::unique_ptr<PGresult, decltype(&PQclear)> r{PQexec(conn_.get(), start.c_str()), &PQclear};
   if (PQresultStatus(r.get()) != PGRES_COPY_BOTH) {
     const char* state = PQresultErrorField(r.get(), PG_DIAG_SQLSTATE);
-    throw error("START_REPLICATION of slot " + o.slot + ": " + message_of(conn_.get()), state ? state : "");
+    throw error("START_REPLICATION of slot " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())), state ? state : "");
   }
   confirmed_ = o.start_lsn;
   last_status_ = std::chrono::steady_clock::now();
@@ -84,7 +77,7 @@ bool wal_stream::wait_readable(std::chrono::milliseconds d) {
 void wal_stream::send_status(bool reply_requested) {
   auto update = pgoutput::status_update(confirmed_, confirmed_, confirmed_, pg_now(), reply_requested);
   if (PQputCopyData(conn_.get(), update.data(), static_cast<int>(update.size())) != 1 || PQflush(conn_.get()) != 0)
-    lost("replication stream: cannot send a status update: " + message_of(conn_.get()));
+    lost("replication stream: cannot send a status update: " + trimmed_message(PQerrorMessage(conn_.get())));
   last_status_ = std::chrono::steady_clock::now();
 }
 
@@ -111,13 +104,13 @@ std::optional<wal_stream::event> wal_stream::next(std::chrono::milliseconds time
         return std::nullopt;
       wait_readable(std::min(left, std::max(until_status, std::chrono::milliseconds{1})));
       if (PQconsumeInput(conn_.get()) == 0)
-        lost("replication stream: " + message_of(conn_.get()));
+        lost("replication stream: " + trimmed_message(PQerrorMessage(conn_.get())));
       continue;
     }
     if (n == -1)
       lost("replication stream ended by the server");
     if (n < 0)
-      lost("replication stream: " + message_of(conn_.get()));
+      lost("replication stream: " + trimmed_message(PQerrorMessage(conn_.get())));
     std::unique_ptr<char, decltype(&PQfreemem)> owned{buf, &PQfreemem};
     auto frame = pgoutput::decode_frame({buf, static_cast<size_t>(n)});
     if (auto* k = std::get_if<pgoutput::keepalive>(&frame)) {
