@@ -2,7 +2,8 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--openapi] [--version]
+//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--feed auto|wal|triggers]
+//                  [--openapi] [--version]
 //                  [--help]
 //
 // Exit status: 0 done (or nothing to do), 1 database error, 2 bad arguments.
@@ -33,6 +34,7 @@
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/stored_declarations.hpp"
+#include "persistence/pg/wal_feed.hpp"
 #include "tools/cli_args.hpp"
 
 namespace pg = restcache::pg;
@@ -41,8 +43,8 @@ namespace {
 
 constexpr const char* usage_text =
   "usage: restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--openapi] [--version]\n"
-  "                      [--help]\n";
+  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--feed auto|wal|triggers]\n"
+  "                      [--openapi] [--version] [--help]\n";
 
 constexpr const char* help_text =
   "\n"
@@ -78,6 +80,17 @@ constexpr const char* help_text =
   "                      for a refused file), --verify checks them, --openapi\n"
   "                      describes them (default: the demo's kinds); only with\n"
   "                      one of those three\n"
+  "  --feed FEED         how the daemons learn of committed changes (with\n"
+  "                      --schema-only or a load; --plan says what it would do):\n"
+  "                      wal: each instance streams its own logical replication\n"
+  "                      slot (needs wal_level = logical, a role that may\n"
+  "                      replicate and create a publication, and owns the\n"
+  "                      watched tables; nothing runs in the writers'\n"
+  "                      transactions); triggers: generated row triggers append\n"
+  "                      to a change log the daemons poll; auto (the default\n"
+  "                      for a first install): the WAL when the database allows\n"
+  "                      it, else the triggers. Without --feed a database keeps\n"
+  "                      the feed it has\n"
   "  --openapi           print the OpenAPI document of the kinds (the demo's, with\n"
   "                      its writes, or those of --documents FILE) and exit;\n"
   "                      needs no database\n"
@@ -104,6 +117,7 @@ struct args {
   bool openapi = false;
   bool help = false;
   std::string documents; ///< a declaration file; empty: the demo's kinds
+  std::optional<restcache::feed_choice> feed; ///< --feed; none: the database's, else auto
   pg::load_options load;
 };
 
@@ -171,6 +185,11 @@ args parse_args(int argc, char** argv) {
       a.openapi = true;
     } else if (arg == "--documents") {
       a.documents = std::string{value()};
+    } else if (arg == "--feed") {
+      auto v = value();
+      a.feed = restcache::parse_feed_choice(v);
+      if (!a.feed)
+        usage_error("--feed takes auto, wal or triggers, not '" + std::string{v} + "'");
     } else if (arg == "--if-empty") {
       flag();
       a.load.only_if_empty = true;
@@ -297,7 +316,10 @@ std::vector<const char*> missing_demo_tables(pg::connection& c) {
   return missing;
 }
 
-int plan(pg::connection& c, bool demo, const std::string& source) {
+void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice);
+
+int plan(pg::connection& c, bool demo, const std::string& source,
+         const std::optional<restcache::feed_choice>& feed) {
   std::vector<const char*> demo_tables; // the demo's, missing: --schema-only creates them
   if (demo)
     demo_tables = missing_demo_tables(c);
@@ -341,7 +363,91 @@ int plan(pg::connection& c, bool demo, const std::string& source) {
     print_applied_declarations(c, source, !demo);
   else if (!demo)
     std::printf("declarations: would apply this file's\n");
+  plan_feed(c, feed);
   return refused.empty() ? 0 : 3;
+}
+
+/// The names of the tables the kinds read.
+std::vector<std::string> watched_table_names() {
+  std::vector<std::string> names;
+  for (const auto& t : restcache::watched_tables())
+    names.push_back(t.name);
+  return names;
+}
+
+/// The feed a run with `choice` installs: the one asked for, else the one
+/// the database records, else the automatic choice.
+restcache::feed_kind chosen_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice,
+                                 const pg::wal_readiness& ready) {
+  if (choice)
+    return pg::resolve_feed(*choice, ready);
+  if (auto recorded = pg::recorded_feed(c))
+    return *recorded;
+  return pg::resolve_feed(restcache::feed_choice::automatic, ready);
+}
+
+/// Installs the feed (after the schema and the watched keys); false when
+/// the WAL feed was asked for and the database does not allow it.
+bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice) {
+  auto ready = pg::read_wal_readiness(c, watched_table_names());
+  auto feed = chosen_feed(c, choice, ready);
+  if (feed == restcache::feed_kind::wal && !ready.ready()) {
+    std::fprintf(stderr, "restcache-load: the WAL feed cannot be installed:\n");
+    for (const auto& l : ready.lacks())
+      std::fprintf(stderr, "  %s\n", l.c_str());
+    std::fprintf(stderr, "restcache-load: --feed=triggers installs the trigger feed instead\n");
+    return false;
+  }
+  auto identities = feed == restcache::feed_kind::wal ? pg::identity_changes(c) : std::vector<pg::identity_change>{};
+  auto before = pg::recorded_feed(c);
+  pg::install_feed(c, feed);
+  std::fprintf(stderr, "restcache-load: change feed: %s%s\n", restcache::to_string(feed),
+               feed == restcache::feed_kind::wal ? " (publication restcache, one slot per daemon instance)"
+                                                 : " (row triggers appending to change_log)");
+  if (before && *before != feed)
+    std::fprintf(stderr, "restcache-load: the feed was %s: restart the running instances (until then they "
+                         "answer from PostgreSQL, uncached)\n",
+                 restcache::to_string(*before));
+  for (const auto& t : identities)
+    std::fprintf(stderr, "restcache-load: set REPLICA IDENTITY FULL on %s (was %s): every UPDATE and DELETE "
+                         "of it now writes its whole old row to the WAL\n",
+                 t.table.c_str(), t.identity == 'n' ? "NOTHING" : t.identity == 'i' ? "USING INDEX" : "DEFAULT");
+  if (feed == restcache::feed_kind::wal && ready.unlimited_keep)
+    std::fprintf(stderr, "restcache-load: warning: max_slot_wal_keep_size is unlimited (-1): the slot of an "
+                         "instance that stops holds WAL until its disk is full; set a bound\n");
+  return true;
+}
+
+/// What --plan says of the feed.
+void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice) {
+  auto names = watched_table_names();
+  auto ready = pg::read_wal_readiness(c, names);
+  auto feed = chosen_feed(c, choice, ready);
+  std::printf("feed: would be %s%s\n", restcache::to_string(feed),
+              feed == restcache::feed_kind::wal ? " (publication restcache of the watched tables; each instance "
+                                                  "streams its own slot)"
+                                                : " (row triggers in the writers' transactions)");
+  auto lacks = ready.lacks();
+  if (lacks.empty())
+    std::printf("feed: the WAL feed is possible here\n");
+  for (const auto& l : lacks)
+    std::printf("feed: the WAL feed lacks: %s\n", l.c_str());
+  if (feed == restcache::feed_kind::wal) {
+    std::vector<std::string> tables, columns;
+    for (const auto& t : restcache::watched_tables())
+      for (const auto& k : t.keys)
+        if (auto colon = k.find(':'); colon != std::string::npos) {
+          tables.push_back(t.name);
+          columns.push_back(k.substr(colon + 1));
+        }
+    for (const auto& t : pg::identity_changes(c, tables, columns))
+      std::printf("feed: would set REPLICA IDENTITY FULL on %s; costs every UPDATE and DELETE of it its whole "
+                  "old row in the WAL (about +20%% WAL per write measured on emp)\n",
+                  t.why().c_str());
+    if (ready.unlimited_keep)
+      std::printf("feed: warning: max_slot_wal_keep_size is unlimited (-1): a stopped instance's slot holds WAL "
+                  "without bound\n");
+  }
 }
 
 /// What --verify prints: the daemons' own drift check, run once, and
@@ -364,7 +470,9 @@ int verify(pg::connection& c) {
                                          : "not installed (needs a superuser; DDL is seen by the daemons' periodic "
                                            "check, changelog.drift-interval)");
   auto tables = restcache::watched_tables();
-  auto report = pg::judge_catalog(pg::read_catalog_facts(c, tables), tables);
+  auto feed = pg::recorded_feed(c).value_or(restcache::feed_kind::triggers);
+  std::printf("change feed: %s\n", restcache::to_string(feed));
+  auto report = pg::judge_catalog(pg::read_catalog_facts(c, tables, {}, feed), tables);
   for (const auto& p : report.log_problems) {
     std::printf("change log: %s\n", p.c_str());
     fine = false;
@@ -429,7 +537,7 @@ int main(int argc, char** argv) {
     if (a.verify)
       return verify(c);
     if (a.plan)
-      return plan(c, a.documents.empty(), declared_source);
+      return plan(c, a.documents.empty(), declared_source, a.feed);
     // The kinds are checked before anything is installed for them: a file's
     // always (a refused file installs nothing), the demo's once its tables
     // exist, where a refusal is said and the repair goes on (its statements
@@ -468,6 +576,8 @@ int main(int argc, char** argv) {
                    before == digest ? "already" : "now", origin.c_str(), digest.c_str(),
                    before && before != digest ? ": running instances serve them once restarted" : "");
     }
+    if (!install_feed(c, a.feed))
+      return 1;
     if (a.schema_only)
       return 0;
     auto present = c.exec("SELECT coalesce(max(deptno), 0), count(*) FROM dept");

@@ -155,6 +155,52 @@ SELECT u.kind, string_agg(u.obj || '@' || coalesce(CASE u.cls
  GROUP BY u.kind
 )sql";
 
+// The WAL feed's facts of each table asked ($1 names, $2 its key columns
+// joined by ','), and of its partitions and inheriting tables: per
+// relation "<name>|<oid>|<partitioned>|<published>|<identity>|<key columns
+// the identity lacks, by '+'>", joined by U+001F; then the recorded feed
+// and the publication.
+constexpr const char* wal_facts_sql = R"sql(
+WITH want AS (
+  SELECT u.ord, to_regclass(u.name) AS rel, string_to_array(u.cols, ',') AS cols
+    FROM unnest(string_to_array($1, chr(31)), string_to_array($2, chr(31))) WITH ORDINALITY AS u(name, cols, ord)
+), pub AS (
+  SELECT p.oid, p.xmin, p.pubname FROM pg_publication p WHERE p.pubname = 'restcache'
+), published AS (
+  SELECT g.relid FROM pub, LATERAL pg_get_publication_tables(pub.pubname) g
+)
+SELECT w.ord,
+       coalesce((
+         WITH RECURSIVE tree(relid, depth) AS (
+           SELECT w.rel::oid, 0
+           UNION ALL
+           SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid WHERE t.depth < 32)
+         SELECT string_agg(concat_ws('|', format('%I.%I', n.nspname, c.relname), c.oid, c.relkind = 'p',
+                                     CASE WHEN c.relkind = 'p'
+                                          THEN EXISTS (SELECT 1 FROM pg_publication_rel r JOIN pub ON r.prpubid = pub.oid
+                                                        WHERE r.prrelid = c.oid)
+                                          ELSE c.oid IN (SELECT relid FROM published) END,
+                                     c.relreplident,
+                                     coalesce((SELECT string_agg(k.col, '+' ORDER BY k.col)
+                                                 FROM unnest(w.cols) AS k(col)
+                                                WHERE c.relkind <> 'p' AND c.relreplident <> 'f'
+                                                  AND NOT EXISTS (
+                                                    SELECT 1 FROM pg_index i
+                                                      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                                                     WHERE i.indrelid = c.oid AND a.attname = k.col
+                                                       AND ((c.relreplident = 'd' AND i.indisprimary)
+                                                            OR (c.relreplident = 'i' AND i.indisreplident)))), '')),
+                           chr(31) ORDER BY t.depth, c.oid)
+           FROM (SELECT DISTINCT ON (relid) relid, depth FROM tree ORDER BY relid, depth) t
+           JOIN pg_class c ON c.oid = t.relid JOIN pg_namespace n ON n.oid = c.relnamespace), ''),
+       coalesce((SELECT pub.oid || ':' || pub.xmin FROM pub), ''),
+       coalesce((SELECT p.pubinsert AND p.pubupdate AND p.pubdelete AND p.pubtruncate FROM pg_publication p, pub
+                  WHERE p.oid = pub.oid), false),
+       coalesce((SELECT p.pubviaroot FROM pg_publication p, pub WHERE p.oid = pub.oid), false)
+  FROM want w
+ ORDER BY w.ord
+)sql";
+
 trigger_facts trigger_at(const result& r, int row, int col) {
   trigger_facts t;
   t.present = r.text(row, col) == "t";
@@ -195,10 +241,41 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
                        "restcache_watched_key, the table's columns, and whether event triggers follow DDL)");
 }
 
+/// The WAL feed's facts of `tables` into `f` (wal_facts_sql).
+void read_wal_facts(connection& c, const std::vector<watched_table>& tables, catalog_facts& f) {
+  std::vector<std::string> names, keys;
+  for (const auto& t : tables) {
+    names.push_back(t.name);
+    std::vector<std::string> cols;
+    for (const auto& k : t.keys)
+      if (auto colon = k.find(':'); colon != std::string::npos)
+        cols.push_back(k.substr(colon + 1));
+    keys.push_back(join(cols, ","));
+  }
+  auto r = c.exec_params(wal_facts_sql, {join(names, unit), join(keys, unit)});
+  auto recorded = c.exec("SELECT restcache_feed()"); // a v12 schema: the caller chose this feed from it
+  f.wal.recorded_feed = std::string{recorded.text(0, 0)};
+  for (int row = 0; row < r.rows(); ++row) {
+    auto i = static_cast<size_t>(r.int64(row, 0)) - 1;
+    if (i < f.tables.size())
+      for (const auto& rel : split(r.text(row, 1), unit[0])) {
+        auto x = split(rel, '|');
+        if (x.size() < 5)
+          continue;
+        x.resize(6);
+        f.tables[i].wal.push_back({x[0], x[1], x[2] == "t", x[3] == "t", x[4].empty() ? 'd' : x[4][0],
+                                   split(x[5], '+')});
+      }
+    f.wal.publication = std::string{r.text(row, 2)};
+    f.wal.publishes_all = r.text(row, 3) == "t";
+    f.wal.via_root = r.text(row, 4) == "t";
+  }
+}
+
 } // namespace
 
 catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables,
-                                 const std::vector<kind_dependencies>& kinds) {
+                                 const std::vector<kind_dependencies>& kinds, feed_kind feed) {
   std::vector<std::string> names, columns;
   for (const auto& t : tables) {
     names.push_back(t.name);
@@ -231,6 +308,9 @@ catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>
     }
     f.tables.push_back(std::move(t));
   }
+  f.feed = feed;
+  if (feed == feed_kind::wal)
+    read_wal_facts(c, tables, f);
   std::vector<std::string> kind_names, objects;
   for (const auto& k : kinds)
     if (k.known)
@@ -265,9 +345,26 @@ std::string drift_report::problems() const {
 drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables) {
   drift_report rep;
   const uint64_t every_kind = kinds_reading(tables);
+  const bool wal = facts.feed == feed_kind::wal;
   if (facts.log_id.empty())
     rep.log_problems.push_back("the change log (change_log) does not exist");
   rep.fingerprint = "log=" + facts.log_id;
+  if (wal) {
+    // The publication recreated or altered: its changes in between are lost.
+    const auto& w = facts.wal;
+    if (w.recorded_feed != "wal")
+      rep.log_problems.push_back("the database's change feed is " + w.recorded_feed
+                                 + " now (restcache-load --feed), not the WAL: restart this instance to follow it");
+    if (w.publication.empty())
+      rep.log_problems.push_back("the publication restcache does not exist");
+    else if (!w.publishes_all)
+      rep.log_problems.push_back("the publication restcache does not publish every insert, update, delete and truncate");
+    else if (w.via_root)
+      rep.log_problems.push_back("the publication restcache publishes via the partition root (a partition's TRUNCATE "
+                                 "is not sent then)");
+    rep.fingerprint += ";feed=wal/" + w.publication + "/" + (w.publishes_all ? "all" : "some")
+                       + (w.via_root ? "/root" : "");
+  }
   for (size_t i = 0; i < tables.size(); ++i) {
     const auto& want = tables[i];
     table_check check{want.name, {}, want.kinds};
@@ -277,8 +374,10 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
       check.problems.push_back("table " + want.name + " does not exist");
     } else {
       const auto& name = f->qualified;
-      judge_trigger(f->changed, "restcache_changed", name, 29, check.problems); // ROW AFTER INSERT|DELETE|UPDATE
-      judge_trigger(f->truncated, "restcache_truncated", name, 32, check.problems); // STATEMENT AFTER TRUNCATE
+      if (!wal) {
+        judge_trigger(f->changed, "restcache_changed", name, 29, check.problems); // ROW AFTER INSERT|DELETE|UPDATE
+        judge_trigger(f->truncated, "restcache_truncated", name, 32, check.problems); // STATEMENT AFTER TRUNCATE
+      }
       std::string columns;
       for (const auto& col : f->columns) {
         if (col.id.empty())
@@ -296,13 +395,26 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
           // Its one row trigger logs its own keys, not the table's.
           check.problems.push_back(which + " is watched itself: its changes would log its own keys, not " + name
                                    + "'s (declare kinds over one of the two)");
-        } else {
+        } else if (!wal) {
           judge_trigger(d.changed, "restcache_changed", which, 29, check.problems);
           judge_trigger(d.truncated, "restcache_truncated", which, 32, check.problems);
         }
         descendants += (descendants.empty() ? "" : ",") + d.oid + ":" + d.changed.id + ":" + d.truncated.id;
       }
       print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen + "|" + descendants;
+      if (wal) {
+        std::string published;
+        for (const auto& r : f->wal) {
+          if (!r.published)
+            check.problems.push_back(r.name + " is not in the publication restcache: its changes go unseen "
+                                     "(restcache-load --schema-only publishes it)");
+          if (!r.identity_lacks.empty())
+            check.problems.push_back(r.name + "'s replica identity does not carry the old value of "
+                                     + join(r.identity_lacks, ", ") + " (restcache-load --schema-only sets it FULL)");
+          published += (published.empty() ? "" : ",") + r.oid + ":" + (r.published ? "p" : "-") + r.identity;
+        }
+        print += "|" + published;
+      }
     }
     rep.fingerprint += ";" + want.name + "=" + print;
     if (!check.problems.empty())
@@ -371,9 +483,11 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
     if (name.starts_with(kind_part))
       return "what the statements of kind " + name.substr(kind_part.size()) + " depend on was redefined (a view, "
              "a function, an operator, an enum's values or a column's type)";
+    if (name == "feed")
+      return std::string{"the WAL feed's publication was created, altered or dropped (changes may be lost)"};
     auto fa = split(a, '|'), fb = split(b, '|');
-    fa.resize(6);
-    fb.resize(6);
+    fa.resize(7);
+    fb.resize(7);
     if (fa[0] != fb[0])
       return a.empty() || b.empty() ? "table " + name + (a.empty() ? " appeared" : " disappeared")
                                      : "table " + name + " is another table now (recreated, or swapped by RENAME)";
@@ -388,6 +502,9 @@ std::vector<std::string> fingerprint_changes(std::string_view before, std::strin
     if (fa[5] != fb[5])
       what += (what.empty() ? "" : ", and ")
               + std::string{"its partitions or inheriting tables, or restcache's triggers on them, changed"};
+    if (fa[6] != fb[6])
+      what += (what.empty() ? "" : ", and ")
+              + std::string{"its place in the publication or its replica identity changed"};
     return "table " + name + ": " + what;
   };
   for (const auto& [name, part] : now) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/feed_kind.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/kind_check.hpp"
 
@@ -66,6 +67,18 @@ struct descendant_facts {
   trigger_facts truncated; ///< restcache_truncated (PostgreSQL clones no statement trigger)
 };
 
+/// A watched table or one of its descendants as the WAL feed needs it
+/// (read only for that feed): in the publication, and with a replica
+/// identity that carries the old value of every watched key column.
+struct wal_relation_facts {
+  std::string name; ///< schema.table
+  std::string oid;
+  bool partitioned = false; ///< its changes are its partitions'
+  bool published = false;   ///< its changes are in the publication (a partition's through its root)
+  char identity = 'd';      ///< pg_class.relreplident
+  std::vector<std::string> identity_lacks; ///< watched key columns its identity does not carry
+};
+
 struct table_facts {
   std::string name;      ///< as asked (as the statements name it)
   bool exists = false;
@@ -80,6 +93,16 @@ struct table_facts {
   /// it reads besides its own are its descendants).
   std::string rows_seen;
   std::vector<descendant_facts> descendants; ///< in oid order
+  std::vector<wal_relation_facts> wal; ///< the table, then its descendants; WAL feed only
+};
+
+/// The WAL feed's own facts: the feed the database records and restcache's
+/// publication ("<oid>:<xmin>", empty when missing).
+struct wal_feed_facts {
+  std::string recorded_feed;
+  std::string publication;
+  bool publishes_all = false; ///< insert, update, delete and truncate
+  bool via_root = false;      ///< publish_via_partition_root (a partition's TRUNCATE is not sent then)
 };
 
 /// What a kind's statements depend on besides rows, as the catalog has it
@@ -98,6 +121,10 @@ struct catalog_facts {
   std::string log_id;
   std::vector<table_facts> tables; ///< in the order asked
   std::vector<kind_facts> kinds;   ///< in the order of the dependencies asked
+  /// The feed the facts were read for: under the WAL's, restcache's
+  /// triggers are not wanted, the publication and identities are.
+  feed_kind feed = feed_kind::triggers;
+  wal_feed_facts wal;
 };
 
 /// Reads the facts of `tables` (names resolved by the session's search_path)
@@ -105,7 +132,8 @@ struct catalog_facts {
 /// second. Throws pg::error when the catalog cannot be read (restcache's
 /// functions missing: an older schema).
 catalog_facts read_catalog_facts(connection& c, const std::vector<watched_table>& tables,
-                                 const std::vector<kind_dependencies>& kinds = {});
+                                 const std::vector<kind_dependencies>& kinds = {},
+                                 feed_kind feed = feed_kind::triggers);
 
 struct table_check {
   std::string name;

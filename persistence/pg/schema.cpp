@@ -9,8 +9,6 @@
 
 namespace restcache::pg {
 
-namespace {
-
 /// After a failed statement inside an explicit transaction the session is in
 /// an aborted transaction block; end it so the connection stays usable.
 void rollback_if_in_transaction(connection& c) noexcept {
@@ -26,7 +24,6 @@ void rollback_if_in_transaction(connection& c) noexcept {
   }
 }
 
-} // namespace
 
 int ensure_schema(connection& c) {
   if (c.ok() && PQtransactionStatus(c.get()) != PQTRANS_IDLE)
@@ -155,15 +152,27 @@ void uninstall_schema(connection& c) {
     "    DROP TRIGGER IF EXISTS restcache_emp_truncated ON emp;"
     "  END IF;"
     "END $do$;"
+    // The replica identities the WAL feed changed, as they were found.
+    "DO $do$ DECLARE r record; BEGIN"
+    "  IF to_regclass('restcache_replica_identity') IS NOT NULL THEN"
+    "    FOR r IN SELECT * FROM restcache_replica_identity LOOP"
+    "      CONTINUE WHEN to_regclass(format('%I.%I', r.table_schema, r.table_name)) IS NULL;"
+    "      EXECUTE format('ALTER TABLE %I.%I REPLICA IDENTITY %s', r.table_schema, r.table_name,"
+    "                     CASE r.original WHEN 'n' THEN 'NOTHING' WHEN 'f' THEN 'FULL'"
+    "                       WHEN 'i' THEN 'USING INDEX ' || quote_ident(r.original_index) ELSE 'DEFAULT' END);"
+    "    END LOOP;"
+    "  END IF;"
+    "END $do$;"
     "DROP FUNCTION IF EXISTS restcache_replay_keys(xid8, bigint, int), restcache_digest_for(xid8, int),"
     "  restcache_replay(xid8, bigint, int), restcache_usable_digest(xid8, int),"
     "  restcache_install_triggers(), restcache_remove_triggers(), restcache_trigger_function(text, text),"
     "  restcache_trigger_source(text, text), restcache_truncated_source(), restcache_define_function(text, text),"
     "  restcache_event_triggers(), restcache_ddl_logged(), restcache_log_table(),"
     "  restcache_function_as_generated(oid, text), restcache_ddl_followed(), restcache_define_trigger_functions(),"
-    "  restcache_descendant_triggers(bool), restcache_descendants(regclass);"
+    "  restcache_descendant_triggers(bool), restcache_descendants(regclass), restcache_remove_row_triggers(),"
+    "  restcache_feed(), restcache_log_keys(text[]), restcache_publish_watched();"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
-    "  restcache_declarations, restcache_schema;"
+    "  restcache_declarations, restcache_feed, restcache_replica_identity, restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
     "  restcache_change_log_bound(), restcache_prune_change_log(int);"

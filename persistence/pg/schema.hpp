@@ -20,12 +20,16 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 11;
+inline constexpr int schema_version = 12;
 
 /// schema.sql's transaction-scoped advisory lock ('restcach' in ASCII): whoever
 /// changes restcache's objects or the watched tables' triggers takes it, so
 /// appliers at once queue up instead of colliding or deadlocking.
 inline constexpr const char* schema_lock_sql = "SELECT pg_advisory_xact_lock(7310593858020254568)";
+
+/// After a failed statement inside an explicit transaction the session is in
+/// an aborted transaction block: ends it so the connection stays usable.
+void rollback_if_in_transaction(connection& c) noexcept;
 
 /// A watched key: (table, key space, column).
 using watch_row = std::array<std::string, 3>;

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: Apache-2.0
--- restcache schema, version 11 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 12 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -243,6 +243,91 @@ BEGIN
 END
 $fn$;
 
+-- Which change feed this database's instances follow (one row; none: the
+-- triggers, as before version 12), as `restcache-load --feed` chose it:
+--   triggers: the generated row triggers append to change_log, polled;
+--   wal:      each instance streams its own logical replication slot through
+--             pgoutput on the publication "restcache" of the watched tables,
+--             and nothing runs inside the writers' transactions.
+-- restcache_install_triggers installs what the feed needs and removes what
+-- the other one left.
+CREATE TABLE IF NOT EXISTS restcache_feed (
+  one       boolean PRIMARY KEY DEFAULT true CHECK (one),
+  feed      text NOT NULL CHECK (feed IN ('triggers', 'wal')),
+  chosen_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE OR REPLACE FUNCTION restcache_feed()
+RETURNS text LANGUAGE sql STABLE AS $fn$
+  SELECT coalesce((SELECT f.feed FROM restcache_feed f), 'triggers')
+$fn$;
+
+-- The replica identity restcache-load found on a table before it changed it
+-- for the WAL feed (the old key columns of an UPDATE or DELETE must be in the
+-- WAL): `restcache-load --uninstall` puts it back. original is
+-- pg_class.relreplident (d, n, f, i), original_index the index's name for i.
+CREATE TABLE IF NOT EXISTS restcache_replica_identity (
+  table_schema   text NOT NULL,
+  table_name     text NOT NULL,
+  original       "char" NOT NULL,
+  original_index text,
+  PRIMARY KEY (table_schema, table_name)
+);
+
+-- Logs keys the way the feed carries them: a change-log row for the
+-- triggers' feed, a transactional logical message (prefix "restcache", the
+-- keys joined by U+001F) for the WAL's, which arrives in commit order with
+-- the rows. The DDL event trigger logs through it.
+CREATE OR REPLACE FUNCTION restcache_log_keys(keys text[])
+RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF restcache_feed() = 'wal' THEN
+    PERFORM pg_logical_emit_message(true, 'restcache', array_to_string(keys, chr(31)));
+  ELSE
+    EXECUTE format('INSERT INTO %s (keys) VALUES ($1)', restcache_log_table()) USING keys;
+  END IF;
+END
+$fn$;
+
+-- The publication of the WAL feed: exactly the watched tables that exist,
+-- each change under the name of the table it was made in
+-- (publish_via_partition_root off: with it on, pgoutput drops a TRUNCATE of
+-- a single partition). Changed only when the list differs, so instances
+-- streaming it see nothing. Needs the right to create a publication and the
+-- tables' ownership (restcache-load --plan says so).
+CREATE OR REPLACE FUNCTION restcache_publish_watched()
+RETURNS int LANGUAGE plpgsql AS $fn$
+DECLARE
+  wanted text;
+  have text;
+BEGIN
+  SELECT string_agg(format('%I.%I', w.table_schema, w.table_name), ', ' ORDER BY 1)
+    INTO wanted
+    FROM (SELECT DISTINCT table_schema, table_name FROM restcache_watched_key) w
+   WHERE to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL;
+  IF NOT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache') THEN
+    EXECUTE 'CREATE PUBLICATION restcache WITH (publish = ''insert, update, delete, truncate'','
+            ' publish_via_partition_root = false)';
+  END IF;
+  SELECT string_agg(format('%I.%I', n.nspname, c.relname), ', ' ORDER BY 1)
+    INTO have
+    FROM pg_publication p JOIN pg_publication_rel r ON r.prpubid = p.oid
+    JOIN pg_class c ON c.oid = r.prrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE p.pubname = 'restcache';
+  IF wanted IS NOT DISTINCT FROM have THEN
+    RETURN 0;
+  END IF;
+  IF wanted IS NULL THEN
+    EXECUTE 'DROP PUBLICATION restcache';
+    EXECUTE 'CREATE PUBLICATION restcache WITH (publish = ''insert, update, delete, truncate'','
+            ' publish_via_partition_root = false)';
+  ELSE
+    EXECUTE 'ALTER PUBLICATION restcache SET TABLE ' || wanted;
+  END IF;
+  RETURN 1;
+END
+$fn$;
+
 -- What is watched: which column of which table gives the key of which key
 -- space. The triggers are generated from these rows
 -- (restcache_install_triggers); the rows come from the kinds' reads
@@ -480,6 +565,9 @@ DECLARE
   fn text;
   n int := 0;
 BEGIN
+  IF restcache_feed() = 'wal' THEN
+    RETURN 0; -- a descendant's changes are published with its root's
+  END IF;
   PERFORM set_config('restcache.adding_triggers', 'on', true);
   FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
     CONTINUE WHEN to_regclass(format('%I.%I', t.table_schema, t.table_name)) IS NULL;
@@ -551,6 +639,15 @@ BEGIN
   log_schema := regexp_replace(restcache_log_table(), '\.change_log$', '');
   truncated_fn := log_schema || '.restcache_truncated';
   PERFORM restcache_define_function(truncated_fn, restcache_truncated_source());
+  IF restcache_feed() = 'wal' THEN
+    -- Nothing in the writers' transactions: the triggers go (the generated
+    -- functions stay, unused), the publication names the tables.
+    PERFORM restcache_remove_row_triggers();
+    RETURN restcache_publish_watched();
+  END IF;
+  IF EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache') THEN
+    EXECUTE 'DROP PUBLICATION restcache';
+  END IF;
   FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
     rel := format('%I.%I', t.table_schema, t.table_name);
     IF to_regclass(rel) IS NULL THEN
@@ -586,15 +683,16 @@ BEGIN
 END
 $fn$;
 
--- The reverse, for uninstalling: every watched table's triggers and their
--- generated functions.
-CREATE OR REPLACE FUNCTION restcache_remove_triggers()
+-- The watched tables' triggers (and their descendants'), leaving the
+-- generated functions: the WAL feed needs none of them.
+CREATE OR REPLACE FUNCTION restcache_remove_row_triggers()
 RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
   t record;
   d record;
   rel text;
 BEGIN
+  PERFORM set_config('restcache.adding_triggers', 'on', true);
   FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w LOOP
     rel := format('%I.%I', t.table_schema, t.table_name);
     IF to_regclass(rel) IS NOT NULL THEN
@@ -607,9 +705,26 @@ BEGIN
       EXECUTE format('DROP TRIGGER IF EXISTS restcache_changed ON %s', rel);
       EXECUTE format('DROP TRIGGER IF EXISTS restcache_truncated ON %s', rel);
     END IF;
+  END LOOP;
+  PERFORM set_config('restcache.adding_triggers', 'off', true);
+END
+$fn$;
+
+-- The reverse, for uninstalling: every watched table's triggers and their
+-- generated functions, and the WAL feed's publication.
+CREATE OR REPLACE FUNCTION restcache_remove_triggers()
+RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE
+  t record;
+BEGIN
+  PERFORM restcache_remove_row_triggers();
+  FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w LOOP
     EXECUTE format('DROP FUNCTION IF EXISTS %I()', restcache_trigger_function(t.table_schema, t.table_name));
   END LOOP;
   DROP FUNCTION IF EXISTS restcache_truncated();
+  IF EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache') THEN
+    EXECUTE 'DROP PUBLICATION restcache';
+  END IF;
 END
 $fn$;
 
@@ -638,6 +753,9 @@ BEGIN
       changed text[];
       redefined text[];
     BEGIN
+      -- restcache's functions name their objects unqualified: its schema,
+      -- for this function only.
+      PERFORM set_config('search_path', 'pg_catalog, %1$s, pg_temp', true);
       IF TG_EVENT = 'sql_drop' THEN
         SELECT array_agg(DISTINCT '!:' || quote_ident(d.address_names[1]) || '.' || quote_ident(d.address_names[2]))
           INTO changed
@@ -676,19 +794,17 @@ BEGIN
                 OR (e.classid = 'pg_class'::regclass AND e.object_type = 'view'))
            AND e.object_identity NOT LIKE '%%restcache\_%%';
         IF redefined IS NOT NULL THEN
-          INSERT INTO %2$s (keys) VALUES (redefined);
+          PERFORM %1$s.restcache_log_keys(redefined);
         END IF;
       END IF;
       IF changed IS NOT NULL THEN
-        INSERT INTO %2$s (keys) VALUES (changed);
+        PERFORM %1$s.restcache_log_keys(changed);
         -- A key column renamed or dropped: the table's trigger function is
         -- generated again here, in the DDL's own transaction, so no write
         -- runs one that reads a column that is gone. A partition or an
         -- inheriting table created or attached gets its triggers here too.
-        -- restcache's functions name their objects unqualified: its schema,
-        -- for this function only. The triggers it creates run this function
-        -- again: the flag keeps it from creating them twice.
-        PERFORM set_config('search_path', 'pg_catalog, %1$s, pg_temp', true);
+        -- The triggers it creates run this function again: the flag keeps
+        -- it from creating them twice.
         PERFORM %1$s.restcache_define_trigger_functions();
         IF coalesce(current_setting('restcache.adding_triggers', true), '') <> 'on' THEN
           PERFORM %1$s.restcache_descendant_triggers(true);
@@ -736,6 +852,6 @@ CREATE TABLE IF NOT EXISTS restcache_declarations (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
-INSERT INTO restcache_schema (version) VALUES (11) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (12) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
