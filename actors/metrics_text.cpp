@@ -174,8 +174,22 @@ std::string listener_metrics_text(const listener_metrics& m) {
                 "Age of the change log's oldest entry, as last measured; -1: not yet.", "gauge",
                 rd(m.changelog_oldest_age_s));
   append_metric(out, "restcache_listener_watermark_xid",
-                "Replay watermark: every change of a transaction below it is applied.", "gauge",
+                "Replay watermark: every change of a transaction below it is applied (under the WAL feed: "
+                "every change committed before this WAL position, as an integer).", "gauge",
                 rd(m.watermark));
+  append_metric(out, "restcache_listener_feed_wal",
+                "1 while the listener follows the WAL feed (its own logical replication slot), 0 for the "
+                "trigger feed.", "gauge", rd(m.feed_wal));
+  append_metric(out, "restcache_listener_slot_resets_total",
+                "WAL feed: the instance's slot was missing, invalidated (max_slot_wal_keep_size) or did not match "
+                "the tiers (a restored older copy): both tiers dropped, a new slot made.", "counter",
+                rd(m.slot_resets));
+  append_metric(out, "restcache_listener_slot_confirmed_lsn",
+                "WAL feed: the position the slot is confirmed to (what the tiers hold durably); the server keeps "
+                "the WAL after it.", "gauge", rd(m.slot_confirmed_lsn));
+  append_metric(out, "restcache_listener_slot_lag_bytes",
+                "WAL feed: the server's WAL position, when it last said, minus the slot's confirmed position.",
+                "gauge", std::max<int64_t>(rd(m.slot_server_lsn) - rd(m.slot_confirmed_lsn), 0));
   append_metric(out, "restcache_listener_applied_seq", "Highest change sequence applied.", "gauge",
                 rd(m.applied_seq));
   append_histogram_of(out, "restcache_invalidation_latency_seconds",

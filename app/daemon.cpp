@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <limits>
+#include <random>
 #include <stdexcept>
 
 #include "actors/cache_populator.hpp"
@@ -25,6 +26,7 @@
 #include "messages/prometheus.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
+#include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/schema.hpp"
 #include "runtime/io_scheduler.hpp"
 
@@ -45,8 +47,10 @@ void daemon::start() {
   auto schema = startup::check_schema(o_.db_dsn);
   // Without this build's schema nothing is cached, so nothing needs
   // vouching for; restcache-load checks the kinds before it installs it.
-  if (schema == startup::schema_action::current)
+  if (schema == startup::schema_action::current) {
     startup::check_documents(o_);
+    startup::check_feed(o_);
+  }
   if (schema == startup::schema_action::newer)
     throw std::runtime_error("the database holds a restcache schema newer than this build's (version "
                              + std::to_string(pg::schema_version)
@@ -203,6 +207,19 @@ void daemon::spawn_listener() {
   listener_cfg.connection.declarations_digest = startup::documents_installed().digest;
   if (tier_store_)
     listener_cfg.connection.history = tier_store_->history();
+  listener_cfg.connection.feed = parse_feed_choice(o_.changelog_feed).value_or(feed_choice::automatic);
+  if (tier_store_) {
+    listener_cfg.connection.instance_id = tier_store_->instance_id();
+    // What the file's records are vouched for by: the LMDB commit that
+    // carried the watermark is on disk (lmdb/env.hpp: durable commits).
+    listener_cfg.connection.durable_watermark = [store = tier_store_] { return store->watermark(); };
+  } else {
+    // Memory only: nothing outlives the process, so neither does its slot.
+    std::random_device rd;
+    for (int i = 0; i < 16; ++i)
+      listener_cfg.connection.instance_id += "0123456789abcdefghijklmnopqrstuvwxyz"[rd() % 36];
+    listener_cfg.connection.temporary_slot = true;
+  }
   listener_cfg.max_pending_keys = static_cast<size_t>(o_.changelog_max_pending);
   auto inbox = std::make_shared<change_inbox>(listener_cfg.max_pending_keys);
   // Where the stored watermark was taken, so the first replay reads only what
@@ -216,6 +233,11 @@ void daemon::spawn_listener() {
     // The catalog the records were filled under: a kind's tables changed
     // unseen while the daemon was down drop them at the first check.
     listener_cfg.connection.catalog = tier_store_->watermark_catalog();
+    // The WAL feed's fingerprint has its publication part; a file kept by
+    // the other feed holds a watermark that is no position in this one.
+    listener_cfg.connection.tiers_feed = pg::fingerprint_of_wal_feed(listener_cfg.connection.catalog)
+                                           ? feed_kind::wal
+                                           : feed_kind::triggers;
   }
   front_->set_drift(&change_metrics_.drift);
   listener_ = system_->spawn(notify_listener, listener_cfg, shards_, writer_, inbox, &change_metrics_,

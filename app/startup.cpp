@@ -12,6 +12,7 @@
 #include "http/action_routes.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/wal_feed.hpp"
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/stored_declarations.hpp"
@@ -161,6 +162,36 @@ bool check_documents(const daemon_options& o) {
     spdlog::info("{} checked against the database: every statement prepares and every table it reads is watched",
                  what);
   return true;
+}
+
+void check_feed(const daemon_options& o) {
+  auto wanted = parse_feed_choice(o.changelog_feed).value_or(feed_choice::automatic);
+  if (wanted == feed_choice::automatic)
+    return;
+  feed_kind recorded;
+  std::vector<std::string> lacks;
+  try {
+    pg::connection c{o.db_dsn};
+    recorded = pg::recorded_feed(c).value_or(feed_kind::triggers);
+    if (wanted == feed_choice::wal && recorded != feed_kind::wal) {
+      std::vector<std::string> tables;
+      for (const auto& t : watched_tables())
+        tables.push_back(t.name);
+      lacks = pg::read_wal_readiness(c, tables).lacks();
+    }
+  } catch (const std::exception& e) {
+    spdlog::warn("the database's change feed not checked at start-up ({})", e.what());
+    return;
+  }
+  if ((wanted == feed_choice::wal) == (recorded == feed_kind::wal))
+    return;
+  std::string why = std::string{"changelog.feed is "} + (wanted == feed_choice::wal ? "wal" : "triggers")
+                    + " but the database's change feed is " + to_string(recorded)
+                    + ": `restcache-load --schema-only --feed=" + (wanted == feed_choice::wal ? "wal" : "triggers")
+                    + "` installs it, or changelog.feed = auto follows the database";
+  for (const auto& l : lacks)
+    why += "; the WAL feed lacks: " + l;
+  throw std::runtime_error(why);
 }
 
 namespace {

@@ -73,6 +73,12 @@ schema_action check_schema(const std::string& dsn);
 /// logged, and false is returned.
 bool check_documents(const daemon_options& o);
 
+/// With changelog.feed wal or triggers: throws (the daemon refuses to
+/// start) when the database's feed is the other one, naming what the WAL
+/// feed lacks there. Nothing when the database cannot be reached (the
+/// listener says so then).
+void check_feed(const daemon_options& o);
+
 /// Opens the LMDB tier at lmdb.path and says how in `status`. Records
 /// without a replay watermark are dropped: they cannot be checked against
 /// the change log. Files that are damaged (not LMDB's, another LMDB version,

@@ -385,6 +385,14 @@ restcache_config::restcache_config() {
              "with cache.no-cache=honour, ms during which further refreshes of a key are answered from the tiers; "
              "0 = no limit");
   spec_builder{specs_, custom_options_, "changelog"}
+    .text(o.changelog_feed, "feed", d::changelog_feed,
+          "how committed changes reach this instance: auto follows the database's feed (restcache-load --feed); "
+          "wal or triggers require that one and keep the instance uncached (its log says why) where the database "
+          "has the other",
+          {"auto", "wal", "triggers"})
+    .note("The WAL feed streams one logical replication slot per instance, named from the cluster and an id kept "
+          "with the LMDB file (temporary for `cache.mode` `memory`). See \"The WAL feed\" in "
+          "[freshness.md](freshness.md) and [operating.md](operating.md).")
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
     .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "

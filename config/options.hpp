@@ -72,6 +72,7 @@ struct daemon_options {
   int64_t cache_negative_share;  ///< percent of cache.memory-bytes
   std::string cache_no_cache;    ///< ignore | honour
   int64_t cache_refresh_interval_ms;
+  std::string changelog_feed;     ///< auto | wal | triggers
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_poll_interval_ms;

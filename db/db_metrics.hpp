@@ -49,6 +49,13 @@ struct listener_metrics {
   std::atomic<uint64_t> already_applied{0};
   /// The replay watermark: every change of a transaction below this xid is applied.
   std::atomic<uint64_t> watermark{0};
+  /// The WAL feed: slots found missing, invalidated or not matching the
+  /// tiers (each dropped both tiers), and how far the slot is confirmed
+  /// and the server's WAL had reached when it last said.
+  std::atomic<uint64_t> slot_resets{0};
+  std::atomic<uint64_t> slot_confirmed_lsn{0};
+  std::atomic<uint64_t> slot_server_lsn{0};
+  std::atomic<int64_t> feed_wal{0}; ///< 1 while the session follows the WAL feed
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
   std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
   latency_histogram invalidation_latency;  ///< change made to dropped from both tiers

@@ -16,6 +16,7 @@
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
+#include "persistence/pg/wal_feed.hpp"
 
 namespace restcache {
 
@@ -41,7 +42,7 @@ struct session_lost : std::runtime_error {
 listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, listener_metrics& metrics,
                                      std::function<void(uint64_t, uint64_t)> up, std::function<void()> down)
   : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)),
-    history_(cfg_.history), catalog_(cfg_.catalog) {
+    history_(cfg_.history), catalog_(cfg_.catalog), tiers_feed_(cfg_.tiers_feed) {
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error("listen_connection: pipe failed");
   thread_ = std::thread([this] { run(); });
@@ -80,68 +81,12 @@ void listen_connection::run() {
                                  + ": not reading its change log (upgrade restcached)");
       pg::prepare_feed_session(c);
       kinds_checked_.reset(); // the statements are checked again on this connection
-      // The polls start from a snapshot taken before the replay: what
-      // committed after it is polled, what before it is replayed (the two
-      // may overlap; invalidations are idempotent).
-      newest_ = pg::read_position(c, position_).newest;
-      last_poll_us_ = now_us();
-      last_mark_.reset();
-      auto watermark = metrics_.watermark.load(std::memory_order_acquire);
-      const bool same = same_history(c, watermark);
-      std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
-      if (!same) {
-        // Dropped; nothing of the old history is worth replaying.
-      } else if (watermark == 0) {
-        // Nothing applied through a mark yet. At the first start the tiers
-        // are empty (the daemon drops an LMDB file without a watermark); after
-        // a reconnect, what was cached meanwhile cannot be checked: drop it.
-        if (connected_before) {
-          bump(metrics_.tier_drops);
-          inbox_.request_drop();
-        }
-      } else {
-        // From the position the watermark was taken at when it is known: a
-        // transaction left open (or prepared) then costs the replay its own
-        // entries, not everything written since it began.
-        auto from = inbox_.applied();
-        if (!from || from->xmin != watermark)
-          from = feed_position{watermark, watermark, {}};
-        auto replay = pg::read_changes_since(c, *from, cfg_.replay_limit, cfg_.replay_digest_from);
-        if (!replay.complete) {
-          spdlog::warn("change listener: the change log no longer reaches back to watermark {} "
-                       "(pruned below {}), or holds more than {} entries since: dropping both tiers",
-                       watermark, replay.horizon, cfg_.replay_limit);
-          bump(metrics_.tier_drops);
-          inbox_.request_drop();
-        } else {
-          if (replay.truncated) {
-            spdlog::warn("change listener: a watched table was truncated while the listener was away: "
-                         "dropping both tiers");
-            bump(metrics_.truncates);
-            inbox_.request_drop();
-          }
-          if (replay.key_spaces != 0)
-            drop_key_spaces(replay.key_spaces);
-          altered_away = std::move(replay.altered_tables);
-          bump(metrics_.replayed, replay.changes.size());
-          add_stamped(c, replay.changes);
-        }
-      }
-      // Before the session's first mark (which lets the tiers serve): a kind
-      // whose tables drifted while the listener was away is bypassed from
-      // the start, and what changed unseen is dropped with the replay.
-      check_drift(c, !same || watermark == 0, altered_away);
-      // Read after the replay: every change committed before this session
-      // (replayed or not) lies below it.
-      uint64_t lsn_floor = cfg_.stamp_lsn ? pg::insert_lsn(c) : 0;
-      connected_before = true;
-      ++generation_;
-      bump(metrics_.connects);
-      metrics_.connected.store(1, std::memory_order_release);
-      spdlog::info("change listener: reading the change log (session {}, watermark {})", generation_, watermark);
-      up_(generation_, lsn_floor);
-      session_started = std::chrono::steady_clock::now();
-      session(c);
+      watermark_reset_ = false;
+      metrics_.feed_wal.store(0, std::memory_order_relaxed);
+      if (choose_feed(c) == feed_kind::wal)
+        wal_session(c, connected_before, session_started);
+      else
+        trigger_session(c, connected_before, session_started);
     } catch (const std::exception& e) {
       // A session that ran a while was healthy: reconnect at once. One that
       // ends as soon as it starts (the same failure each time) backs off.
@@ -161,6 +106,96 @@ void listen_connection::run() {
   }
   if (metrics_.connected.exchange(0) == 1)
     down_();
+}
+
+feed_kind listen_connection::choose_feed(pg::connection& c) {
+  auto feed = pg::recorded_feed(c).value_or(feed_kind::triggers);
+  if (cfg_.feed != feed_choice::automatic
+      && (cfg_.feed == feed_choice::wal) != (feed == feed_kind::wal))
+    throw std::runtime_error(std::string{"changelog.feed is "} + (cfg_.feed == feed_choice::wal ? "wal" : "triggers")
+                             + " but the database's change feed is " + to_string(feed)
+                             + " (restcache-load --feed chooses it; changelog.feed = auto follows it)");
+  if (feed != tiers_feed_) {
+    // A watermark of one feed is no position in the other's (an xid, an
+    // LSN): what the tiers hold cannot be replayed from it.
+    if (metrics_.watermark.load(std::memory_order_acquire) != 0) {
+      spdlog::warn("change listener: the database's change feed is {} now, the tiers were kept by the {} feed: "
+                   "dropping both tiers",
+                   to_string(feed), to_string(tiers_feed_));
+      bump(metrics_.tier_drops);
+      inbox_.request_reset(pg::read_history(c).identity);
+      watermark_reset_ = true;
+    }
+    tiers_feed_ = feed;
+  }
+  feed_ = feed;
+  return feed;
+}
+
+void listen_connection::trigger_session(pg::connection& c, bool& connected_before,
+                                        std::optional<std::chrono::steady_clock::time_point>& session_started) {
+  // The polls start from a snapshot taken before the replay: what
+  // committed after it is polled, what before it is replayed (the two
+  // may overlap; invalidations are idempotent).
+  newest_ = pg::read_position(c, position_).newest;
+  last_poll_us_ = now_us();
+  last_mark_.reset();
+  auto watermark = metrics_.watermark.load(std::memory_order_acquire);
+  const bool same = same_history(c, watermark);
+  std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
+  if (!same) {
+    // Dropped; nothing of the old history is worth replaying.
+  } else if (watermark == 0) {
+    // Nothing applied through a mark yet. At the first start the tiers
+    // are empty (the daemon drops an LMDB file without a watermark); after
+    // a reconnect, what was cached meanwhile cannot be checked: drop it.
+    if (connected_before) {
+      bump(metrics_.tier_drops);
+      inbox_.request_drop();
+    }
+  } else {
+    // From the position the watermark was taken at when it is known: a
+    // transaction left open (or prepared) then costs the replay its own
+    // entries, not everything written since it began.
+    auto from = inbox_.applied();
+    if (!from || from->xmin != watermark)
+      from = feed_position{watermark, watermark, {}};
+    auto replay = pg::read_changes_since(c, *from, cfg_.replay_limit, cfg_.replay_digest_from);
+    if (!replay.complete) {
+      spdlog::warn("change listener: the change log no longer reaches back to watermark {} "
+                   "(pruned below {}), or holds more than {} entries since: dropping both tiers",
+                   watermark, replay.horizon, cfg_.replay_limit);
+      bump(metrics_.tier_drops);
+      inbox_.request_drop();
+    } else {
+      if (replay.truncated) {
+        spdlog::warn("change listener: a watched table was truncated while the listener was away: "
+                     "dropping both tiers");
+        bump(metrics_.truncates);
+        inbox_.request_drop();
+      }
+      if (replay.key_spaces != 0)
+        drop_key_spaces(replay.key_spaces);
+      altered_away = std::move(replay.altered_tables);
+      bump(metrics_.replayed, replay.changes.size());
+      add_stamped(c, replay.changes);
+    }
+  }
+  // Before the session's first mark (which lets the tiers serve): a kind
+  // whose tables drifted while the listener was away is bypassed from
+  // the start, and what changed unseen is dropped with the replay.
+  check_drift(c, !same || watermark == 0, altered_away);
+  // Read after the replay: every change committed before this session
+  // (replayed or not) lies below it.
+  uint64_t lsn_floor = cfg_.stamp_lsn ? pg::insert_lsn(c) : 0;
+  connected_before = true;
+  ++generation_;
+  bump(metrics_.connects);
+  metrics_.connected.store(1, std::memory_order_release);
+  spdlog::info("change listener: reading the change log (session {}, watermark {})", generation_, watermark);
+  up_(generation_, lsn_floor);
+  session_started = std::chrono::steady_clock::now();
+  session(c);
 }
 
 bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
@@ -188,6 +223,7 @@ bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
   bump(metrics_.history_resets[static_cast<size_t>(rule)]);
   inbox_.request_reset(live.identity);
   history_ = live.identity;
+  watermark_reset_ = true;
   return false;
 }
 
@@ -331,7 +367,7 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
 
 pg::drift_report listen_connection::read_drift(pg::connection& c) {
   auto read = [&] {
-    return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, kinds_checked_->dependencies), cfg_.watched);
+    return pg::judge_catalog(pg::read_catalog_facts(c, cfg_.watched, kinds_checked_->dependencies, feed_), cfg_.watched);
   };
   if (!kinds_checked_) { // this session's first check
     check_kind_statements(c);

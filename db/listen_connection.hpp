@@ -22,6 +22,7 @@
 #include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
+#include "messages/feed_kind.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/change_feed.hpp"
@@ -59,6 +60,20 @@ struct listen_config {
   /// at every drift check (persistence/pg/stored_declarations.hpp).
   bool check_declarations = false;
   std::string declarations_digest;
+  /// changelog.feed: follow the database's feed, or require one (a
+  /// database with the other is refused: never caught up, said in the log).
+  feed_choice feed = feed_choice::automatic;
+  /// The feed the tiers' watermark was taken from (an LMDB file records
+  /// it): one of the other feed is no position in this one's.
+  feed_kind tiers_feed = feed_kind::triggers;
+  /// The WAL feed's slot: this instance's id (kept with the LMDB file), and
+  /// whether the slot is temporary (memory only: gone with its connection,
+  /// so a reconnect empties the memory tier).
+  std::string instance_id;
+  bool temporary_slot = false;
+  /// The watermark the tiers hold durably (LMDB committed and synced): the
+  /// WAL feed's slot is confirmed no further. Empty: the applied one.
+  std::function<uint64_t()> durable_watermark;
 };
 
 class listen_connection {
@@ -72,7 +87,22 @@ public:
   ~listen_connection(); // stops and joins the thread
 
 private:
+  using time_point = std::chrono::steady_clock::time_point;
   void run();
+  /// The feed this session follows: the database's (restcache_feed), or
+  /// throws when changelog.feed requires the other. A change of feed
+  /// (or tiers of the other one) restarts the watermark and drops the tiers.
+  feed_kind choose_feed(pg::connection& c);
+  /// The trigger feed: replay the log from the watermark, then poll it.
+  void trigger_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
+  /// The WAL feed (listen_wal.cpp): judge the slot (create it, or drop the
+  /// tiers when it cannot be vouched for), stream it, and apply each
+  /// committed transaction once every session can see it.
+  void wal_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
+  /// Waits until every transaction `xids` names (top-level xids of commits
+  /// decoded from the WAL) is visible to a new snapshot: a commit is in the
+  /// WAL, and decoded, a moment before other sessions see it.
+  void wait_visible(pg::connection& c, const std::vector<uint32_t>& xids);
   void session(pg::connection& c);
   /// Measures the change log into the metrics and warns past warn_bytes.
   void measure_log(pg::connection& c);
@@ -138,6 +168,11 @@ private:
   /// Pruning refused to this role (permission, read-only): said once, then
   /// tried again only every few minutes, the session kept.
   bool prune_refused_ = false;
+  feed_kind feed_ = feed_kind::triggers;  ///< the feed of the current (or last) session
+  feed_kind tiers_feed_;                  ///< the feed the watermark is of
+  /// A reset of the watermark was asked for this session (the actor
+  /// applies it with the next round): the watermark read now is void.
+  bool watermark_reset_ = false;
   int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
   std::atomic<bool> stopping_{false};
   std::thread thread_;

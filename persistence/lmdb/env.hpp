@@ -146,6 +146,9 @@ inline constexpr std::string_view history = "history";       ///< encode_history
 inline constexpr std::string_view kinds = "kinds";           ///< encode_kind_registry: what wrote each kind's records
 inline constexpr std::string_view next_write_seq = "next_wseq"; ///< u64 BE
 inline constexpr std::string_view tick = "tick"; ///< u64 BE, a small commit that frees pages
+/// Text: this file's instance id, made at first use: names the WAL feed's
+/// replication slot (pg/wal_slot.hpp), one per file.
+inline constexpr std::string_view instance_id = "instance_id";
 } // namespace meta_key
 
 } // namespace restcache::lmdb

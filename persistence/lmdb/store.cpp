@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <random>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -661,6 +662,27 @@ std::optional<history_identity> store::history() const {
     return std::nullopt;
   check(rc, "mdb_get(history)");
   return decode_history(to_view(v));
+}
+
+std::string store::instance_id() {
+  {
+    read_txn txn(env_);
+    auto id = get_meta_text(txn.handle(), env_.meta(), meta_key::instance_id);
+    if (!id.empty())
+      return id;
+  }
+  std::random_device rd;
+  std::string id;
+  for (int i = 0; i < 16; ++i)
+    id += "0123456789abcdefghijklmnopqrstuvwxyz"[rd() % 36];
+  write_txn txn(env_);
+  // Another thread may have made one meanwhile: the first one stays.
+  auto had = get_meta_text(txn.handle(), env_.meta(), meta_key::instance_id);
+  if (!had.empty())
+    return had;
+  put_meta_text(txn.handle(), env_.meta(), meta_key::instance_id, id);
+  txn.commit();
+  return id;
 }
 
 size_t store::count() const {

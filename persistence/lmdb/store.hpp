@@ -134,6 +134,9 @@ public:
   /// The history the records belong to, as the last clear that named one
   /// stored it; nullopt for a new file (or one written before it was kept).
   std::optional<history_identity> history() const;
+  /// This file's instance id ([a-z0-9], 16 characters), made and stored at
+  /// the first call.
+  std::string instance_id();
   size_t count() const;
   /// Pages in use by all databases times the page size.
   uint64_t bytes() const;

@@ -157,6 +157,11 @@ struct drift_report {
 /// Judges the facts read for `tables` (the same list, the same order).
 drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched_table>& tables);
 
+/// Whether a fingerprint was read for the WAL feed (it has its part).
+inline bool fingerprint_of_wal_feed(std::string_view fingerprint) noexcept {
+  return fingerprint.find(";feed=wal") != std::string_view::npos;
+}
+
 /// What differs between two fingerprints, one phrase per table (or the log)
 /// that changed; empty when they are the same.
 std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after);

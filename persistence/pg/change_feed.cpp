@@ -154,6 +154,15 @@ log_key_kind parse_log_key(std::string_view key, doc_key& out) {
   return log_key_kind::document;
 }
 
+xid_snapshot current_snapshot(connection& c) {
+  prepare_once(c, "feed_snapshot", "SELECT pg_current_snapshot()::text");
+  auto r = c.exec_prepared("feed_snapshot", {});
+  auto snap = r.rows() == 1 ? parse_snapshot(r.text(0, 0)) : std::nullopt;
+  if (!snap)
+    throw error("feed_snapshot: unexpected result");
+  return *snap;
+}
+
 void prepare_feed_session(connection& c) {
   c.exec("SET enable_seqscan = off; SET jit = off");
 }

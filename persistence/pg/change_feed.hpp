@@ -130,6 +130,9 @@ witness_state check_witness(connection& c, const log_witness& w);
 /// the entries deleted.
 int64_t prune_changes(connection& c, std::chrono::seconds retention, uint64_t below, int64_t limit);
 
+/// A fresh snapshot (pg_current_snapshot), through a prepared statement.
+xid_snapshot current_snapshot(connection& c);
+
 /// Settings of the listener's session: the planner has no statistics for
 /// ranges of xid8 and would read the whole log for "xid >= x".
 void prepare_feed_session(connection& c);

@@ -54,6 +54,11 @@ public:
   void map_descendant(const std::string& schema, const std::string& table, const std::string& root_schema,
                       const std::string& root_table);
 
+  /// Whether the table ("schema", "table") is watched or mapped to one.
+  bool knows(const std::string& schema, const std::string& table) const {
+    return by_name_.count(schema + "." + table) != 0;
+  }
+
   /// A table's shape, as each Relation message gives it: later changes are
   /// read by its columns' positions.
   void learn(const pgoutput::relation& r);

@@ -50,6 +50,19 @@ wal_stream::wal_stream(const wal_stream_options& o) : status_interval_(o.status_
   std::unique_ptr<PGresult, decltype(&PQclear)> set{PQexec(conn_.get(), session_settings_sql), &PQclear};
   if (PQresultStatus(set.get()) != PGRES_COMMAND_OK)
     throw error("replication connection: " + trimmed_message(PQerrorMessage(conn_.get())));
+  if (o.create != wal_stream_options::create_slot::no) {
+    auto create = "CREATE_REPLICATION_SLOT " + quoted_identifier(o.slot)
+                  + (o.create == wal_stream_options::create_slot::temporary ? " TEMPORARY" : "")
+                  + " LOGICAL pgoutput (SNAPSHOT 'nothing')";
+    std::unique_ptr<PGresult, decltype(&PQclear)> made{PQexec(conn_.get(), create.c_str()), &PQclear};
+    if (PQresultStatus(made.get()) != PGRES_TUPLES_OK || PQntuples(made.get()) != 1) {
+      const char* state = PQresultErrorField(made.get(), PG_DIAG_SQLSTATE);
+      throw error("CREATE_REPLICATION_SLOT " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())),
+                  state ? state : "");
+    }
+    // slot_name, consistent_point, snapshot_name, output_plugin
+    consistent_point_ = parse_wal_lsn(PQgetvalue(made.get(), 0, 1)).value_or(0);
+  }
   auto start = "START_REPLICATION SLOT " + quoted_identifier(o.slot) + " LOGICAL " + format_wal_lsn(o.start_lsn)
                + " (proto_version '1', publication_names " + quoted_literal(quoted_identifier(o.publication))
                + ", messages 'true')";

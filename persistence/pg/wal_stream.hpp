@@ -28,6 +28,10 @@ struct wal_stream_options {
   std::string slot;
   std::string publication;
   uint64_t start_lsn = 0; ///< 0: where the slot's confirmed position is
+  /// Create the slot on this connection first (pgoutput, no snapshot,
+  /// prepared transactions decoded at COMMIT PREPARED): a temporary one
+  /// is gone with the connection.
+  enum class create_slot : uint8_t { no, temporary, permanent } create = create_slot::no;
   std::chrono::milliseconds status_interval{10'000};
 };
 
@@ -53,7 +57,14 @@ public:
   /// the slot's confirmed position moves there. Never backwards.
   void confirm(uint64_t lsn);
 
+  /// Asks the server for its position at once (a status update that wants
+  /// a reply): its keepalive moves server_end().
+  void ask_position() { send_status(true); }
+
   uint64_t confirmed() const noexcept { return confirmed_; }
+  /// The slot's consistent point when this connection created it (every
+  /// transaction committing after it is streamed whole); 0 otherwise.
+  uint64_t consistent_point() const noexcept { return consistent_point_; }
   /// The end of WAL the server last reported (frames and keepalives).
   uint64_t server_end() const noexcept { return server_end_; }
 
@@ -66,6 +77,7 @@ private:
   std::chrono::steady_clock::time_point last_status_{};
   uint64_t confirmed_ = 0;
   uint64_t server_end_ = 0;
+  uint64_t consistent_point_ = 0;
 
   void send_status(bool reply_requested);
   /// Waits up to `d` for the socket to be readable; false on timeout.

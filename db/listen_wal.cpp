@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+// The change listener's WAL feed: the instance's own logical replication
+// slot streamed through pgoutput (persistence/pg/wal_stream.hpp), each
+// committed transaction's keys into the change_inbox in commit order, with
+// its end LSN as the round's mark. The slot is confirmed only as far as the
+// tiers hold durably, so after a crash the stream starts again at or before
+// what they applied (invalidations are idempotent).
+
+#include <algorithm>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "db/listen_connection.hpp"
+#include "messages/wal_lsn.hpp"
+#include "persistence/pg/statements.hpp"
+#include "persistence/pg/wal_changes.hpp"
+#include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_slot.hpp"
+#include "persistence/pg/wal_stream.hpp"
+
+namespace restcache {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+/// A table's schema and name as the catalog spells them, by the name the
+/// kinds read it by; nullopt when there is no such table.
+std::optional<std::pair<std::string, std::string>> resolve_table(pg::connection& c, const std::string& name) {
+  auto r = c.exec_params("SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                         " WHERE c.oid = to_regclass($1)",
+                         {name});
+  if (r.rows() != 1)
+    return std::nullopt;
+  return std::pair{std::string{r.text(0, 0)}, std::string{r.text(0, 1)}};
+}
+
+/// Every ancestor of a table (partitioned or inherited from), nearest first.
+std::vector<std::pair<std::string, std::string>> ancestors(pg::connection& c, const std::string& schema,
+                                                           const std::string& table) {
+  auto r = c.exec_params("WITH RECURSIVE up(relid, depth) AS ("
+                         "  SELECT i.inhparent, 1 FROM pg_inherits i"
+                         "   WHERE i.inhrelid = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                         "                        WHERE n.nspname = $1 AND c.relname = $2)"
+                         "  UNION ALL"
+                         "  SELECT i.inhparent, up.depth + 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.relid"
+                         "   WHERE up.depth < 32)"
+                         " SELECT n.nspname, c.relname FROM up JOIN pg_class c ON c.oid = up.relid"
+                         "   JOIN pg_namespace n ON n.oid = c.relnamespace ORDER BY up.depth",
+                         {schema, table});
+  std::vector<std::pair<std::string, std::string>> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.emplace_back(std::string{r.text(i, 0)}, std::string{r.text(i, 1)});
+  return out;
+}
+
+/// Every partition and inheriting table of a table, at every level.
+std::vector<std::pair<std::string, std::string>> descendants(pg::connection& c, const std::string& schema,
+                                                             const std::string& table) {
+  auto r = c.exec_params("WITH RECURSIVE tree(relid, depth) AS ("
+                         "  SELECT i.inhrelid, 1 FROM pg_inherits i"
+                         "   WHERE i.inhparent = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                         "                         WHERE n.nspname = $1 AND c.relname = $2)"
+                         "  UNION ALL"
+                         "  SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid"
+                         "   WHERE t.depth < 32)"
+                         " SELECT DISTINCT n.nspname, c.relname FROM tree JOIN pg_class c ON c.oid = tree.relid"
+                         "   JOIN pg_namespace n ON n.oid = c.relnamespace",
+                         {schema, table});
+  std::vector<std::pair<std::string, std::string>> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.emplace_back(std::string{r.text(i, 0)}, std::string{r.text(i, 1)});
+  return out;
+}
+
+/// The 64-bit xid of a 32-bit one from the WAL, by the epoch of a
+/// snapshot's xmax it is near (a transaction that just committed).
+uint64_t full_xid(uint32_t xid, uint64_t near) {
+  uint64_t x = (near & ~uint64_t{0xffffffff}) | xid;
+  if (x > near && x - near > (uint64_t{1} << 31) && x >= (uint64_t{1} << 32))
+    x -= uint64_t{1} << 32;
+  return x;
+}
+
+} // namespace
+
+void listen_connection::wait_visible(pg::connection& c, const std::vector<uint32_t>& xids) {
+  for (int tries = 0;; ++tries) {
+    auto snap = pg::current_snapshot(c);
+    bool all = std::all_of(xids.begin(), xids.end(), [&](uint32_t x32) {
+      auto x = full_xid(x32, snap.xmax);
+      return x < snap.xmin
+             || (x < snap.xmax && std::find(snap.xip.begin(), snap.xip.end(), x) == snap.xip.end());
+    });
+    if (all)
+      return;
+    // Its commit record is written and its end not yet visible: a moment
+    // (longer under synchronous replication, which holds it until a
+    // standby confirms).
+    if (!pause(tries < 20 ? 1ms : 10ms))
+      throw std::runtime_error("stopping");
+  }
+}
+
+void listen_connection::wal_session(pg::connection& c, bool& connected_before,
+                                    std::optional<time_point>& session_started) {
+  using clock = std::chrono::steady_clock;
+  metrics_.feed_wal.store(1, std::memory_order_relaxed);
+  last_mark_.reset();
+  newest_.reset();
+  const bool same = same_history(c, 0); // the identity; the slot says whether the WAL went back
+  auto live = pg::read_history(c);
+  const uint64_t applied = same && !watermark_reset_ ? metrics_.watermark.load(std::memory_order_acquire) : 0;
+  const auto name = pg::slot_name(live.identity.system_id, cfg_.instance_id);
+
+  pg::wal_stream_options o;
+  o.dsn = cfg_.dsn;
+  o.slot = name;
+  o.publication = pg::feed_publication;
+  o.status_interval = std::chrono::milliseconds{std::max<int64_t>(1'000, cfg_.poll_interval.count())};
+  bool drop_tiers = false;
+  std::string why;
+  if (cfg_.temporary_slot) {
+    // Gone with the last connection: what memory holds was kept by it.
+    o.create = pg::wal_stream_options::create_slot::temporary;
+    drop_tiers = connected_before;
+    why = "this memory-only instance's temporary slot ended with its last connection";
+  } else {
+    auto facts = pg::read_slot(c, name);
+    auto judged = pg::judge_slot(facts, applied, live.identity.database_name);
+    switch (judged.verdict) {
+      case pg::slot_verdict::usable:
+      case pg::slot_verdict::ahead_of_tiers: break;
+      case pg::slot_verdict::active_elsewhere:
+      case pg::slot_verdict::foreign:
+        throw std::runtime_error("replication slot " + name + ": " + judged.reason);
+      case pg::slot_verdict::lost:
+      case pg::slot_verdict::ahead_of_server:
+        c.exec_params("SELECT pg_drop_replication_slot($1)", {name});
+        o.create = pg::wal_stream_options::create_slot::permanent;
+        break;
+      case pg::slot_verdict::missing: o.create = pg::wal_stream_options::create_slot::permanent; break;
+    }
+    drop_tiers = judged.drop_tiers();
+    why = judged.reason;
+  }
+  pg::wal_stream stream{o};
+  // After the new slot's consistent point: every change committed since is
+  // streamed, what the tiers hold from before is dropped.
+  if (drop_tiers) {
+    if (applied != 0 || connected_before) {
+      spdlog::warn("change listener: WAL feed slot {}: {}: dropping both tiers", name, why);
+      bump(metrics_.slot_resets);
+      bump(metrics_.tier_drops);
+    }
+    inbox_.request_reset(live.identity);
+    history_ = live.identity;
+  } else if (o.create != pg::wal_stream_options::create_slot::no) {
+    inbox_.request_reset(live.identity);
+    history_ = live.identity;
+  }
+  watermark_reset_ = false;
+  check_drift(c, drop_tiers || applied == 0);
+
+  // The kinds' tables by their catalog names, with their partitions and
+  // inheriting tables (later ones are asked for as they appear).
+  std::vector<pg::watched_keys> watched;
+  std::set<std::string> roots;
+  for (const auto& t : cfg_.watched) {
+    auto resolved = resolve_table(c, t.name);
+    if (!resolved)
+      continue; // drift says so
+    pg::watched_keys w{resolved->first, resolved->second, {}};
+    for (const auto& k : t.keys)
+      if (auto colon = k.find(':'); colon != std::string::npos)
+        w.keys.push_back({k.substr(0, colon), k.substr(colon + 1)});
+    roots.insert(w.schema + "." + w.table);
+    watched.push_back(std::move(w));
+  }
+  pg::wal_key_mapper mapper{watched};
+  for (const auto& w : watched)
+    for (const auto& [schema, table] : descendants(c, w.schema, w.table))
+      mapper.map_descendant(schema, table, w.schema, w.table);
+  pg::wal_change_reader reader{std::move(mapper), [&](const std::string& schema, const std::string& table) {
+                                 std::optional<std::pair<std::string, std::string>> root;
+                                 for (auto& a : ancestors(c, schema, table))
+                                   if (roots.count(a.first + "." + a.second) != 0)
+                                     root = a;
+                                 return root;
+                               }};
+
+  // Caught up once the stream has passed where the WAL was now.
+  const uint64_t catch_up_to = pg::insert_lsn(c);
+  connected_before = true;
+  ++generation_;
+  bump(metrics_.connects);
+  metrics_.connected.store(1, std::memory_order_release);
+  spdlog::info("change listener: streaming the WAL feed's slot {} (session {}, from {}, catching up to {})", name,
+               generation_, format_wal_lsn(stream.confirmed() != 0 ? stream.confirmed() : stream.consistent_point()),
+               format_wal_lsn(catch_up_to));
+
+  bool caught_up = false;
+  uint64_t last_mark = 0;
+  // Marks of the catch-up carry no generation (the actor takes none of them
+  // for caught up); the first one at or past catch_up_to comes after up_,
+  // as a trigger session's first mark does.
+  auto mark = [&](uint64_t lsn) {
+    if (!caught_up && lsn >= catch_up_to) {
+      caught_up = true;
+      spdlog::info("change listener: the WAL feed reached {} (session {})", format_wal_lsn(lsn), generation_);
+      up_(generation_, cfg_.stamp_lsn ? catch_up_to : 0);
+      session_started = clock::now();
+    }
+    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, std::nullopt, catalog_});
+    last_mark = lsn;
+    catalog_moved_ = false;
+  };
+  auto next_drift_check = clock::now() + cfg_.drift_interval;
+  auto next_ask = clock::now();
+  std::vector<pg::wal_commit> commits;
+  size_t keys = 0;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    auto now = clock::now();
+    if (now >= next_drift_check) {
+      check_drift(c, false);
+      next_drift_check = now + cfg_.drift_interval;
+    }
+    // What came, up to a round's worth; a short wait when nothing did.
+    auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
+    while (ev) {
+      if (auto done = reader.feed(ev->message)) {
+        keys += done->changes.size();
+        commits.push_back(std::move(*done));
+      }
+      if (keys >= cfg_.replay_limit || commits.size() >= 4'096)
+        break;
+      ev = stream.next(0ms);
+    }
+    if (!commits.empty()) {
+      std::vector<uint32_t> xids;
+      for (const auto& t : commits)
+        xids.push_back(t.xid);
+      wait_visible(c, xids);
+      change_batch changes;
+      size_t truncates = 0;
+      uint64_t drop_kinds = 0;
+      std::vector<std::string> altered;
+      for (auto& t : commits) {
+        for (auto& ch : t.changes) {
+          if (cfg_.stamp_lsn)
+            ch.lsn = t.end_lsn; // a standby that replayed this far sees it
+          changes.push_back(ch);
+        }
+        truncates += t.truncates;
+        drop_kinds |= t.drop_kinds;
+        altered.insert(altered.end(), t.altered.begin(), t.altered.end());
+      }
+      bump(metrics_.changes_read, changes.size());
+      inbox_.add_all(changes);
+      if (truncates > 0) {
+        bump(metrics_.truncates, truncates);
+        spdlog::info("change listener: a watched table was truncated: dropping both tiers");
+        inbox_.request_drop();
+      }
+      if (drop_kinds != 0) {
+        spdlog::warn("change listener: a change did not carry the old value of a key column (a replica identity "
+                     "changed?), or named a key that cannot be vouched for: dropping {} from both tiers",
+                     kind_names(drop_kinds));
+        inbox_.request_drop_kinds(drop_kinds);
+      }
+      if (!altered.empty())
+        check_drift(c, true, altered);
+      mark(commits.back().end_lsn);
+      commits.clear();
+      keys = 0;
+    } else if (!reader.in_transaction()) {
+      // Idle between transactions: the walsender's position (its keepalive)
+      // is applied too, so a quiet publication on a busy server holds no WAL.
+      auto end = stream.server_end();
+      if (end > last_mark || catalog_moved_) {
+        mark(std::max(last_mark, end));
+      } else if (now >= next_ask) {
+        stream.ask_position();
+        next_ask = now + (caught_up ? std::chrono::milliseconds{o.status_interval} : 20ms);
+      }
+    }
+    // Confirmed no further than the tiers hold durably.
+    auto held = metrics_.watermark.load(std::memory_order_acquire);
+    if (cfg_.durable_watermark)
+      held = std::min(held, cfg_.durable_watermark());
+    if (held > stream.confirmed() && held <= last_mark)
+      stream.confirm(held);
+    metrics_.slot_confirmed_lsn.store(stream.confirmed(), std::memory_order_relaxed);
+    metrics_.slot_server_lsn.store(stream.server_end(), std::memory_order_relaxed);
+    if (PQstatus(c.get()) != CONNECTION_OK)
+      throw std::runtime_error("connection status bad");
+  }
+}
+
+} // namespace restcache

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "persistence/pg/wal_changes.hpp"
+
+#include <algorithm>
+
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/change_feed.hpp"
+#include "persistence/pg/wal_feed.hpp"
+
+namespace restcache::pg {
+
+namespace {
+
+/// Unix microseconds of PostgreSQL's (since 2000-01-01).
+constexpr int64_t unix_us_of_pg(int64_t pg_us) noexcept {
+  return pg_us + 946'684'800'000'000;
+}
+
+/// The kinds of a key space, with those it fans out to.
+uint64_t kinds_of_space(const std::string& space) {
+  auto kind = change_kind(space);
+  if (!kind)
+    return 0;
+  uint64_t bits = kind_bit(*kind);
+  for_each_fanned_out(*kind, [&](doc_kind k) { bits |= kind_bit(k); });
+  return bits;
+}
+
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+} // namespace
+
+wal_change_reader::wal_change_reader(wal_key_mapper mapper, root_lookup roots)
+  : mapper_(std::move(mapper)), roots_(std::move(roots)) {}
+
+void wal_change_reader::add(const wal_change_keys& keys) {
+  if (!keys.watched)
+    return;
+  auto& t = *open_;
+  ++t.rows;
+  for (const auto& space : keys.unknown_old)
+    t.drop_kinds |= kinds_of_space(space);
+  for (const auto& key : keys.keys) {
+    if (std::find(seen_.begin(), seen_.end(), key) != seen_.end())
+      continue;
+    seen_.push_back(key);
+    doc_key doc;
+    switch (parse_log_key(key, doc)) {
+      case log_key_kind::document: t.changes.push_back({doc, 0, 0}); break;
+      case log_key_kind::truncate: ++t.truncates; break;
+      case log_key_kind::key_space: t.drop_kinds |= kinds_of_space(std::string{doc_kind_info(doc.kind()).entity}); break;
+      case log_key_kind::catalog: t.altered.push_back(key.substr(2)); break;
+      case log_key_kind::unknown: break;
+    }
+  }
+}
+
+std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
+  namespace po = pgoutput;
+  auto need_open = [&] {
+    if (!open_)
+      throw po::decode_error("a change outside a transaction");
+  };
+  std::optional<wal_commit> done;
+  std::visit(overloaded{
+               [&](const po::begin& b) {
+                 open_ = wal_commit{};
+                 open_->xid = b.xid;
+                 open_->commit_us = unix_us_of_pg(b.commit_time);
+                 seen_.clear();
+               },
+               [&](const po::commit& c) {
+                 need_open();
+                 open_->end_lsn = c.end_lsn;
+                 for (auto& ch : open_->changes) {
+                   ch.seq = c.end_lsn;
+                   ch.changed_us = open_->commit_us;
+                 }
+                 done = std::move(open_);
+                 open_.reset();
+                 seen_.clear();
+               },
+               [&](const po::relation& r) {
+                 // Every table pgoutput sends is in the publication: one the
+                 // mapper does not know is a partition or inheriting table
+                 // made since the session began.
+                 if (!mapper_.knows(r.schema, r.name) && roots_)
+                   if (auto root = roots_(r.schema, r.name))
+                     mapper_.map_descendant(r.schema, r.name, root->first, root->second);
+                 mapper_.learn(r);
+               },
+               [&](const po::insert& x) {
+                 need_open();
+                 add(mapper_.keys_of(x));
+               },
+               [&](const po::update& x) {
+                 need_open();
+                 add(mapper_.keys_of(x));
+               },
+               [&](const po::remove& x) {
+                 need_open();
+                 add(mapper_.keys_of(x));
+               },
+               [&](const po::truncate& x) {
+                 need_open();
+                 add(mapper_.keys_of(x));
+               },
+               [&](const po::logical_message& x) {
+                 // restcache_log_keys: DDL on what the kinds read, in its
+                 // transaction (a non-transactional one comes alone).
+                 if (x.prefix != feed_message_prefix || !x.transactional || !open_)
+                   return;
+                 std::string_view rest = x.content;
+                 while (!rest.empty()) {
+                   auto cut = rest.find('\x1f');
+                   auto key = rest.substr(0, cut);
+                   if (key.starts_with("!:"))
+                     open_->altered.emplace_back(key.substr(2));
+                   rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 1);
+                 }
+               },
+               [](const po::origin&) {},
+               [](const po::type&) {},
+             },
+             m);
+  return done;
+}
+
+} // namespace restcache::pg
