@@ -181,6 +181,11 @@ using notify_listener_actor = caf::typed_actor<
   /// waiting for the notification) and answer once both tiers are rid of
   /// the keys, so the write can answer read-your-writes.
   caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// A write of this instance committed below this WAL position and logged
+  /// no keys (the WAL feed): answers once the feed has applied everything
+  /// committed before it in both tiers, or at once where no WAL feed runs
+  /// (not caught up, every read goes to PostgreSQL anyway).
+  caf::replies_to<passed_atom, uint64_t>::with<uint64_t>,
   /// Once a second (from its mailbox reporter): stores its mailbox size into listener_metrics::mailbox.
   caf::reacts_to<mailbox_atom>,
   /// Describes the listener: connected, caught up, applied change sequence,

@@ -110,6 +110,10 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     if (!r.new_history)
       spdlog::warn("notify listener: dropping both tiers");
     clear_shards();
+    // Positions of the old history mean nothing now; the clears are in the
+    // shards' mailboxes before any read their writers send next.
+    if (r.new_history)
+      release_lsn_waiters(true);
   } else if (r.drop_kinds != 0) {
     spdlog::warn("notify listener: dropping {} from both tiers", kind_names(r.drop_kinds));
     clear_shards(r.drop_kinds);
@@ -199,11 +203,21 @@ void notify_listener_state::release_marks() {
       caf::anon_send(writer, watermark_atom::value, metrics->watermark.load(std::memory_order_relaxed),
                      applied_position ? to_text(*applied_position) : std::string{},
                      applied_witness ? to_text(*applied_witness) : std::string{}, applied_catalog);
+    if (moved && !lsn_waiters.empty())
+      release_lsn_waiters(false);
     // A mark of the live session, applied with all before it: caught up.
     if (session != 0 && mark.generation == session && metrics->caught_up.load() == 0) {
       spdlog::info("notify listener: caught up (watermark {})", mark.xmin);
       set_caught_up(true);
     }
+  }
+}
+
+void notify_listener_state::release_lsn_waiters(bool all) {
+  auto w = metrics->watermark.load(std::memory_order_relaxed);
+  while (!lsn_waiters.empty() && (all || lsn_waiters.begin()->first <= w)) {
+    lsn_waiters.begin()->second.deliver(w);
+    lsn_waiters.erase(lsn_waiters.begin());
   }
 }
 
@@ -272,6 +286,16 @@ notify_listener(notify_listener_ptr self,
       auto& st = self->state;
       st.session = 0;
       st.set_caught_up(false);
+      st.release_lsn_waiters(true); // bypassed: their reads go to PostgreSQL
+    },
+    [self](passed_atom, uint64_t lsn) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      auto w = st.metrics->watermark.load(std::memory_order_relaxed);
+      if (st.metrics->feed_wal.load(std::memory_order_relaxed) == 0 || st.metrics->caught_up.load() == 0 || w >= lsn)
+        return w;
+      auto rp = self->make_response_promise<uint64_t>();
+      st.lsn_waiters.emplace(lsn, rp);
+      return rp;
     },
     [self](invalidate_atom, change_batch& changes) -> caf::result<uint64_t> {
       auto& st = self->state;

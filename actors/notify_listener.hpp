@@ -59,6 +59,9 @@ struct notify_listener_state {
   std::unordered_map<doc_key, uint64_t, doc_key_hash> applied_directly;
   std::deque<doc_key> applied_directly_order;
   static constexpr size_t max_applied_directly = 65'536;
+  /// Writes of this instance waiting for the WAL feed to pass their commit
+  /// (passed_atom), by LSN. Bounded by the writes in flight.
+  std::multimap<uint64_t, caf::typed_response_promise<uint64_t>> lsn_waiters;
 
   /// Each shard's share of `changes` (by the key's owner); `top` gets the
   /// highest sequence.
@@ -74,6 +77,10 @@ struct notify_listener_state {
   /// Applies every mark whose round and all before it are confirmed.
   void release_marks();
   void set_caught_up(bool yes);
+  /// Answers the writes whose commit the watermark (an LSN under the WAL
+  /// feed) has passed; every one with `all` (the feed is down or restarted:
+  /// reads go to PostgreSQL until it catches up again).
+  void release_lsn_waiters(bool all);
   /// What the listener holds (the inspect handler).
   actor_report report(notify_listener_ptr self) const;
 };

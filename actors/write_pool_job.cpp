@@ -31,6 +31,15 @@ write_pool_job(write_pool_job_actor::stateful_pointer<write_pool_job_state> self
     [self, pool, listener, finish, apply_timeout](done_atom, write_pool_outcome& outcome) {
       if (self->state.lease)
         self->send(pool, release_atom::value, std::move(self->state.lease));
+      if (outcome.error == rc_error::none && outcome.changes.empty() && outcome.commit_lsn != 0 && listener) {
+        // The WAL feed: answered once the feed has passed the commit.
+        auto lsn = outcome.commit_lsn;
+        auto held = std::make_shared<write_pool_outcome>(std::move(outcome));
+        self->request(listener, apply_timeout, passed_atom::value, lsn)
+          .then([held, finish](uint64_t) { finish(std::move(*held), true); },
+                [held, finish](caf::error&) { finish(std::move(*held), false); });
+        return;
+      }
       if (outcome.error != rc_error::none || outcome.changes.empty() || !listener) {
         finish(std::move(outcome), true);
         return;

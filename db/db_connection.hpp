@@ -67,6 +67,10 @@ struct write_pool_outcome {
   bool created = false;
   std::string body;      ///< a response body (an uncached read)
   change_batch changes;  ///< a write: the change-log rows its transaction wrote
+  /// A write that logged no change-log rows (the WAL feed has no triggers):
+  /// the WAL insert position read after its COMMIT, which the feed must pass
+  /// before the write answers (read-your-writes). 0: not read.
+  uint64_t commit_lsn = 0;
 };
 
 inline write_pool_outcome write_pool_failure(rc_error e) {

@@ -38,6 +38,8 @@ write_pool_task make_write_job(write_request req, bool stamp_lsn) {
     out.created = w.created;
     out.detail = std::move(w.detail);
     out.changes = std::move(w.changes);
+    if (out.error == rc_error::none && out.changes.empty())
+      out.commit_lsn = pg::insert_lsn(c); // after the COMMIT: the write lies below it
     return out;
   };
 }

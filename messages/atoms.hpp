@@ -40,6 +40,7 @@ using ids_atom = caf::atom_constant<caf::atom("ids")>;             // department
 using inspect_atom = caf::atom_constant<caf::atom("inspect")>;     // describe yourself (actor_report)
 using mailbox_atom = caf::atom_constant<caf::atom("mailbox")>;     // once a second: store your mailbox size
 using list_atom = caf::atom_constant<caf::atom("list")>;           // inspector: every long-lived actor
-using key_atom = caf::atom_constant<caf::atom("key")>;             // inspector: one key's documents
+using key_atom = caf::atom_constant<caf::atom("key")>;
+using passed_atom = caf::atom_constant<caf::atom("passed")>;     // the WAL feed applied everything up to an LSN             // inspector: one key's documents
 
 } // namespace restcache

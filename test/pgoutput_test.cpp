@@ -16,8 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "messages/doc_catalogue.hpp"
 #include "messages/wal_lsn.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/wal_changes.hpp"
 #include "persistence/pg/wal_keys.hpp"
 #include "persistence/pg/wal_slot.hpp"
 #include "persistence/pg/wal_stream.hpp"
@@ -285,6 +287,91 @@ CAF_TEST(a decoded change names the keys the trigger would log) {
   m.learn(part);
   CAF_CHECK_EQUAL(m.keys_of(po::insert{700, {text("5"), null, null}}).keys, (std::vector<std::string>{"pets:5"}));
   CAF_CHECK_EQUAL(m.keys_of(po::truncate{{700}}).keys, (std::vector<std::string>{"*:public.pet_2026"}));
+}
+
+namespace {
+
+po::relation demo_relation(uint32_t oid, const std::string& name, std::vector<std::string> columns) {
+  po::relation r;
+  r.oid = oid;
+  r.schema = "public";
+  r.name = name;
+  r.replica_identity = 'f';
+  for (auto& c : columns)
+    r.columns.push_back({c, 23, -1, c == columns.front()});
+  return r;
+}
+
+std::vector<std::string> labels(const change_batch& changes) {
+  std::vector<std::string> out;
+  for (const auto& c : changes)
+    out.push_back(key_label(c.key));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+CAF_TEST(a transaction read from the WAL comes out at its commit with its keys once each) {
+  pg::wal_key_mapper m{{{"public", "dept", {{"dept", "deptno"}}},
+                        {"public", "emp", {{"emp", "empno"}, {"dept", "deptno"}}}}};
+  std::vector<std::string> asked;
+  pg::wal_change_reader r{std::move(m), [&](const std::string& schema, const std::string& table) {
+                            asked.push_back(schema + "." + table);
+                            return std::optional{std::pair<std::string, std::string>{"public", "emp"}};
+                          }};
+  CAF_CHECK(!r.feed(demo_relation(10, "dept", {"deptno", "dname"})));
+  CAF_CHECK(!r.feed(demo_relation(11, "emp", {"empno", "deptno"})));
+  CAF_CHECK(!r.in_transaction());
+  CAF_CHECK(!r.feed(po::begin{0x500, 1'000'000, 77}));
+  CAF_CHECK(r.in_transaction());
+  // An employee moved twice in one transaction, and its department renamed.
+  CAF_CHECK(!r.feed(po::update{11, po::row{text("7"), text("1")}, false, {text("7"), text("2")}}));
+  CAF_CHECK(!r.feed(po::update{11, po::row{text("7"), text("2")}, false, {text("7"), text("3")}}));
+  CAF_CHECK(!r.feed(po::update{10, po::row{text("1"), text("A")}, false, {text("1"), text("B")}}));
+  CAF_CHECK_EQUAL(r.open_rows(), 3u);
+  auto t = r.feed(po::commit{0x600, 0x610, 1'000'000});
+  CAF_REQUIRE(t.has_value());
+  CAF_CHECK(!r.in_transaction());
+  CAF_CHECK_EQUAL(t->xid, 77u);
+  CAF_CHECK_EQUAL(t->end_lsn, 0x610u);
+  CAF_CHECK_EQUAL(t->commit_us, 946'684'801'000'000); // one second past PostgreSQL's epoch
+  CAF_CHECK_EQUAL(labels(t->changes), (std::vector<std::string>{"deptemps:1", "deptemps:2", "deptemps:3", "emp:7"}));
+  for (const auto& c : t->changes)
+    CAF_CHECK_EQUAL(c.seq, 0x610u);
+  CAF_CHECK_EQUAL(t->truncates, 0u);
+  CAF_CHECK_EQUAL(t->drop_kinds, 0u);
+  // A partition created since: asked for its root, then read as emp.
+  r.feed(po::begin{0x700, 2'000'000, 78});
+  r.feed(demo_relation(12, "emp_2027", {"empno", "deptno"}));
+  CAF_CHECK_EQUAL(asked, (std::vector<std::string>{"public.emp_2027"}));
+  r.feed(po::insert{12, {text("9"), text("4")}});
+  r.feed(po::truncate{{10}});
+  r.feed(po::logical_message{true, 0x710, "restcache", "!:public.emp\x1f!:view public.v"});
+  r.feed(po::logical_message{true, 0x711, "someone_else", "!:public.dept"});
+  t = r.feed(po::commit{0x720, 0x730, 2'000'000});
+  CAF_REQUIRE(t.has_value());
+  CAF_CHECK_EQUAL(labels(t->changes), (std::vector<std::string>{"deptemps:4", "emp:9"}));
+  CAF_CHECK_EQUAL(t->truncates, 1u);
+  CAF_CHECK_EQUAL(t->altered, (std::vector<std::string>{"public.emp", "view public.v"}));
+  // An old key not carried (the identity undone): its kinds are dropped.
+  auto by_default = demo_relation(11, "emp", {"empno", "deptno"});
+  by_default.replica_identity = 'd';
+  r.feed(by_default);
+  r.feed(po::begin{0x800, 3'000'000, 79});
+  r.feed(po::update{11, std::nullopt, false, {text("7"), text("5")}});
+  t = r.feed(po::commit{0x810, 0x820, 3'000'000});
+  CAF_REQUIRE(t.has_value());
+  CAF_CHECK_NOT_EQUAL(t->drop_kinds, 0u);
+  CAF_CHECK_EQUAL(labels(t->changes), (std::vector<std::string>{"deptemps:5", "emp:7"}));
+  // A change outside a transaction is not pgoutput's order.
+  bool refused = false;
+  try {
+    r.feed(po::insert{10, {text("1"), text("A")}});
+  } catch (const po::decode_error&) {
+    refused = true;
+  }
+  CAF_CHECK(refused);
 }
 
 CAF_TEST(the keys read from the WAL are those the triggers log transaction by transaction) {

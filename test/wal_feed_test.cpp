@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// The WAL feed end to end: a database whose feed is the WAL (restcache-load
+// --feed=wal: a publication, REPLICA IDENTITY FULL where a key column is not
+// in the identity, no triggers), the real daemon streaming its own slot, and
+// what an administrator or a writer does to it: rows moved between
+// documents, deletes, 2PC, a rolled-back savepoint, a write through the
+// instance, a key column renamed, the identity undone, the slot dropped
+// under a running instance or invalidated by max_slot_wal_keep_size, a
+// restart with the LMDB file, a memory-only instance's reconnect, and a
+// changelog.feed the database does not have.
+#define CAF_SUITE wal_feed
+#include "test/fixtures/daemon_process.hpp"
+
+#include <caf/test/unit_test.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "messages/document_encoder.hpp"
+#include "persistence/pg/schema.hpp"
+#include "persistence/pg/statements.hpp"
+#include "persistence/pg/wal_feed.hpp"
+#include "test/fixtures/http_client.hpp"
+#include "test/fixtures/private_pg.hpp"
+#include "test/fixtures/test_support.hpp"
+
+using namespace restcache;
+using namespace restcache::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int64_t depts = 40;
+
+struct fixture {
+  std::string dsn;
+  pg::connection sql;
+  temp_dir lmdb{"walfeed"};
+
+  fixture() : dsn(create_demo_database("walfeed", depts, 4)), sql(dsn) {
+    pg::install_feed(sql, feed_kind::wal);
+  }
+
+  ~fixture() {
+    // Its slots first: a database with one cannot be dropped.
+    try {
+      sql.exec("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
+               " WHERE database = current_database() AND active_pid IS NOT NULL");
+      for (int i = 0; i < 50; ++i) {
+        auto left = sql.exec("SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"
+                             " AND (active OR NOT temporary)");
+        sql.exec("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                 " WHERE database = current_database() AND NOT active");
+        if (left.int64(0, 0) == 0)
+          break;
+        std::this_thread::sleep_for(20ms);
+      }
+    } catch (const std::exception&) {
+    }
+    shared_private_pg().drop_database(dsn);
+  }
+
+  std::string db_name() const {
+    auto db = dsn.substr(dsn.find("dbname=") + 7);
+    return db.substr(0, db.find(' '));
+  }
+
+  std::unique_ptr<daemon_process> start(std::vector<std::string> extra = {}, bool with_lmdb = true) {
+    std::vector<std::string> args{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+                                  "--lmdb.flush-interval=20", "--changelog.drift-interval=200"};
+    if (with_lmdb)
+      args.push_back("--lmdb.path=" + lmdb.path);
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto d = std::make_unique<daemon_process>(args);
+    http_client c{d->port()};
+    CAF_REQUIRE(wait_until([&] {
+      auto text = c.get("/metrics").body;
+      return metric(text, "restcache_listener_caught_up") == 1 && metric(text, "restcache_dept_ids") > 0;
+    }, 15s));
+    CAF_REQUIRE_EQUAL(metric(c.get("/metrics").body, "restcache_listener_feed_wal"), 1);
+    return d;
+  }
+
+  std::string truth(int32_t deptno) {
+    auto d = pg::fetch_deptemps(sql, deptno);
+    return d ? encode_deptemps(*d) : std::string{};
+  }
+
+  std::string get(uint16_t port, int32_t deptno) {
+    http_client c{port};
+    return c.get("/deptemps/" + std::to_string(deptno)).body;
+  }
+
+  /// Waits (bounded) until the daemon serves the database's document.
+  bool serves_truth(uint16_t port, int32_t deptno, std::chrono::milliseconds limit = 5s) {
+    http_client c{port};
+    auto want = truth(deptno);
+    return wait_until([&] { return c.get("/deptemps/" + std::to_string(deptno)).body == want; }, limit);
+  }
+
+  /// GETs until the answer comes from memory: the document is cached.
+  bool cached(uint16_t port, int32_t deptno) {
+    http_client c{port};
+    return wait_until([&] {
+      return c.get("/deptemps/" + std::to_string(deptno)).header_or_empty("Cache-Status")
+             == "restcache; hit; detail=memory";
+    }, 5s);
+  }
+
+  int64_t metric_of(uint16_t port, const std::string& name) {
+    http_client c{port};
+    return metric(c.get("/metrics").body, name);
+  }
+
+  /// Keeps the daemon's connections out of the database (or lets them in).
+  void cut_connections(bool cut) {
+    pg::connection admin{shared_private_pg().dsn()};
+    admin.exec("ALTER DATABASE " + db_name() + " ALLOW_CONNECTIONS " + (cut ? "false" : "true"));
+    if (cut)
+      admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db_name()
+                 + "' AND application_name IN ('restcache-listener', 'restcache-wal')");
+  }
+
+  std::string slot() {
+    auto r = sql.exec("SELECT slot_name FROM pg_replication_slots WHERE database = current_database()"
+                      " AND slot_name LIKE 'restcache\\_%'");
+    return r.rows() == 1 ? std::string{r.text(0, 0)} : std::string{};
+  }
+
+  int32_t an_emp_of(int32_t deptno) {
+    return static_cast<int32_t>(
+      sql.exec("SELECT min(empno) FROM emp WHERE deptno = " + std::to_string(deptno)).int64(0, 0));
+  }
+};
+
+} // namespace
+
+CAF_TEST_FIXTURE_SCOPE(wal_feed_tests, fixture)
+
+CAF_TEST(the WAL feed is installed without triggers and with the identities the old keys need) {
+  auto triggers = sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'");
+  CAF_CHECK_EQUAL(triggers.int64(0, 0), 0);
+  auto published = sql.exec("SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_publication_tables"
+                            " WHERE pubname = 'restcache'");
+  CAF_CHECK_EQUAL(published.text(0, 0), "dept,emp");
+  // emp's old department is not in its primary key: its whole old row is.
+  auto identity = sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'emp'::regclass");
+  CAF_CHECK_EQUAL(identity.text(0, 0), "f");
+  CAF_CHECK(pg::identity_changes(sql).empty());
+  // Back to the triggers: the identity as it was, the publication gone.
+  pg::install_feed(sql, feed_kind::triggers);
+  CAF_CHECK_EQUAL(sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'emp'::regclass").text(0, 0), "d");
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_publication").int64(0, 0), 0);
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'").int64(0, 0), 4);
+}
+
+CAF_TEST(an employee moved to another department and a deleted one leave no document stale) {
+  auto d = start();
+  for (int32_t dept : {1, 2, 3})
+    CAF_REQUIRE(cached(d->port(), dept));
+  auto moved = an_emp_of(1);
+  auto deleted = an_emp_of(3);
+  sql.exec("UPDATE emp SET deptno = 2 WHERE empno = " + std::to_string(moved));
+  sql.exec("DELETE FROM emp WHERE empno = " + std::to_string(deleted));
+  for (int32_t dept : {1, 2, 3})
+    CHECK_SAYING(serves_truth(d->port(), dept), "department " << dept);
+  CAF_CHECK(metric_of(d->port(), "restcache_listener_changes_read_total") >= 3);
+}
+
+CAF_TEST(committed prepared transactions and rolled back savepoints are applied as they committed) {
+  auto d = start();
+  for (int32_t dept : {9, 10, 11})
+    CAF_REQUIRE(cached(d->port(), dept));
+  sql.exec("BEGIN; UPDATE dept SET loc = 'Prepared' WHERE deptno = 9; PREPARE TRANSACTION 'walfeed_2pc'");
+  std::this_thread::sleep_for(300ms);
+  CAF_CHECK_EQUAL(get(d->port(), 9), truth(9)); // not committed yet: the cached one is the database's
+  sql.exec("COMMIT PREPARED 'walfeed_2pc'");
+  CAF_CHECK(serves_truth(d->port(), 9));
+  sql.exec("BEGIN; UPDATE dept SET loc = 'Kept' WHERE deptno = 10; SAVEPOINT s;"
+           " UPDATE dept SET loc = 'Undone' WHERE deptno = 11; ROLLBACK TO SAVEPOINT s; COMMIT");
+  CAF_CHECK(serves_truth(d->port(), 10));
+  CAF_CHECK(serves_truth(d->port(), 11));
+  // Writes applied as a subscriber or pg_restore applies them fire no
+  // trigger; the WAL has them all the same.
+  sql.exec("BEGIN; SET LOCAL session_replication_role = replica; UPDATE dept SET loc = 'Replica' WHERE deptno = 10;"
+           " COMMIT");
+  CAF_CHECK(serves_truth(d->port(), 10));
+}
+
+CAF_TEST(a write through the instance is read back at once) {
+  auto d = start();
+  CAF_REQUIRE(cached(d->port(), 4));
+  CAF_REQUIRE(cached(d->port(), 5));
+  auto empno = an_emp_of(4);
+  http_client c{d->port()};
+  auto emp = c.get("/depts/emps/" + std::to_string(empno)).body;
+  auto at = emp.find("\"deptNumber\":4");
+  CAF_REQUIRE(at != std::string::npos);
+  emp.replace(at, 14, "\"deptNumber\":5");
+  auto put = c.request("PUT", "/depts/emps/" + std::to_string(empno), {{"Content-Type", "application/json"}}, emp);
+  CAF_REQUIRE_EQUAL(put.status, 204);
+  // No wait: the write answered once the feed had passed its commit.
+  CAF_CHECK_EQUAL(c.get("/deptemps/4").body, truth(4));
+  CAF_CHECK_EQUAL(c.get("/deptemps/5").body, truth(5));
+}
+
+CAF_TEST(a key column renamed fails no write and bypasses the kinds reading it until renamed back) {
+  auto d = start();
+  CAF_REQUIRE(cached(d->port(), 6));
+  sql.exec("ALTER TABLE emp RENAME COLUMN deptno TO dept_no");
+  // No trigger reads it: the writers' statements are theirs alone.
+  sql.exec("UPDATE emp SET sal = sal + 1 WHERE dept_no = 6");
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"deptemps\"}") == 1; }, 5s));
+  sql.exec("ALTER TABLE emp RENAME COLUMN dept_no TO deptno");
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"deptemps\"}") == 0; }, 5s));
+  CAF_CHECK(serves_truth(d->port(), 6));
+}
+
+CAF_TEST(a replica identity that no longer carries a key column is drift until repaired) {
+  auto d = start();
+  sql.exec("ALTER TABLE emp REPLICA IDENTITY DEFAULT");
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"deptemps\"}") == 1; }, 5s));
+  // An employee moved meanwhile: answered from PostgreSQL.
+  auto moved = an_emp_of(7);
+  sql.exec("UPDATE emp SET deptno = 8 WHERE empno = " + std::to_string(moved));
+  CAF_CHECK_EQUAL(get(d->port(), 7), truth(7));
+  pg::install_feed(sql, feed_kind::wal); // what restcache-load --schema-only does
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"deptemps\"}") == 0; }, 5s));
+  CAF_CHECK(serves_truth(d->port(), 7));
+  CAF_CHECK(serves_truth(d->port(), 8));
+}
+
+CAF_TEST(the slot dropped under a running instance drops both tiers and makes a new one) {
+  auto d = start();
+  CAF_REQUIRE(cached(d->port(), 12));
+  auto first = slot();
+  CAF_REQUIRE(!first.empty());
+  cut_connections(true);
+  CAF_REQUIRE(wait_until([&] {
+    sql.exec("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = '" + first
+             + "' AND active_pid IS NOT NULL");
+    return sql.exec("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + first + "' AND active")
+             .int64(0, 0)
+           == 0;
+  }, 5s));
+  sql.exec("SELECT pg_drop_replication_slot('" + first + "')");
+  sql.exec("UPDATE dept SET loc = 'Unseen' WHERE deptno = 12"); // no slot sees it
+  cut_connections(false);
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_slot_resets_total") >= 1; }, 10s));
+  CAF_CHECK(serves_truth(d->port(), 12));
+  CAF_CHECK_EQUAL(slot(), first); // the instance's own name again
+}
+
+CAF_TEST(a restart with the LMDB file resumes from the slot and serves what changed meanwhile fresh) {
+  {
+    auto d = start();
+    CAF_REQUIRE(cached(d->port(), 13));
+    CAF_REQUIRE(cached(d->port(), 14));
+    std::this_thread::sleep_for(300ms); // the records reach LMDB
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  }
+  sql.exec("UPDATE dept SET loc = 'While down' WHERE deptno = 13");
+  sql.exec("UPDATE emp SET deptno = 15 WHERE empno = " + std::to_string(an_emp_of(14)));
+  auto d = start();
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_slot_resets_total"), 0);
+  CAF_CHECK_EQUAL(get(d->port(), 13), truth(13));
+  CAF_CHECK_EQUAL(get(d->port(), 14), truth(14));
+  // What did not change was kept: answered from the file.
+  http_client c{d->port()};
+  CAF_CHECK(wait_until([&] {
+    auto s = c.get("/deptemps/16").header_or_empty("Cache-Status");
+    return s.find("hit") != std::string::npos || s.find("stored") != std::string::npos;
+  }, 5s));
+}
+
+CAF_TEST(a slot invalidated by max_slot_wal_keep_size drops both tiers at the next start) {
+  {
+    auto d = start();
+    CAF_REQUIRE(cached(d->port(), 17));
+    std::this_thread::sleep_for(300ms);
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  }
+  pg::connection admin{shared_private_pg().dsn()};
+  admin.exec("ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'");
+  admin.exec("SELECT pg_reload_conf()");
+  sql.exec("UPDATE dept SET loc = 'Lost' WHERE deptno = 17");
+  bool lost = wait_until([&] {
+    sql.exec("CREATE TABLE IF NOT EXISTS wal_filler (x int); INSERT INTO wal_filler SELECT generate_series(1, 20000)");
+    admin.exec("SELECT pg_switch_wal()");
+    admin.exec("CHECKPOINT");
+    return sql.exec("SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"
+                    " AND wal_status = 'lost'")
+             .int64(0, 0)
+           == 1;
+  }, 20s);
+  admin.exec("ALTER SYSTEM RESET max_slot_wal_keep_size");
+  admin.exec("SELECT pg_reload_conf()");
+  CAF_REQUIRE(lost);
+  auto d = start();
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_slot_resets_total"), 1);
+  CAF_CHECK_EQUAL(get(d->port(), 17), truth(17));
+}
+
+CAF_TEST(a memory only instance empties its memory when its temporary slot ends) {
+  auto d = start({"--cache.mode=memory"}, false);
+  CAF_REQUIRE(cached(d->port(), 18));
+  auto temporary = sql.exec("SELECT temporary FROM pg_replication_slots WHERE database = current_database()");
+  CAF_REQUIRE_EQUAL(temporary.rows(), 1);
+  CAF_CHECK_EQUAL(temporary.text(0, 0), "t");
+  cut_connections(true);
+  sql.exec("UPDATE dept SET loc = 'Between slots' WHERE deptno = 18");
+  cut_connections(false);
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_connects_total") >= 2; }, 10s));
+  CAF_CHECK(serves_truth(d->port(), 18));
+}
+
+CAF_TEST(changelog.feed naming the other feed refuses to start) {
+  bool refused = false;
+  try {
+    daemon_process d{{"--db.dsn=" + dsn, "--changelog.feed=triggers", "--cache.mode=memory"}};
+  } catch (const std::runtime_error& e) {
+    refused = std::string{e.what()}.find("changelog.feed is triggers but the database's change feed is wal")
+              != std::string::npos;
+  }
+  CAF_CHECK(refused);
+}
+
+CAF_TEST_FIXTURE_SCOPE_END()
