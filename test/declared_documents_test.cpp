@@ -182,7 +182,7 @@ CAF_TEST(a file the database refuses stops the start and restcache-load installs
     c.exec("CREATE TABLE IF NOT EXISTS shop_customer (id int PRIMARY KEY, name text)");
   }
   auto path = write_file(dir, text);
-  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--schema-only"});
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", shop_dsn(), "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_CHECK_EQUAL(loaded.status, 2);
   CAF_CHECK(loaded.err.find("--documents is refused by the database; nothing installed") != std::string::npos);
   CAF_CHECK(loaded.err.find("kind 'orders': its statement reads table public.shop_customer, which its reads do "
@@ -228,7 +228,7 @@ CAF_TEST(restcache-load plans then watches a file's tables and creates none of t
   CAF_CHECK(planned.out.find("watch: would log key space orders from shop_order.code") != std::string::npos);
   CAF_CHECK(planned.out.find("demo:") == std::string::npos);
   CAF_CHECK(pg::connection{dsn}.exec("SELECT to_regclass('restcache_schema') IS NULL").text(0, 0) == "t");
-  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_CHECK_EQUAL(loaded.status, 0);
   CAF_CHECK(planned.out.find("declarations: would apply this file's") != std::string::npos);
   auto again = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--plan"});
@@ -279,7 +279,7 @@ fields = [
 ]
 reads = [{ table = "tenant_order", columns = ["tenant", "id", "item", "doc_key"], keys = ["tenant_orders:doc_key"] }]
 )");
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"}).status, 0);
   daemon_options o;
   o.documents_file = path;
   startup::install_documents(o);
@@ -382,7 +382,7 @@ CAF_TEST(every value is served as the table in the documentation says) {
   };
   auto path = write_file(dir, "format = 1\n" + kind("formats", "/formats/{k}", "null")
                                 + kind("formats_omitted", "/formats-omitted/{k}", "omit"));
-  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  auto loaded = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_REQUIRE_EQUAL(loaded.status, 0);
   // A first install says nothing that looks like a failure ("trigger ... does
   // not exist, skipping").
@@ -425,7 +425,7 @@ CAF_TEST(a renamed key column fails no write and the file naming its new name is
            " keys = [\"books:isbn\", \"authors:" + author + "\"] }]\n";
   };
   auto path = write_file(dir, declaration("author_id"));
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"}).status, 0);
   auto logged_keys = [&](const std::string& write) {
     auto before = db.exec("SELECT coalesce(max(seq), 0) FROM change_log").int64(0, 0);
     db.exec(write); // throws, failing the test, when the write fails
@@ -440,7 +440,7 @@ CAF_TEST(a renamed key column fails no write and the file naming its new name is
   CAF_CHECK_EQUAL(logged_keys("UPDATE book SET writer_id = 3 WHERE isbn = '978-1'"), "*:public.book books:978-1");
   CAF_CHECK_EQUAL(logged_keys("DELETE FROM book WHERE isbn = '978-1'"), "*:public.book books:978-1");
   // The old file is refused, saying what to change; nothing is installed.
-  auto old_file = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  auto old_file = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_CHECK_EQUAL(old_file.status, 2);
   CAF_CHECK(old_file.err.find("table book has no column author_id") != std::string::npos);
   CAF_CHECK(old_file.err.find("table book has no column author_id (its key of key space 'authors'): renamed to "
@@ -450,7 +450,7 @@ CAF_TEST(a renamed key column fails no write and the file naming its new name is
   // The file naming the new column: its key replaces the gone one, and the
   // trigger names each key again.
   path = write_file(dir, declaration("writer_id"));
-  auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"});
+  auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_CHECK_EQUAL(applied.status, 0);
   CAF_CHECK_EQUAL(db.exec("SELECT string_agg(key_space || ':' || key_column, ' ' ORDER BY key_space)"
                           " FROM restcache_watched_key WHERE table_name = 'book'")
@@ -495,7 +495,7 @@ bool is_hit(const http_response& r) {
 /// Applies the file at `path` to the database (restcache-load --schema-only)
 /// and installs its kinds in this process, as restcached's main does.
 void apply_declarations(const std::string& dsn, const std::string& path) {
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only"}).status, 0);
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"}).status, 0);
   daemon_options o;
   o.documents_file = path;
   startup::install_documents(o);

@@ -90,7 +90,8 @@ constexpr const char* help_text =
   "                      to a change log the daemons poll; auto (the default\n"
   "                      for a first install): the WAL when the database allows\n"
   "                      it, else the triggers. Without --feed a database keeps\n"
-  "                      the feed it has\n"
+  "                      the feed it has (the triggers for one installed by a\n"
+  "                      build before the choice)\n"
   "  --openapi           print the OpenAPI document of the kinds (the demo's, with\n"
   "                      its writes, or those of --documents FILE) and exit;\n"
   "                      needs no database\n"
@@ -376,21 +377,24 @@ std::vector<std::string> watched_table_names() {
 }
 
 /// The feed a run with `choice` installs: the one asked for, else the one
-/// the database records, else the automatic choice.
+/// the database records, else (a schema of a build before the choice) the
+/// triggers it has, else (a first install) the automatic choice.
 restcache::feed_kind chosen_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice,
-                                 const pg::wal_readiness& ready) {
+                                 const pg::wal_readiness& ready, bool first_install) {
   if (choice)
     return pg::resolve_feed(*choice, ready);
   if (auto recorded = pg::recorded_feed(c))
     return *recorded;
+  if (!first_install)
+    return restcache::feed_kind::triggers;
   return pg::resolve_feed(restcache::feed_choice::automatic, ready);
 }
 
 /// Installs the feed (after the schema and the watched keys); false when
 /// the WAL feed was asked for and the database does not allow it.
-bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice) {
+bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice, bool first_install) {
   auto ready = pg::read_wal_readiness(c, watched_table_names());
-  auto feed = chosen_feed(c, choice, ready);
+  auto feed = chosen_feed(c, choice, ready, first_install);
   if (feed == restcache::feed_kind::wal && !ready.ready()) {
     std::fprintf(stderr, "restcache-load: the WAL feed cannot be installed:\n");
     for (const auto& l : ready.lacks())
@@ -422,7 +426,7 @@ bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>
 void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice) {
   auto names = watched_table_names();
   auto ready = pg::read_wal_readiness(c, names);
-  auto feed = chosen_feed(c, choice, ready);
+  auto feed = chosen_feed(c, choice, ready, pg::installed_schema_version(c) == 0);
   std::printf("feed: would be %s%s\n", restcache::to_string(feed),
               feed == restcache::feed_kind::wal ? " (publication restcache of the watched tables; each instance "
                                                   "streams its own slot)"
@@ -563,6 +567,7 @@ int main(int argc, char** argv) {
     }
     // The demo's tables come with the demo; a file's kinds read tables of
     // their own.
+    const bool first_install = pg::installed_schema_version(c) == 0;
     auto version = a.documents.empty() ? pg::ensure_demo_schema(c) : pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     // After their keys are watched: an instance that reads them finds
@@ -576,7 +581,7 @@ int main(int argc, char** argv) {
                    before == digest ? "already" : "now", origin.c_str(), digest.c_str(),
                    before && before != digest ? ": running instances serve them once restarted" : "");
     }
-    if (!install_feed(c, a.feed))
+    if (!install_feed(c, a.feed, first_install))
       return 1;
     if (a.schema_only)
       return 0;
