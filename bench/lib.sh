@@ -49,8 +49,15 @@ bench_setup() {
     dir="/var/tmp/restcache-bench-pg-$(printf '%s' "$RESTCACHE_ROOT" | md5sum | cut -c1-12)"
   fi
   BENCH_PG_DIR="$dir"
-  PG_CLUSTER_EXTRA_OPTS="-c shared_buffers=1GB -c max_connections=300" pg_cluster_init "$dir" "$BENCH_PG_PORT"
-  PG_CLUSTER_EXTRA_OPTS="-c shared_buffers=1GB -c max_connections=300" pg_cluster_start "$dir" "$BENCH_PG_PORT"
+  # BENCH_PG_OPTS: more server settings (bench/writecost: wal_level =
+  # logical); a cluster left running with other settings is restarted.
+  local opts="-c shared_buffers=1GB -c max_connections=300 ${BENCH_PG_OPTS:-}"
+  PG_CLUSTER_EXTRA_OPTS="$opts" pg_cluster_init "$dir" "$BENCH_PG_PORT"
+  if pg_cluster_running "$dir" && [ "$(cat "$dir/.bench_opts" 2>/dev/null)" != "$opts" ]; then
+    pg_cluster_stop "$dir"
+  fi
+  PG_CLUSTER_EXTRA_OPTS="$opts" pg_cluster_start "$dir" "$BENCH_PG_PORT"
+  printf '%s' "$opts" >"$dir/.bench_opts"
   BENCH_DSN="$(pg_cluster_dsn "$dir" "$BENCH_PG_PORT")"
   "$BENCH_BIN/restcache-load" --dsn "$BENCH_DSN" --depts "$depts" --emps-per-dept 10
   # Benches pick ids uniformly in 1..depts: a hole (a department deleted by a

@@ -231,6 +231,25 @@ CAF_TEST(a replica identity that no longer carries a key column is drift until r
   CAF_CHECK(serves_truth(d->port(), 8));
 }
 
+CAF_TEST(a primary key dropped under the WAL feed fails no write and takes the table out of the publication) {
+  auto d = start();
+  CAF_REQUIRE(cached(d->port(), 19));
+  // dept's identity is its primary key: without one, PostgreSQL would refuse
+  // every UPDATE and DELETE of a published dept.
+  sql.exec("ALTER TABLE dept DROP CONSTRAINT dept_pkey CASCADE");
+  sql.exec("UPDATE dept SET loc = 'No key' WHERE deptno = 19");
+  sql.exec("DELETE FROM dept WHERE deptno = 20");
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_publication_tables WHERE tablename = 'dept'").int64(0, 0), 0);
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"dept\"}") == 1; }, 5s));
+  CAF_CHECK_EQUAL(get(d->port(), 19), truth(19));
+  // The repair gives it an identity that names its old rows, and publishes it.
+  pg::install_feed(sql, feed_kind::wal);
+  CAF_CHECK_EQUAL(sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'dept'::regclass").text(0, 0), "f");
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"dept\"}") == 0; }, 5s));
+  sql.exec("UPDATE dept SET loc = 'Keyless but full' WHERE deptno = 19");
+  CAF_CHECK(serves_truth(d->port(), 19));
+}
+
 CAF_TEST(the slot dropped under a running instance drops both tiers and makes a new one) {
   auto d = start();
   CAF_REQUIRE(cached(d->port(), 12));

@@ -289,6 +289,52 @@ BEGIN
 END
 $fn$;
 
+-- Whether a table's replica identity, and that of each of its partitions
+-- and inheriting tables, names its old rows: with none (NOTHING, DEFAULT
+-- without a primary key, an identity index dropped) PostgreSQL refuses every
+-- UPDATE and DELETE of a published table.
+CREATE OR REPLACE FUNCTION restcache_identity_usable(rel regclass)
+RETURNS bool LANGUAGE sql STABLE AS $fn$
+  WITH RECURSIVE tree(relid, depth) AS (
+    SELECT rel::oid, 0
+    UNION ALL
+    SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_catalog.pg_inherits i ON i.inhparent = t.relid
+     WHERE t.depth < 32)
+  SELECT coalesce(bool_and(c.relkind = 'p' OR c.relreplident = 'f'
+                           OR (c.relreplident = 'd' AND EXISTS (SELECT 1 FROM pg_catalog.pg_index x
+                                                                 WHERE x.indrelid = c.oid AND x.indisprimary))
+                           OR (c.relreplident = 'i' AND EXISTS (SELECT 1 FROM pg_catalog.pg_index x
+                                                                 WHERE x.indrelid = c.oid AND x.indisreplident))),
+                  true)
+    FROM tree t JOIN pg_catalog.pg_class c ON c.oid = t.relid
+$fn$;
+
+-- The watched tables leave the WAL feed's publication when their identity
+-- no longer names old rows (someone dropped a primary key): in the DDL's
+-- own transaction, from the event trigger, so that no write is refused for
+-- restcache. The drift check then bypasses their kinds (not published)
+-- until `restcache-load --schema-only` gives them an identity again.
+-- Returns how many left.
+CREATE OR REPLACE FUNCTION restcache_unpublish_unusable()
+RETURNS int LANGUAGE plpgsql AS $fn$
+DECLARE
+  t record;
+  n int := 0;
+BEGIN
+  FOR t IN SELECT r.prrelid::regclass AS rel FROM pg_catalog.pg_publication p
+             JOIN pg_catalog.pg_publication_rel r ON r.prpubid = p.oid
+            WHERE p.pubname = 'restcache' LOOP
+    CONTINUE WHEN restcache_identity_usable(t.rel);
+    RAISE WARNING 'restcache: % no longer has a replica identity that names its old rows: it leaves the '
+                  'publication restcache (its documents are answered uncached until restcache-load '
+                  '--schema-only repairs it), so that its updates and deletes are not refused', t.rel;
+    EXECUTE format('ALTER PUBLICATION restcache DROP TABLE %s', t.rel);
+    n := n + 1;
+  END LOOP;
+  RETURN n;
+END
+$fn$;
+
 -- The publication of the WAL feed: exactly the watched tables that exist,
 -- each change under the name of the table it was made in
 -- (publish_via_partition_root off: with it on, pgoutput drops a TRUNCATE of
@@ -301,10 +347,13 @@ DECLARE
   wanted text;
   have text;
 BEGIN
+  -- One whose identity names no old rows is left out (its writes would be
+  -- refused): restcache-load sets the identities first.
   SELECT string_agg(format('%I.%I', w.table_schema, w.table_name), ', ' ORDER BY 1)
     INTO wanted
     FROM (SELECT DISTINCT table_schema, table_name FROM restcache_watched_key) w
-   WHERE to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL;
+   WHERE to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL
+     AND restcache_identity_usable(format('%I.%I', w.table_schema, w.table_name)::regclass);
   IF NOT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache') THEN
     EXECUTE 'CREATE PUBLICATION restcache WITH (publish = ''insert, update, delete, truncate'','
             ' publish_via_partition_root = false)';
@@ -809,6 +858,12 @@ BEGIN
         IF coalesce(current_setting('restcache.adding_triggers', true), '') <> 'on' THEN
           PERFORM %1$s.restcache_descendant_triggers(true);
         END IF;
+      END IF;
+      -- Whatever the DDL was (a primary key or an identity index dropped, a
+      -- partition without one attached): no published table may be left
+      -- without an identity, or its writers' updates fail.
+      IF %1$s.restcache_feed() = 'wal' THEN
+        PERFORM %1$s.restcache_unpublish_unusable();
       END IF;
     EXCEPTION WHEN OTHERS THEN
       -- Never the administrator's DDL that fails for restcache.
