@@ -101,8 +101,9 @@ private:
   void wal_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
   /// Waits until every transaction `xids` names (top-level xids of commits
   /// decoded from the WAL) is visible to a new snapshot: a commit is in the
-  /// WAL, and decoded, a moment before other sessions see it.
-  void wait_visible(pg::connection& c, const std::vector<uint32_t>& xids);
+  /// WAL, and decoded, a moment before other sessions see it. Returns the
+  /// xmax of the snapshot that saw them (their epoch).
+  uint64_t wait_visible(pg::connection& c, const std::vector<uint32_t>& xids);
   void session(pg::connection& c);
   /// Measures the change log into the metrics and warns past warn_bytes.
   void measure_log(pg::connection& c);

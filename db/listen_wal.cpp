@@ -85,7 +85,7 @@ uint64_t full_xid(uint32_t xid, uint64_t near) {
 
 } // namespace
 
-void listen_connection::wait_visible(pg::connection& c, const std::vector<uint32_t>& xids) {
+uint64_t listen_connection::wait_visible(pg::connection& c, const std::vector<uint32_t>& xids) {
   for (int tries = 0;; ++tries) {
     auto snap = pg::current_snapshot(c);
     bool all = std::all_of(xids.begin(), xids.end(), [&](uint32_t x32) {
@@ -94,7 +94,7 @@ void listen_connection::wait_visible(pg::connection& c, const std::vector<uint32
              || (x < snap.xmax && std::find(snap.xip.begin(), snap.xip.end(), x) == snap.xip.end());
     });
     if (all)
-      return;
+      return snap.xmax;
     // Its commit record is written and its end not yet visible: a moment
     // (longer under synchronous replication, which holds it until a
     // standby confirms).
@@ -111,7 +111,19 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   newest_.reset();
   const bool same = same_history(c, 0); // the identity; the slot says whether the WAL went back
   auto live = pg::read_history(c);
-  const uint64_t applied = same && !watermark_reset_ ? metrics_.watermark.load(std::memory_order_acquire) : 0;
+  uint64_t applied = same && !watermark_reset_ ? metrics_.watermark.load(std::memory_order_acquire) : 0;
+  // The last transaction the tiers applied: a database whose next xid has
+  // not reached it is an older copy, however far its WAL went since.
+  if (auto w = inbox_.applied_witness(); applied != 0 && w && live.next_xid <= w->xid) {
+    spdlog::warn("change listener: the tiers applied transaction {} but the database's next xid is {}: {} was "
+                 "taken back to an older copy; dropping both tiers",
+                 w->xid, live.next_xid, describe(live.identity));
+    bump(metrics_.history_resets[static_cast<size_t>(history_rule::went_backwards)]);
+    bump(metrics_.tier_drops);
+    inbox_.request_reset(live.identity);
+    history_ = live.identity;
+    applied = 0;
+  }
   const auto name = pg::slot_name(live.identity.system_id, cfg_.instance_id);
 
   pg::wal_stream_options o;
@@ -121,6 +133,10 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   o.status_interval = std::chrono::milliseconds{std::max<int64_t>(1'000, cfg_.poll_interval.count())};
   bool drop_tiers = false;
   std::string why;
+  // The last commit the tiers applied, to be met again in the stream when
+  // the slot starts before it: a slot of an older copy restored in place
+  // streams other commits there.
+  std::optional<log_witness> verify;
   if (cfg_.temporary_slot) {
     // Gone with the last connection: what memory holds was kept by it.
     o.create = pg::wal_stream_options::create_slot::temporary;
@@ -131,7 +147,8 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     auto judged = pg::judge_slot(facts, applied, live.identity.database_name);
     switch (judged.verdict) {
       case pg::slot_verdict::usable:
-      case pg::slot_verdict::ahead_of_tiers: break;
+      case pg::slot_verdict::ahead_of_tiers:
+      case pg::slot_verdict::tiers_ahead_of_server: break;
       case pg::slot_verdict::active_elsewhere:
       case pg::slot_verdict::foreign:
         throw std::runtime_error("replication slot " + name + ": " + judged.reason);
@@ -144,6 +161,8 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     }
     drop_tiers = judged.drop_tiers();
     why = judged.reason;
+    if (auto w = inbox_.applied_witness(); !drop_tiers && applied != 0 && w && facts.confirmed_flush < w->seq)
+      verify = w;
   }
   pg::wal_stream stream{o};
   // After the new slot's consistent point: every change committed since is
@@ -200,19 +219,34 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
                generation_, format_wal_lsn(stream.confirmed() != 0 ? stream.confirmed() : stream.consistent_point()),
                format_wal_lsn(catch_up_to));
 
+  // Met, or passed without it: the history the tiers hold is not the
+  // server's; both tiers go before the session catches up.
+  auto witness_met = [&](const pg::wal_commit& t) {
+    const auto& w = *verify;
+    if (t.end_lsn != w.seq || t.xid != static_cast<uint32_t>(w.xid)) {
+      spdlog::warn("change listener: the WAL at {} no longer holds transaction {} the tiers applied ({}): an older "
+                   "copy of the data was restored; dropping both tiers",
+                   format_wal_lsn(w.seq), w.xid,
+                   t.end_lsn == w.seq ? "another transaction ends there" : "the stream passed it");
+      bump(metrics_.history_resets[static_cast<size_t>(history_rule::went_backwards)]);
+      bump(metrics_.tier_drops);
+      inbox_.request_reset(live.identity);
+    }
+    verify.reset();
+  };
   bool caught_up = false;
   uint64_t last_mark = 0;
   // Marks of the catch-up carry no generation (the actor takes none of them
   // for caught up); the first one at or past catch_up_to comes after up_,
   // as a trigger session's first mark does.
-  auto mark = [&](uint64_t lsn) {
+  auto mark = [&](uint64_t lsn, std::optional<log_witness> witness = std::nullopt) {
     if (!caught_up && lsn >= catch_up_to) {
       caught_up = true;
       spdlog::info("change listener: the WAL feed reached {} (session {})", format_wal_lsn(lsn), generation_);
       up_(generation_, cfg_.stamp_lsn ? catch_up_to : 0);
       session_started = clock::now();
     }
-    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, std::nullopt, catalog_});
+    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, witness, catalog_});
     last_mark = lsn;
     catalog_moved_ = false;
   };
@@ -230,6 +264,8 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
     while (ev) {
       if (auto done = reader.feed(ev->message)) {
+        if (verify && done->end_lsn >= verify->seq)
+          witness_met(*done);
         keys += done->changes.size();
         commits.push_back(std::move(*done));
       }
@@ -241,7 +277,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       std::vector<uint32_t> xids;
       for (const auto& t : commits)
         xids.push_back(t.xid);
-      wait_visible(c, xids);
+      auto xmax = wait_visible(c, xids);
       change_batch changes;
       size_t truncates = 0;
       uint64_t drop_kinds = 0;
@@ -271,13 +307,16 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       }
       if (!altered.empty())
         check_drift(c, true, altered);
-      mark(commits.back().end_lsn);
+      const auto& last = commits.back();
+      mark(last.end_lsn, log_witness{full_xid(last.xid, xmax), last.end_lsn, last.commit_us});
       commits.clear();
       keys = 0;
     } else if (!reader.in_transaction()) {
       // Idle between transactions: the walsender's position (its keepalive)
       // is applied too, so a quiet publication on a busy server holds no WAL.
       auto end = stream.server_end();
+      if (verify && end > verify->seq)
+        witness_met(pg::wal_commit{0, end, 0, {}, 0, 0, {}, 0}); // passed without it
       if (end > last_mark || catalog_moved_) {
         mark(std::max(last_mark, end));
       } else if (now >= next_ask) {

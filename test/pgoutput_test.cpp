@@ -517,6 +517,11 @@ CAF_TEST(an instance slot is named within 63 bytes and judged before the tiers g
   auto restored = f;
   restored.server_lsn = 50;
   CAF_CHECK(pg::judge_slot(restored, 100, "shop").verdict == pg::slot_verdict::ahead_of_server);
+  // A copy restored with its slot: the slot is the copy's, the tiers are not.
+  auto copy = f;
+  copy.server_lsn = 95;
+  CAF_CHECK(pg::judge_slot(copy, 100, "shop").verdict == pg::slot_verdict::tiers_ahead_of_server);
+  CAF_CHECK(pg::judge_slot(copy, 100, "shop").drop_tiers());
   auto busy = f;
   busy.active = true;
   busy.active_pid = 4242;

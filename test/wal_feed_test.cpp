@@ -293,6 +293,55 @@ CAF_TEST(a restart with the LMDB file resumes from the slot and serves what chan
   }, 5s));
 }
 
+CAF_TEST(an older copy restored in place and written past the tiers watermark is not served) {
+  // A cluster of its own: the shared one cannot be stopped and restored.
+  private_pg own;
+  load_demo(own.dsn(), 5, 3);
+  pg::connection c{own.dsn()};
+  pg::install_feed(c, feed_kind::wal);
+  auto truth_of = [&](int32_t deptno) {
+    auto d = pg::fetch_deptemps(c, deptno);
+    return d ? encode_deptemps(*d) : std::string{};
+  };
+  std::vector<std::string> args{"--db.dsn=" + own.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+                                "--lmdb.flush-interval=20", "--lmdb.path=" + lmdb.path};
+  auto serve = [&](auto&& body) {
+    daemon_process d{args, 0};
+    http_client h{d.port()};
+    CAF_REQUIRE(wait_until([&] { return metric(h.get("/metrics").body, "restcache_listener_caught_up") == 1; }, 15s));
+    body(d, h);
+    std::this_thread::sleep_for(300ms); // its records reach LMDB
+    CAF_REQUIRE_EQUAL(d.terminate(), 0);
+  };
+  serve([&](daemon_process&, http_client& h) { CAF_CHECK_EQUAL(h.get("/deptemps/1").body, truth_of(1)); });
+  c = pg::connection{shared_private_pg().dsn()}; // let go of the cluster
+  own.stop_server();
+  own.save_data("before");
+  own.restart_server();
+  c = pg::connection{own.dsn()};
+  c.exec("SET synchronous_commit = on");
+  c.exec("UPDATE dept SET loc = 'Lost with the copy' WHERE deptno = 1");
+  serve([&](daemon_process&, http_client& h) {
+    CAF_CHECK(wait_until([&] { return h.get("/deptemps/1").body == truth_of(1); }, 5s));
+  });
+  // Back to the copy, then more WAL than the tiers saw in few transactions:
+  // the WAL positions pass the tiers' watermark, the transaction ids do not.
+  c = pg::connection{shared_private_pg().dsn()};
+  own.stop_server();
+  own.restore_data("before");
+  own.restart_server();
+  c = pg::connection{own.dsn()};
+  c.exec("CREATE TABLE filler AS SELECT g, repeat('x', 200) AS pad FROM generate_series(1, 60000) g");
+  serve([&](daemon_process&, http_client& h) {
+    CAF_CHECK_EQUAL(h.get("/deptemps/1").body, truth_of(1));
+    CAF_CHECK(truth_of(1).find("Lost with the copy") == std::string::npos);
+    auto m = h.get("/metrics").body;
+    CAF_CHECK_EQUAL(metric(m, "restcache_listener_history_resets_total{rule=\"went_backwards\"}")
+                      + metric(m, "restcache_listener_slot_resets_total"),
+                    1);
+  });
+}
+
 CAF_TEST(a slot invalidated by max_slot_wal_keep_size drops both tiers at the next start) {
   {
     auto d = start();

@@ -53,6 +53,10 @@ slot_judgement judge_slot(const slot_facts& f, uint64_t applied, std::string_vie
     return {slot_verdict::ahead_of_server, "the slot confirmed " + format_wal_lsn(f.confirmed_flush)
                                              + ", past the server's WAL at " + format_wal_lsn(f.server_lsn)
                                              + " (an older copy of the data restored)"};
+  if (applied > f.server_lsn)
+    return {slot_verdict::tiers_ahead_of_server, "the tiers applied the WAL up to " + format_wal_lsn(applied)
+                                                   + ", past the server's at " + format_wal_lsn(f.server_lsn)
+                                                   + " (an older copy of the data restored)"};
   if (applied != 0 && f.confirmed_flush > applied)
     return {slot_verdict::ahead_of_tiers, "the slot confirmed " + format_wal_lsn(f.confirmed_flush)
                                             + ", past what the tiers applied (" + format_wal_lsn(applied) + ")"};

@@ -43,6 +43,9 @@ enum class slot_verdict : uint8_t {
   lost,             ///< invalidated (max_slot_wal_keep_size): drop it, create one, drop the tiers
   ahead_of_server,  ///< confirmed past the server's WAL: an older copy of the data was restored
   ahead_of_tiers,   ///< confirmed past what the tiers applied: changes between were never applied
+  /// The tiers applied past the server's WAL: what they hold came from WAL
+  /// the server no longer has (an older copy restored, with its slot).
+  tiers_ahead_of_server,
   active_elsewhere, ///< streamed by another process: refuse to start
   foreign,          ///< another plugin or database under this name: refuse to start
 };
@@ -53,7 +56,8 @@ struct slot_judgement {
   /// The tiers cannot be vouched for: drop both once the new slot is consistent.
   bool drop_tiers() const noexcept {
     return verdict == slot_verdict::missing || verdict == slot_verdict::lost
-           || verdict == slot_verdict::ahead_of_server || verdict == slot_verdict::ahead_of_tiers;
+           || verdict == slot_verdict::ahead_of_server || verdict == slot_verdict::ahead_of_tiers
+           || verdict == slot_verdict::tiers_ahead_of_server;
   }
 };
 
