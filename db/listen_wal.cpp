@@ -25,6 +25,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// How long the commits that follow a first one are gathered into its round.
+constexpr std::chrono::milliseconds round_window{2};
+
 /// A table's schema and name as the catalog spells them, by the name the
 /// kinds read it by; nullopt when there is no such table.
 std::optional<std::pair<std::string, std::string>> resolve_table(pg::connection& c, const std::string& name) {
@@ -260,18 +263,26 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       check_drift(c, false);
       next_drift_check = now + cfg_.drift_interval;
     }
-    // What came, up to a round's worth; a short wait when nothing did.
+    // What came, up to a round's worth; a short wait when nothing did. The
+    // commits of one round window go together: each round costs a snapshot
+    // read, a wake of the actor and its shards' replies, and under
+    // synchronous commit the walsender sends every commit on its own.
     auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
+    std::optional<clock::time_point> window_ends;
     while (ev) {
       if (auto done = reader.feed(ev->message)) {
         if (verify && done->end_lsn >= verify->seq)
           witness_met(*done);
         keys += done->changes.size();
         commits.push_back(std::move(*done));
+        if (!window_ends)
+          window_ends = clock::now() + round_window;
       }
       if (keys >= cfg_.replay_limit || commits.size() >= 4'096)
         break;
-      ev = stream.next(0ms);
+      auto left = window_ends ? std::chrono::duration_cast<std::chrono::milliseconds>(*window_ends - clock::now())
+                              : 0ms;
+      ev = stream.next(std::max(left, 0ms));
     }
     if (!commits.empty()) {
       std::vector<uint32_t> xids;
