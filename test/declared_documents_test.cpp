@@ -494,8 +494,8 @@ bool is_hit(const http_response& r) {
 
 /// Applies the file at `path` to the database (restcache-load --schema-only)
 /// and installs its kinds in this process, as restcached's main does.
-void apply_declarations(const std::string& dsn, const std::string& path) {
-  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"}).status, 0);
+void apply_declarations(const std::string& dsn, const std::string& path, const std::string& feed = "triggers") {
+  CAF_REQUIRE_EQUAL(run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", feed}).status, 0);
   daemon_options o;
   o.documents_file = path;
   startup::install_documents(o);
@@ -841,3 +841,50 @@ CAF_TEST(keys compared without case or trailing blanks keep one entry per row un
     CAF_CHECK_EQUAL(c.get(p).body, R"({"code":"Cc5","title":"three"})");
   CAF_CHECK_EQUAL(status_of(c.get("/bitems/c6%20")), "restcache; hit; detail=lmdb");
 }
+CAF_TEST(partitions under the WAL feed: one truncated alone and one attached without an identity) {
+  demo_back restore;
+  temp_dir dir{"declared-wal-partitions"};
+  auto dsn = shared_private_pg().create_database("declared_wal_partitions");
+  pg::connection db{dsn};
+  db.exec(R"sql(
+    CREATE TABLE reading (id int, sensor text) PARTITION BY RANGE (id);
+    CREATE TABLE reading_0 PARTITION OF reading FOR VALUES FROM (0) TO (100);
+    INSERT INTO reading VALUES (1, 'a'), (2, 'b');
+    CREATE TABLE reading_1 (id int, sensor text);
+    INSERT INTO reading_1 VALUES (150, 'c');
+    CREATE TABLE animal (id int, name text);
+    INSERT INTO animal VALUES (1, 'Ann');
+  )sql");
+  auto path = write_file(dir, partitioned_kinds());
+  apply_declarations(dsn, path, "wal");
+  // No primary key: each partition's identity is FULL, or its updates would
+  // be refused once published.
+  CAF_CHECK_EQUAL(db.exec("SELECT string_agg(relname || ':' || relreplident::text, ' ' ORDER BY relname) FROM pg_class"
+                          " WHERE relname IN ('reading_0', 'animal')").text(0, 0),
+                  "animal:f reading_0:f");
+  in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory", "--changelog.drift-interval=200"}};
+  require_ready(d);
+  CAF_CHECK(hit_again(d.port(), "/readings/1"));
+  db.exec("UPDATE reading SET sensor = 'a2' WHERE id = 1");
+  check_answers(d.port(), "/readings/1", 200, R"({"id":1,"sensor":"a2"})");
+  CAF_CHECK(hit_again(d.port(), "/readings/2"));
+  // A partition truncated alone (publish_via_partition_root off sends it).
+  db.exec("TRUNCATE reading_0");
+  check_answers(d.port(), "/readings/2", 404);
+  // A partition attached whose identity names no old rows: its updates are
+  // not refused, the table leaves the publication, the kind is bypassed.
+  db.exec("ALTER TABLE reading ATTACH PARTITION reading_1 FOR VALUES FROM (100) TO (200)");
+  db.exec("UPDATE reading SET sensor = 'c2' WHERE id = 150");
+  CAF_CHECK(bypassed(d.port(), "/readings/150"));
+  check_answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c2"})");
+  // The repair: FULL on the new partition, the table published again.
+  apply_declarations(dsn, path, "wal");
+  CAF_CHECK(hit_again(d.port(), "/readings/150"));
+  db.exec("UPDATE reading SET sensor = 'c3' WHERE id = 150");
+  check_answers(d.port(), "/readings/150", 200, R"({"id":150,"sensor":"c3"})");
+  // An inheriting table: its rows are read through the parent's publication.
+  CAF_CHECK(hit_again(d.port(), "/animals/1"));
+  db.exec("UPDATE animal SET name = 'Anne' WHERE id = 1");
+  check_answers(d.port(), "/animals/1", 200, R"({"id":1,"name":"Anne"})");
+}
+

@@ -342,6 +342,24 @@ CAF_TEST(an older copy restored in place and written past the tiers watermark is
   });
 }
 
+CAF_TEST(an instance down while 100000 rows change catches up from its slot and serves none stale) {
+  {
+    auto d = start();
+    for (int32_t dept = 21; dept <= 30; ++dept)
+      CAF_REQUIRE(cached(d->port(), dept));
+    std::this_thread::sleep_for(300ms);
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  }
+  // 160 employees changed 625 times over, in 25 transactions.
+  for (int t = 0; t < 25; ++t)
+    sql.exec("DO $$ BEGIN FOR i IN 1..25 LOOP UPDATE emp SET sal = sal + 1; END LOOP; END $$");
+  sql.exec("UPDATE dept SET loc = 'After the storm' WHERE deptno = 25");
+  auto d = start();
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_slot_resets_total"), 0);
+  for (int32_t dept = 21; dept <= 30; ++dept)
+    CHECK_SAYING(get(d->port(), dept) == truth(dept), "department " << dept);
+}
+
 CAF_TEST(a slot invalidated by max_slot_wal_keep_size drops both tiers at the next start) {
   {
     auto d = start();

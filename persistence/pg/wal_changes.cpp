@@ -46,9 +46,8 @@ void wal_change_reader::add(const wal_change_keys& keys) {
   for (const auto& space : keys.unknown_old)
     t.drop_kinds |= kinds_of_space(space);
   for (const auto& key : keys.keys) {
-    if (std::find(seen_.begin(), seen_.end(), key) != seen_.end())
+    if (!seen_.insert(key).second)
       continue;
-    seen_.push_back(key);
     doc_key doc;
     switch (parse_log_key(key, doc)) {
       case log_key_kind::document: t.changes.push_back({doc, 0, 0}); break;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -61,7 +62,7 @@ private:
   wal_key_mapper mapper_;
   root_lookup roots_;
   std::optional<wal_commit> open_;
-  std::vector<std::string> seen_; ///< the open transaction's keys, each once
+  std::unordered_set<std::string> seen_; ///< the open transaction's keys, each once
 };
 
 } // namespace restcache::pg
