@@ -404,7 +404,8 @@ restcache_config::restcache_config() {
              "ms between reads of the change log; a committed change is dropped from the tiers within about "
              "this (plus the shards' work)")
     .note("Each instance runs one small statement per interval on the primary, whether anything changed or "
-          "not. See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
+          "not. Under the WAL feed, the commits that follow a first one within this interval are applied as one "
+          "round. See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
     .integer(o.changelog_drift_interval_ms, "drift-interval", d::changelog_drift_interval_ms, 100, 600'000,
              "ms between checks of the watched tables' catalog: restcache's triggers present and enabled ALWAYS, "
              "the columns the documents read unchanged")

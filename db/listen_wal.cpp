@@ -25,9 +25,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// How long the commits that follow a first one are gathered into its round.
-constexpr std::chrono::milliseconds round_window{2};
-
 /// A table's schema and name as the catalog spells them, by the name the
 /// kinds read it by; nullopt when there is no such table.
 std::optional<std::pair<std::string, std::string>> resolve_table(pg::connection& c, const std::string& name) {
@@ -264,9 +261,13 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       next_drift_check = now + cfg_.drift_interval;
     }
     // What came, up to a round's worth; a short wait when nothing did. The
-    // commits of one round window go together: each round costs a snapshot
-    // read, a wake of the actor and its shards' replies, and under
-    // synchronous commit the walsender sends every commit on its own.
+    // commits that follow a first one within changelog.poll-interval go in
+    // its round: each round costs a snapshot read, a wake of the actor, its
+    // shards' replies and an LMDB commit of deletes, and under synchronous
+    // commit the walsender sends every commit on its own. Measured with
+    // bench/writecost at 8 and 32 clients on 2 cores: a 2 ms window took
+    // 39 and 16 µs of the daemon's CPU a write and an invalidation p99 of
+    // 275 and 144 ms, 25 ms took 14 and 7 µs and 43 and 49 ms.
     auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
     std::optional<clock::time_point> window_ends;
     while (ev) {
@@ -276,7 +277,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
         keys += done->changes.size();
         commits.push_back(std::move(*done));
         if (!window_ends)
-          window_ends = clock::now() + round_window;
+          window_ends = clock::now() + cfg_.poll_interval;
       }
       if (keys >= cfg_.replay_limit || commits.size() >= 4'096)
         break;
