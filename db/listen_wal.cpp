@@ -36,39 +36,25 @@ std::optional<std::pair<std::string, std::string>> resolve_table(pg::connection&
   return std::pair{std::string{r.text(0, 0)}, std::string{r.text(0, 1)}};
 }
 
-/// Every ancestor of a table (partitioned or inherited from), nearest first.
-std::vector<std::pair<std::string, std::string>> ancestors(pg::connection& c, const std::string& schema,
-                                                           const std::string& table) {
-  auto r = c.exec_params("WITH RECURSIVE up(relid, depth) AS ("
-                         "  SELECT i.inhparent, 1 FROM pg_inherits i"
-                         "   WHERE i.inhrelid = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                         "                        WHERE n.nspname = $1 AND c.relname = $2)"
-                         "  UNION ALL"
-                         "  SELECT i.inhparent, up.depth + 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.relid"
-                         "   WHERE up.depth < 32)"
-                         " SELECT n.nspname, c.relname FROM up JOIN pg_class c ON c.oid = up.relid"
-                         "   JOIN pg_namespace n ON n.oid = c.relnamespace ORDER BY up.depth",
-                         {schema, table});
-  std::vector<std::pair<std::string, std::string>> out;
-  for (int i = 0; i < r.rows(); ++i)
-    out.emplace_back(std::string{r.text(i, 0)}, std::string{r.text(i, 1)});
-  return out;
-}
+using table_names = std::vector<std::pair<std::string, std::string>>;
 
-/// Every partition and inheriting table of a table, at every level.
-std::vector<std::pair<std::string, std::string>> descendants(pg::connection& c, const std::string& schema,
-                                                             const std::string& table) {
+/// The tables a table inherits from (`up`: partitioned or inherited from,
+/// nearest first) or that inherit from it (partitions and heirs), at every
+/// level, by schema and name.
+table_names inheritance(pg::connection& c, const std::string& schema, const std::string& table, bool up) {
+  // The two directions differ only in which end of pg_inherits they follow.
+  const std::string from = up ? "inhrelid" : "inhparent", to = up ? "inhparent" : "inhrelid";
   auto r = c.exec_params("WITH RECURSIVE tree(relid, depth) AS ("
-                         "  SELECT i.inhrelid, 1 FROM pg_inherits i"
-                         "   WHERE i.inhparent = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                         "                         WHERE n.nspname = $1 AND c.relname = $2)"
+                         "  SELECT i." + to + ", 1 FROM pg_inherits i"
+                         "   WHERE i." + from + " = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                         "                           WHERE n.nspname = $1 AND c.relname = $2)"
                          "  UNION ALL"
-                         "  SELECT i.inhrelid, t.depth + 1 FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid"
+                         "  SELECT i." + to + ", t.depth + 1 FROM tree t JOIN pg_inherits i ON i." + from + " = t.relid"
                          "   WHERE t.depth < 32)"
-                         " SELECT DISTINCT n.nspname, c.relname FROM tree JOIN pg_class c ON c.oid = tree.relid"
-                         "   JOIN pg_namespace n ON n.oid = c.relnamespace",
+                         " SELECT n.nspname, c.relname FROM tree t JOIN pg_class c ON c.oid = t.relid"
+                         "   JOIN pg_namespace n ON n.oid = c.relnamespace GROUP BY 1, 2 ORDER BY min(t.depth)",
                          {schema, table});
-  std::vector<std::pair<std::string, std::string>> out;
+  table_names out;
   for (int i = 0; i < r.rows(); ++i)
     out.emplace_back(std::string{r.text(i, 0)}, std::string{r.text(i, 1)});
   return out;
@@ -199,11 +185,11 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   }
   pg::wal_key_mapper mapper{watched};
   for (const auto& w : watched)
-    for (const auto& [schema, table] : descendants(c, w.schema, w.table))
+    for (const auto& [schema, table] : inheritance(c, w.schema, w.table, false))
       mapper.map_descendant(schema, table, w.schema, w.table);
   pg::wal_change_reader reader{std::move(mapper), [&](const std::string& schema, const std::string& table) {
                                  std::optional<std::pair<std::string, std::string>> root;
-                                 for (auto& a : ancestors(c, schema, table))
+                                 for (auto& a : inheritance(c, schema, table, true))
                                    if (roots.count(a.first + "." + a.second) != 0)
                                      root = a;
                                  return root;

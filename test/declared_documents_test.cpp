@@ -635,13 +635,9 @@ std::string partitioned_kinds() {
                           "animal", R"("id", "name")", "id");
 }
 
-} // namespace
-
-CAF_TEST(partitions and inheriting tables are watched with their parent and seen attached or detached) {
-  demo_back restore;
-  temp_dir dir{"declared-partitions"};
-  auto dsn = shared_private_pg().create_database("declared_partitions");
-  pg::connection db{dsn};
+/// What partitioned_kinds() read: readings 1 and 2 in a partition, 150 in a
+/// table that is not one yet, animal 1.
+void create_partitioned_tables(pg::connection& db) {
   db.exec(R"sql(
     CREATE TABLE reading (id int, sensor text) PARTITION BY RANGE (id);
     CREATE TABLE reading_0 PARTITION OF reading FOR VALUES FROM (0) TO (100);
@@ -651,6 +647,16 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     CREATE TABLE animal (id int, name text);
     INSERT INTO animal VALUES (1, 'Ann');
   )sql");
+}
+
+} // namespace
+
+CAF_TEST(partitions and inheriting tables are watched with their parent and seen attached or detached) {
+  demo_back restore;
+  temp_dir dir{"declared-partitions"};
+  auto dsn = shared_private_pg().create_database("declared_partitions");
+  pg::connection db{dsn};
+  create_partitioned_tables(db);
   auto path = write_file(dir, partitioned_kinds());
   auto load = [&](const std::string& what) {
     return run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, what});
@@ -846,15 +852,7 @@ CAF_TEST(partitions under the WAL feed: one truncated alone and one attached wit
   temp_dir dir{"declared-wal-partitions"};
   auto dsn = shared_private_pg().create_database("declared_wal_partitions");
   pg::connection db{dsn};
-  db.exec(R"sql(
-    CREATE TABLE reading (id int, sensor text) PARTITION BY RANGE (id);
-    CREATE TABLE reading_0 PARTITION OF reading FOR VALUES FROM (0) TO (100);
-    INSERT INTO reading VALUES (1, 'a'), (2, 'b');
-    CREATE TABLE reading_1 (id int, sensor text);
-    INSERT INTO reading_1 VALUES (150, 'c');
-    CREATE TABLE animal (id int, name text);
-    INSERT INTO animal VALUES (1, 'Ann');
-  )sql");
+  create_partitioned_tables(db);
   auto path = write_file(dir, partitioned_kinds());
   apply_declarations(dsn, path, "wal");
   // No primary key: each partition's identity is FULL, or its updates would
