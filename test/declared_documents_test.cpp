@@ -452,10 +452,9 @@ CAF_TEST(a renamed key column fails no write and the file naming its new name is
   path = write_file(dir, declaration("writer_id"));
   auto applied = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--documents", path, "--schema-only", "--feed", "triggers"});
   CAF_CHECK_EQUAL(applied.status, 0);
-  CAF_CHECK_EQUAL(db.exec("SELECT string_agg(key_space || ':' || key_column, ' ' ORDER BY key_space)"
-                          " FROM restcache_watched_key WHERE table_name = 'book'")
-                    .text(0, 0),
-                  "authors:writer_id books:isbn");
+  auto watched = db.exec("SELECT string_agg(key_space || ':' || key_column, ' ' ORDER BY key_space)"
+                         " FROM restcache_watched_key WHERE table_name = 'book'");
+  CAF_CHECK_EQUAL(watched.text(0, 0), "authors:writer_id books:isbn");
   CAF_CHECK_EQUAL(logged_keys("UPDATE book SET writer_id = 4 WHERE isbn = '978-0'"),
                   "authors:1 authors:4 books:978-0");
 }
@@ -857,9 +856,9 @@ CAF_TEST(partitions under the WAL feed: one truncated alone and one attached wit
   apply_declarations(dsn, path, "wal");
   // No primary key: each partition's identity is FULL, or its updates would
   // be refused once published.
-  CAF_CHECK_EQUAL(db.exec("SELECT string_agg(relname || ':' || relreplident::text, ' ' ORDER BY relname) FROM pg_class"
-                          " WHERE relname IN ('reading_0', 'animal')").text(0, 0),
-                  "animal:f reading_0:f");
+  auto identities = db.exec("SELECT string_agg(relname || ':' || relreplident::text, ' ' ORDER BY relname)"
+                            " FROM pg_class WHERE relname IN ('reading_0', 'animal')");
+  CAF_CHECK_EQUAL(identities.text(0, 0), "animal:f reading_0:f");
   in_process_daemon d{dsn, {"--documents.file=" + path, "--cache.mode=memory", "--changelog.drift-interval=200"}};
   require_ready(d);
   CAF_CHECK(hit_again(d.port(), "/readings/1"));

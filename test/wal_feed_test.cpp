@@ -150,7 +150,7 @@ CAF_TEST(the WAL feed is installed without triggers and with the identities the 
   CAF_CHECK(pg::identity_changes(sql).empty());
   // Back to the triggers: the identity as it was, the publication gone.
   pg::install_feed(sql, feed_kind::triggers);
-  CAF_CHECK_EQUAL(sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'emp'::regclass").text(0, 0), "d");
+  CAF_CHECK_EQUAL(std::string{sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'emp'::regclass").text(0, 0)}, "d");
   CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_publication").int64(0, 0), 0);
   CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'").int64(0, 0), 4);
 }
@@ -244,7 +244,7 @@ CAF_TEST(a primary key dropped under the WAL feed fails no write and takes the t
   CAF_CHECK_EQUAL(get(d->port(), 19), truth(19));
   // The repair gives it an identity that names its old rows, and publishes it.
   pg::install_feed(sql, feed_kind::wal);
-  CAF_CHECK_EQUAL(sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'dept'::regclass").text(0, 0), "f");
+  CAF_CHECK_EQUAL(std::string{sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'dept'::regclass").text(0, 0)}, "f");
   CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_documents_drifted{kind=\"dept\"}") == 0; }, 5s));
   sql.exec("UPDATE dept SET loc = 'Keyless but full' WHERE deptno = 19");
   CAF_CHECK(serves_truth(d->port(), 19));
