@@ -6,8 +6,8 @@
 // documents, deletes, 2PC, a rolled-back savepoint, a write through the
 // instance, a key column renamed, the identity undone, the slot dropped
 // under a running instance or invalidated by max_slot_wal_keep_size, a
-// restart with the LMDB file, a memory-only instance's reconnect, and a
-// changelog.feed the database does not have.
+// restart with the LMDB file, a memory-only instance's reconnect, a logical
+// subscriber's applied writes, and a changelog.feed the database does not have.
 #define CAF_SUITE wal_feed
 #include "test/fixtures/daemon_process.hpp"
 
@@ -186,6 +186,64 @@ CAF_TEST(committed prepared transactions and rolled back savepoints are applied 
   sql.exec("BEGIN; SET LOCAL session_replication_role = replica; UPDATE dept SET loc = 'Replica' WHERE deptno = 10;"
            " COMMIT");
   CAF_CHECK(serves_truth(d->port(), 10));
+}
+
+CAF_TEST(a logical replication subscriber on the WAL feed serves what the publisher wrote) {
+  // The publisher: another database of the cluster with the same rows and no
+  // restcache; this test's database subscribes to it. Its apply worker's
+  // writes (session_replication_role = replica) are in the subscriber's WAL
+  // like any other, and so in the instance's own slot.
+  auto pub_dsn = create_demo_database("walfeed_pub", depts, 4);
+  pg::connection pub{pub_dsn};
+  pg::uninstall_schema(pub);
+  auto slot = "rc_walsub_" + std::to_string(getpid());
+  pub.exec("CREATE PUBLICATION rc_pub FOR TABLE dept, emp");
+  pub.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+  sql.exec("CREATE SUBSCRIPTION rc_sub CONNECTION '" + pub_dsn + "' PUBLICATION rc_pub"
+           " WITH (create_slot = false, slot_name = '" + slot + "', copy_data = false)");
+  auto d = start();
+  http_client c{d->port()};
+  auto applied = [&](int32_t deptno) {
+    auto on_pub = pg::fetch_deptemps(pub, deptno);
+    auto want = on_pub ? encode_deptemps(*on_pub) : std::string{};
+    return wait_until([&] { return truth(deptno) == want; }, 10s);
+  };
+  for (int32_t id = 21; id <= 28; ++id)
+    CAF_REQUIRE(cached(d->port(), id));
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/9001").status, 404); // remembered as missing
+  auto first_emp = [&](int32_t deptno) {
+    return std::to_string(pub.exec("SELECT min(empno) FROM emp WHERE deptno = " + std::to_string(deptno)).int64(0, 0));
+  };
+  pub.exec("UPDATE dept SET dname = 'PUBLISHED' WHERE deptno = 21");
+  pub.exec("INSERT INTO dept VALUES (9001, 'NEW', 'THERE')");
+  pub.exec("UPDATE emp SET deptno = 23 WHERE empno = " + first_emp(22));
+  pub.exec("DELETE FROM emp WHERE empno = " + first_emp(24));
+  pub.exec("DELETE FROM dept WHERE deptno = 25");
+  for (int32_t id : {21, 9001, 22, 23, 24, 25}) {
+    CAF_CHECK(applied(id));
+    if (truth(id).empty()) // deleted
+      CAF_CHECK(wait_until([&] { return c.get("/deptemps/" + std::to_string(id)).status == 404; }, 5s));
+    else
+      CHECK_SAYING(serves_truth(d->port(), id), "department " << id);
+  }
+  pub.exec("TRUNCATE emp");
+  CAF_CHECK(applied(26));
+  CAF_CHECK(serves_truth(d->port(), 26));
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), 1);
+  sql.exec("ALTER SUBSCRIPTION rc_sub DISABLE");
+  sql.exec("ALTER SUBSCRIPTION rc_sub SET (slot_name = NONE)");
+  sql.exec("DROP SUBSCRIPTION rc_sub");
+  CAF_CHECK(wait_until([&] {
+    try {
+      pub.exec("SELECT pg_drop_replication_slot('" + slot + "')");
+      return true;
+    } catch (const pg::error&) {
+      return false;
+    }
+  }, 10s));
+  CAF_CHECK_EQUAL(d->terminate(), 0);
+  pub = pg::connection{shared_private_pg().dsn()};
+  shared_private_pg().drop_database(pub_dsn);
 }
 
 CAF_TEST(a write through the instance is read back at once) {
