@@ -123,8 +123,7 @@ feed_kind listen_connection::choose_feed(pg::connection& c) {
                    "dropping both tiers",
                    to_string(feed), to_string(tiers_feed_));
       bump(metrics_.tier_drops);
-      inbox_.request_reset(pg::read_history(c).identity);
-      watermark_reset_ = true;
+      reset_history(pg::read_history(c).identity);
     }
     tiers_feed_ = feed;
   }
@@ -141,7 +140,7 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   last_poll_us_ = now_us();
   last_mark_.reset();
   auto watermark = metrics_.watermark.load(std::memory_order_acquire);
-  const bool same = same_history(c, watermark);
+  const bool same = same_history(c, pg::read_history(c), watermark);
   std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
   if (!same) {
     // Dropped; nothing of the old history is worth replaying.
@@ -198,15 +197,16 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   session(c);
 }
 
-bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
-  auto live = pg::read_history(c);
+bool listen_connection::same_history(pg::connection& c, const live_history& live, uint64_t watermark) {
   auto rule = compare_history(history_, watermark, live);
   if (rule == history_rule::same) {
     // The identity and the next xid can pass for an older copy of the data
     // once enough transactions ran on it: the log must still hold the last
-    // entry the tiers applied, or have pruned past it.
+    // entry the tiers applied, or have pruned past it. (The WAL feed meets
+    // its witness in the slot's stream instead.)
     auto witness = inbox_.applied_witness();
-    if (!witness || watermark == 0 || pg::check_witness(c, *witness) != pg::witness_state::went_back)
+    if (feed_ != feed_kind::triggers || !witness || watermark == 0
+        || pg::check_witness(c, *witness) != pg::witness_state::went_back)
       return true;
     rule = history_rule::went_backwards;
     spdlog::warn("change listener: the change log no longer holds the entry the tiers last applied "
@@ -221,10 +221,14 @@ bool listen_connection::same_history(pg::connection& c, uint64_t watermark) {
                  "dropping both tiers and restarting the watermark",
                  to_string(rule), describe(*history_), watermark, describe(live.identity), live.next_xid);
   bump(metrics_.history_resets[static_cast<size_t>(rule)]);
-  inbox_.request_reset(live.identity);
-  history_ = live.identity;
-  watermark_reset_ = true;
+  reset_history(live.identity);
   return false;
+}
+
+void listen_connection::reset_history(const history_identity& identity) {
+  inbox_.request_reset(identity);
+  history_ = identity;
+  watermark_reset_ = true;
 }
 
 void listen_connection::add_stamped(pg::connection& c, change_batch& changes) {

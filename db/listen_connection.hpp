@@ -107,10 +107,14 @@ private:
   void session(pg::connection& c);
   /// Measures the change log into the metrics and warns past warn_bytes.
   void measure_log(pg::connection& c);
-  /// Compares the history the connection reaches with the one the tiers
-  /// hold (compare_history); on any difference asks the inbox to drop both
+  /// Compares the history the connection reaches (`live`) with the one the
+  /// tiers hold (compare_history; under the trigger feed also the change
+  /// log's witness entry); on any difference asks the inbox to drop both
   /// tiers and restart the watermark. True when the tiers may be replayed.
-  bool same_history(pg::connection& c, uint64_t watermark);
+  bool same_history(pg::connection& c, const live_history& live, uint64_t watermark);
+  /// Asks the inbox to drop both tiers and restart the watermark under
+  /// `identity`, which the tiers hold from then on.
+  void reset_history(const history_identity& identity);
   /// Checks the watched tables' catalog: sets the drifted kinds, and asks
   /// the inbox to drop from both tiers the kinds reading what the documents
   /// depend on when it changed since the last check (all of them when it is

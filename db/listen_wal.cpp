@@ -95,21 +95,14 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   metrics_.feed_wal.store(1, std::memory_order_relaxed);
   last_mark_.reset();
   newest_.reset();
-  const bool same = same_history(c, 0); // the identity; the slot says whether the WAL went back
-  auto live = pg::read_history(c);
-  uint64_t applied = same && !watermark_reset_ ? metrics_.watermark.load(std::memory_order_acquire) : 0;
-  // The last transaction the tiers applied: a database whose next xid has
-  // not reached it is an older copy, however far its WAL went since.
-  if (auto w = inbox_.applied_witness(); applied != 0 && w && live.next_xid <= w->xid) {
-    spdlog::warn("change listener: the tiers applied transaction {} but the database's next xid is {}: {} was "
-                 "taken back to an older copy; dropping both tiers",
-                 w->xid, live.next_xid, describe(live.identity));
-    bump(metrics_.history_resets[static_cast<size_t>(history_rule::went_backwards)]);
-    bump(metrics_.tier_drops);
-    inbox_.request_reset(live.identity);
-    history_ = live.identity;
-    applied = 0;
-  }
+  const auto live = pg::read_history(c);
+  // The identity, and the last transaction the tiers applied against the
+  // next xid (below it: an older copy, however far its WAL went since); the
+  // slot and its stream say the rest.
+  const auto witness = inbox_.applied_witness();
+  const uint64_t watermark = watermark_reset_ ? 0 : metrics_.watermark.load(std::memory_order_acquire);
+  const bool same = same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
+  const uint64_t applied = same ? watermark : 0;
   const auto name = pg::slot_name(live.identity.system_id, cfg_.instance_id);
 
   pg::wal_stream_options o;
@@ -147,24 +140,19 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     }
     drop_tiers = judged.drop_tiers();
     why = judged.reason;
-    if (auto w = inbox_.applied_witness(); !drop_tiers && applied != 0 && w && facts.confirmed_flush < w->seq)
-      verify = w;
+    if (!drop_tiers && applied != 0 && witness && facts.confirmed_flush < witness->seq)
+      verify = witness;
   }
   pg::wal_stream stream{o};
   // After the new slot's consistent point: every change committed since is
   // streamed, what the tiers hold from before is dropped.
-  if (drop_tiers) {
-    if (applied != 0 || connected_before) {
-      spdlog::warn("change listener: WAL feed slot {}: {}: dropping both tiers", name, why);
-      bump(metrics_.slot_resets);
-      bump(metrics_.tier_drops);
-    }
-    inbox_.request_reset(live.identity);
-    history_ = live.identity;
-  } else if (o.create != pg::wal_stream_options::create_slot::no) {
-    inbox_.request_reset(live.identity);
-    history_ = live.identity;
+  if (drop_tiers && (applied != 0 || connected_before)) {
+    spdlog::warn("change listener: WAL feed slot {}: {}: dropping both tiers", name, why);
+    bump(metrics_.slot_resets);
+    bump(metrics_.tier_drops);
   }
+  if (drop_tiers || o.create != pg::wal_stream_options::create_slot::no)
+    reset_history(live.identity);
   watermark_reset_ = false;
   check_drift(c, drop_tiers || applied == 0);
 
@@ -216,7 +204,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
                    t.end_lsn == w.seq ? "another transaction ends there" : "the stream passed it");
       bump(metrics_.history_resets[static_cast<size_t>(history_rule::went_backwards)]);
       bump(metrics_.tier_drops);
-      inbox_.request_reset(live.identity);
+      reset_history(live.identity);
     }
     verify.reset();
   };

@@ -39,6 +39,15 @@ inline std::string_view next_part(std::string_view& s, char sep) noexcept {
   return field;
 }
 
+/// The parts of `s` between each two `sep` (none for ""; an empty part
+/// between two separators in a row).
+inline std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  while (!s.empty())
+    out.emplace_back(next_part(s, sep));
+  return out;
+}
+
 /// `parts` with `sep` between each two ("a, b, c"; "" for none).
 inline std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;

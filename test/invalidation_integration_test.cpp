@@ -126,12 +126,7 @@ CAF_TEST(a logical replication subscriber with a daemon in front serves what the
   pg::connection pub{pub_dsn};
   pg::uninstall_schema(pub);
   auto slot = "rc_slot_" + std::to_string(getpid()) + "_" + std::to_string(PQbackendPID(sql.get()));
-  pub.exec("CREATE PUBLICATION rc_pub FOR TABLE dept, emp");
-  // Two databases of one cluster: the slot is made first (CREATE SUBSCRIPTION
-  // would wait for itself making it).
-  pub.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
-  sql.exec("CREATE SUBSCRIPTION rc_sub CONNECTION '" + pub_dsn + "' PUBLICATION rc_pub"
-           " WITH (create_slot = false, slot_name = '" + slot + "', copy_data = false)");
+  subscribe_demo_tables(sql, pub, pub_dsn, slot);
   auto d = start();
   http_client c{d->port()};
   auto applied = [&](int32_t deptno) {
@@ -159,18 +154,7 @@ CAF_TEST(a logical replication subscriber with a daemon in front serves what the
       CAF_CHECK(serves_truth(d->port(), id));
   }
   CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), 1);
-  sql.exec("ALTER SUBSCRIPTION rc_sub DISABLE");
-  sql.exec("ALTER SUBSCRIPTION rc_sub SET (slot_name = NONE)");
-  sql.exec("DROP SUBSCRIPTION rc_sub");
-  // The walsender lets go of the slot once the worker has stopped.
-  CAF_CHECK(wait_until([&] {
-    try {
-      pub.exec("SELECT pg_drop_replication_slot('" + slot + "')");
-      return true;
-    } catch (const pg::error&) {
-      return false;
-    }
-  }, 10s));
+  CAF_CHECK(unsubscribe_demo_tables(sql, pub, slot));
   CAF_CHECK_EQUAL(d->terminate(), 0);
   pub = pg::connection{shared_private_pg().dsn()};
   shared_private_pg().drop_database(pub_dsn);

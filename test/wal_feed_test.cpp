@@ -197,10 +197,7 @@ CAF_TEST(a logical replication subscriber on the WAL feed serves what the publis
   pg::connection pub{pub_dsn};
   pg::uninstall_schema(pub);
   auto slot = "rc_walsub_" + std::to_string(getpid());
-  pub.exec("CREATE PUBLICATION rc_pub FOR TABLE dept, emp");
-  pub.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
-  sql.exec("CREATE SUBSCRIPTION rc_sub CONNECTION '" + pub_dsn + "' PUBLICATION rc_pub"
-           " WITH (create_slot = false, slot_name = '" + slot + "', copy_data = false)");
+  subscribe_demo_tables(sql, pub, pub_dsn, slot);
   auto d = start();
   http_client c{d->port()};
   auto applied = [&](int32_t deptno) {
@@ -230,17 +227,7 @@ CAF_TEST(a logical replication subscriber on the WAL feed serves what the publis
   CAF_CHECK(applied(26));
   CAF_CHECK(serves_truth(d->port(), 26));
   CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_truncates_total"), 1);
-  sql.exec("ALTER SUBSCRIPTION rc_sub DISABLE");
-  sql.exec("ALTER SUBSCRIPTION rc_sub SET (slot_name = NONE)");
-  sql.exec("DROP SUBSCRIPTION rc_sub");
-  CAF_CHECK(wait_until([&] {
-    try {
-      pub.exec("SELECT pg_drop_replication_slot('" + slot + "')");
-      return true;
-    } catch (const pg::error&) {
-      return false;
-    }
-  }, 10s));
+  CAF_CHECK(unsubscribe_demo_tables(sql, pub, slot));
   CAF_CHECK_EQUAL(d->terminate(), 0);
   pub = pg::connection{shared_private_pg().dsn()};
   shared_private_pg().drop_database(pub_dsn);

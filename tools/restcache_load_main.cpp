@@ -98,8 +98,9 @@ constexpr const char* help_text =
   "  --uninstall         remove what restcache installed (the change triggers and\n"
   "                      functions, change_log and its sequence,\n"
   "                      change_log_horizon, change_log_digest,\n"
-  "                      restcache_watched_key, restcache_schema) and nothing\n"
-  "                      else:\n"
+  "                      restcache_watched_key, restcache_feed, the publication\n"
+  "                      restcache, restcache_schema), put back each replica\n"
+  "                      identity the WAL feed changed, and nothing else:\n"
   "                      dept and emp keep their rows. Stop the\n"
   "                      daemons first (they answer from PostgreSQL, uncached,\n"
   "                      until it is installed again)\n"
@@ -441,12 +442,10 @@ void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& c
     std::printf("feed: the WAL feed lacks: %s\n", l.c_str());
   if (feed == restcache::feed_kind::wal) {
     std::vector<std::string> tables, columns;
-    for (const auto& t : restcache::watched_tables())
-      for (const auto& k : t.keys)
-        if (auto colon = k.find(':'); colon != std::string::npos) {
-          tables.push_back(t.name);
-          columns.push_back(k.substr(colon + 1));
-        }
+    for (const auto& [table, space, column] : pg::catalogue_watch_rows()) {
+      tables.push_back(table);
+      columns.push_back(column);
+    }
     for (const auto& t : pg::identity_changes(c, tables, columns))
       std::printf("feed: would set REPLICA IDENTITY FULL on %s; costs every UPDATE and DELETE of it its whole "
                   "old row in the WAL (about +20%% WAL per write measured on emp)\n",

@@ -18,13 +18,6 @@ constexpr std::string_view unit = "\x1f";
 /// A fingerprint's parts of the kinds' dependencies are named "kind:<name>".
 constexpr std::string_view kind_part = "kind:";
 
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  while (!s.empty())
-    out.emplace_back(next_part(s, sep));
-  return out;
-}
-
 // One row per table asked, in order. The trigger functions are found where
 // restcache_install_triggers puts them (next to the log), by the names it
 // gives them; their source is compared with what it would generate now.

@@ -349,7 +349,10 @@ DECLARE
 BEGIN
   -- One whose identity names no old rows is left out (its writes would be
   -- refused): restcache-load sets the identities first.
-  SELECT string_agg(format('%I.%I', w.table_schema, w.table_name), ', ' ORDER BY 1)
+  -- Both lists sorted by name (an aggregate's ORDER BY 1 sorts by a
+  -- constant), so that the same set compares equal and is left alone.
+  SELECT string_agg(format('%I.%I', w.table_schema, w.table_name), ', '
+                    ORDER BY format('%I.%I', w.table_schema, w.table_name))
     INTO wanted
     FROM (SELECT DISTINCT table_schema, table_name FROM restcache_watched_key) w
    WHERE to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL
@@ -358,11 +361,15 @@ BEGIN
     EXECUTE 'CREATE PUBLICATION restcache WITH (publish = ''insert, update, delete, truncate'','
             ' publish_via_partition_root = false)';
   END IF;
-  SELECT string_agg(format('%I.%I', n.nspname, c.relname), ', ' ORDER BY 1)
+  -- A table published with its inheriting tables has a row for each: they
+  -- are not in the list, as SET TABLE adds them again itself.
+  SELECT string_agg(format('%I.%I', n.nspname, c.relname), ', ' ORDER BY format('%I.%I', n.nspname, c.relname))
     INTO have
     FROM pg_publication p JOIN pg_publication_rel r ON r.prpubid = p.oid
     JOIN pg_class c ON c.oid = r.prrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-   WHERE p.pubname = 'restcache';
+   WHERE p.pubname = 'restcache'
+     AND NOT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_publication_rel pr ON pr.prrelid = i.inhparent
+                      WHERE i.inhrelid = c.oid AND pr.prpubid = p.oid);
   IF wanted IS NOT DISTINCT FROM have THEN
     RETURN 0;
   END IF;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "messages/doc_catalogue.hpp"
+#include "messages/text.hpp"
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/wal_feed.hpp"
 
@@ -61,10 +62,6 @@ void wal_change_reader::add(const wal_change_keys& keys) {
 
 std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
   namespace po = pgoutput;
-  auto need_open = [&] {
-    if (!open_)
-      throw po::decode_error("a change outside a transaction");
-  };
   std::optional<wal_commit> done;
   std::visit(overloaded{
                [&](const po::begin& b) {
@@ -74,7 +71,8 @@ std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
                  seen_.clear();
                },
                [&](const po::commit& c) {
-                 need_open();
+                 if (!open_)
+                   throw po::decode_error("a commit outside a transaction");
                  open_->end_lsn = c.end_lsn;
                  for (auto& ch : open_->changes) {
                    ch.seq = c.end_lsn;
@@ -93,21 +91,10 @@ std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
                      mapper_.map_descendant(r.schema, r.name, root->first, root->second);
                  mapper_.learn(r);
                },
-               [&](const po::insert& x) {
-                 need_open();
-                 add(mapper_.keys_of(x));
-               },
-               [&](const po::update& x) {
-                 need_open();
-                 add(mapper_.keys_of(x));
-               },
-               [&](const po::remove& x) {
-                 need_open();
-                 add(mapper_.keys_of(x));
-               },
-               [&](const po::truncate& x) {
-                 need_open();
-                 add(mapper_.keys_of(x));
+               [&](const auto& change) { // insert, update, remove, truncate
+                 if (!open_)
+                   throw po::decode_error("a change outside a transaction");
+                 add(mapper_.keys_of(change));
                },
                [&](const po::logical_message& x) {
                  // restcache_log_keys: DDL on what the kinds read, in its
@@ -115,13 +102,9 @@ std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
                  if (x.prefix != feed_message_prefix || !x.transactional || !open_)
                    return;
                  std::string_view rest = x.content;
-                 while (!rest.empty()) {
-                   auto cut = rest.find('\x1f');
-                   auto key = rest.substr(0, cut);
-                   if (key.starts_with("!:"))
+                 while (!rest.empty())
+                   if (auto key = next_part(rest, '\x1f'); key.starts_with("!:"))
                      open_->altered.emplace_back(key.substr(2));
-                   rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 1);
-                 }
                },
                [](const po::origin&) {},
                [](const po::type&) {},

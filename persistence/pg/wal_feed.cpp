@@ -10,13 +10,6 @@ namespace {
 
 constexpr std::string_view unit = "\x1f";
 
-std::vector<std::string> split_units(std::string_view s) {
-  std::vector<std::string> out;
-  while (!s.empty())
-    out.emplace_back(next_part(s, unit[0]));
-  return out;
-}
-
 constexpr const char* readiness_sql = R"sql(
 SELECT current_setting('wal_level'),
        (SELECT r.rolreplication OR r.rolsuper FROM pg_roles r WHERE r.rolname = current_user),
@@ -64,8 +57,10 @@ SELECT format('%I.%I', n.nspname, c.relname), c.relreplident::text,
 /// The watched keys as restcache_watched_key holds them: tables and
 /// columns, each joined by the unit separator.
 std::pair<std::string, std::string> installed_keys(connection& c) {
-  auto r = c.exec("SELECT coalesce(string_agg(format('%I.%I', table_schema, table_name), chr(31) ORDER BY 1), ''),"
-                  "       coalesce(string_agg(key_column, chr(31) ORDER BY format('%I.%I', table_schema, table_name)), '')"
+  // Both lists in one order, so that they pair up.
+  auto r = c.exec("SELECT coalesce(string_agg(format('%I.%I', table_schema, table_name), chr(31)"
+                  "                           ORDER BY table_schema, table_name, key_column), ''),"
+                  "       coalesce(string_agg(key_column, chr(31) ORDER BY table_schema, table_name, key_column), '')"
                   "  FROM restcache_watched_key");
   return {std::string{r.text(0, 0)}, std::string{r.text(0, 1)}};
 }
@@ -78,7 +73,7 @@ std::vector<identity_change> read_identity_changes(connection& c, const std::str
   auto r = c.exec_params(identity_sql, {tables, columns});
   for (int i = 0; i < r.rows(); ++i) {
     auto ident = r.text(i, 1);
-    out.push_back({std::string{r.text(i, 0)}, ident.empty() ? 'd' : ident[0], split_units(r.text(i, 2))});
+    out.push_back({std::string{r.text(i, 0)}, ident.empty() ? 'd' : ident[0], split(r.text(i, 2), unit[0])});
   }
   return out;
 }
@@ -106,7 +101,7 @@ wal_readiness read_wal_readiness(connection& c, const std::vector<std::string>& 
   w.wal_level = std::string{r.text(0, 0)};
   w.replication = r.text(0, 1) == "t";
   w.may_publish = r.text(0, 2) == "t";
-  w.not_owned = split_units(r.text(0, 3));
+  w.not_owned = split(r.text(0, 3), unit[0]);
   w.free_slots = static_cast<int>(r.int64(0, 4));
   w.unlimited_keep = r.text(0, 5) == "t";
   return w;
