@@ -29,6 +29,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::borrow_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::doc_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::page_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::change_batch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::row_batch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::write_pool_outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(restcache::history_identity)
 
@@ -61,6 +62,12 @@ using cache_shard_actor = caf::typed_actor<
   /// there (shielded from tier reads until then). Answers the highest change
   /// sequence of the batch once both tiers are rid of the keys.
   caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// Changed rows whose old keys the change did not carry: drops the
+  /// entries whose documents hold one (cached_doc::rows), treats the fills
+  /// in flight of the rows' kinds as overtaken, and with a second tier has
+  /// the writer drop its records holding one (the kinds not read from it
+  /// until then). Answers the highest change sequence of the batch.
+  caf::replies_to<invalidate_atom, row_batch>::with<uint64_t>,
   /// Drops every entry and treats every fill in flight as overtaken; with a
   /// second tier, clears it too. Answers once both tiers are empty.
   caf::replies_to<clear_atom>::with<uint64_t>,
@@ -134,6 +141,10 @@ using batch_writer_actor = caf::typed_actor<
   /// sequence once the delete has committed, so the shard can stop shielding
   /// the keys from tier reads.
   caf::replies_to<invalidate_atom, change_batch>::with<uint64_t>,
+  /// Changed rows: discards the queued records whose documents hold one
+  /// and deletes the stored ones (found by the tier's index of rows), as
+  /// deletes of keys are; answers once committed.
+  caf::replies_to<invalidate_atom, row_batch>::with<uint64_t>,
   /// Discards the queue and drops every record; answers once committed.
   caf::replies_to<clear_atom>::with<uint64_t>,
   /// Discards the queued records of the kinds in the set (kind_bit) and

@@ -5,7 +5,10 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <algorithm>
+#include <string_view>
 #include <thread>
+#include <unordered_set>
 
 #include "actors/mailbox_report.hpp"
 #include "messages/doc_catalogue.hpp"
@@ -32,7 +35,7 @@ void batch_writer_state::flush_records() {
   metrics->queued.store(0, std::memory_order_relaxed);
   auto started = std::chrono::steady_clock::now();
   try {
-    store->write(batch, deletes, watermark);
+    store->write(batch, deletes, changed_rows, watermark);
     watermark.reset();
     confirm_deletes();
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
@@ -75,10 +78,10 @@ std::chrono::milliseconds batch_writer_state::retry_delay() const {
 }
 
 void batch_writer_state::bound_pending_deletes() {
-  if (failures_in_a_row == 0 || clear_pending || deletes.size() <= cfg.max_queue)
+  if (failures_in_a_row == 0 || clear_pending || deletes.size() + changed_rows.size() <= cfg.max_queue)
     return;
   spdlog::warn("batch writer: {} deletes wait for a tier that fails to commit: dropping the whole tier instead",
-               deletes.size());
+               deletes.size() + changed_rows.size());
   discard_for_clear();
 }
 
@@ -114,6 +117,7 @@ void batch_writer_state::discard_for_clear() {
   queue.clear();
   metrics->queued.store(0, std::memory_order_relaxed);
   deletes.clear();
+  changed_rows.clear();
   for (auto& d : delete_promises)
     clear_promises.push_back(std::move(d));
   delete_promises.clear();
@@ -141,10 +145,10 @@ bool batch_writer_state::flush_deletes() {
   delete_flush_scheduled = false;
   if (!flush_clear())
     return false;
-  if (deletes.empty() && !watermark)
+  if (deletes.empty() && changed_rows.empty() && !watermark)
     return true;
   try {
-    store->write({}, deletes, watermark);
+    store->write({}, deletes, changed_rows, watermark);
     watermark.reset();
   } catch (const std::exception& e) {
     note_failure("deleting keys (retrying)", deletes.size(), e);
@@ -158,9 +162,25 @@ bool batch_writer_state::flush_deletes() {
 void batch_writer_state::confirm_deletes() {
   bump(metrics->deletes_written, deletes.size());
   deletes.clear();
+  changed_rows.clear();
   for (auto& d : delete_promises)
     d.promise.deliver(d.seq);
   delete_promises.clear();
+}
+
+caf::result<uint64_t> batch_writer_state::promise_deletes(batch_writer_actor::pointer self, uint64_t seq) {
+  auto rp = self->make_response_promise<uint64_t>();
+  if (clear_pending) {
+    // The clear covers these keys too: it answers once it commits.
+    deletes.clear();
+    changed_rows.clear();
+    clear_promises.push_back({seq, rp});
+  } else {
+    delete_promises.push_back({seq, rp});
+    bound_pending_deletes();
+  }
+  schedule_delete_flush(self);
+  return rp;
 }
 
 namespace {
@@ -241,17 +261,28 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
         seq = std::max(seq, c.seq);
       }
       st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
-      auto rp = self->make_response_promise<uint64_t>();
-      if (st.clear_pending) {
-        // The clear covers these keys too: it answers once it commits.
-        st.deletes.clear();
-        st.clear_promises.push_back({seq, rp});
-      } else {
-        st.delete_promises.push_back({seq, rp});
-        st.bound_pending_deletes();
+      return st.promise_deletes(self, seq);
+    },
+    [self](invalidate_atom, const row_batch& rows) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      uint64_t seq = 0;
+      std::unordered_set<std::string_view> changed;
+      for (auto& r : rows) {
+        changed.insert(r.row);
+        st.changed_rows.push_back(r.row);
+        seq = std::max(seq, r.seq);
       }
-      st.schedule_delete_flush(self);
-      return rp;
+      // A queued record holding one was read before the change.
+      auto before = st.queue.size();
+      std::erase_if(st.queue, [&](const auto& q) {
+        if (!q.second.doc)
+          return false;
+        const auto& held = q.second.doc->rows;
+        return std::any_of(held.begin(), held.end(), [&](const std::string& row) { return changed.count(row) > 0; });
+      });
+      bump(st.metrics->records_discarded, before - st.queue.size());
+      st.metrics->queued.store(static_cast<int64_t>(st.queue.size()), std::memory_order_relaxed);
+      return st.promise_deletes(self, seq);
     },
     [self](clear_atom) -> caf::result<uint64_t> {
       auto& st = self->state;

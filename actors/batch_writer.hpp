@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +63,8 @@ struct batch_writer_state {
   std::unordered_map<doc_key, tier_record, doc_key_hash> queue;
   std::vector<pending_delete> delete_promises;
   std::vector<doc_key> deletes;
+  /// Changed rows whose holding records are to be deleted with `deletes`.
+  std::vector<std::string> changed_rows;
   /// A clear asked for and not yet committed, with the promises it answers.
   bool clear_pending = false;
   std::vector<pending_delete> clear_promises;
@@ -114,6 +117,9 @@ struct batch_writer_state {
   void schedule_delete_flush(batch_writer_actor::pointer self);
   /// The deletes have committed: answer their promises.
   void confirm_deletes();
+  /// Keys or rows to delete were added, as of change `seq`: a promise
+  /// answered once they commit (or once a pending clear does).
+  caf::result<uint64_t> promise_deletes(batch_writer_actor::pointer self, uint64_t seq);
 };
 
 batch_writer_actor::behavior_type

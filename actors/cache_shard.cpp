@@ -143,6 +143,40 @@ void cache_shard_state::delete_from_tier(cache_shard_actor::pointer self, const 
       });
 }
 
+void cache_shard_state::apply_rows(cache_shard_actor::pointer self, const row_batch& rows) {
+  change_batch found;
+  uint64_t kinds = 0;
+  for (const auto& r : rows) {
+    kinds |= r.kinds;
+    applied_seq = std::max(applied_seq, r.seq);
+    replicas.note_kinds(r.kinds, r.lsn);
+    for (auto& key : memory.holding(r.row))
+      found.push_back(key_change{key, r.seq, r.changed_us, false, r.lsn});
+  }
+  for (const auto& c : found)
+    apply_change(c);
+  bump(metrics->fills_discarded, fills.overtake_kinds(kinds));
+  delete_from_tier(self, found);
+  if (!cfg.uses_tier() || !cfg.writer || rows.empty())
+    return;
+  // The writer finds the rows in the records it holds or has queued; until
+  // it has, the kinds' records are not read (one of them may hold a row
+  // memory no longer does).
+  for (size_t k = 0; k < row_shields.size(); ++k)
+    if ((kinds >> k) & 1)
+      ++row_shields[k];
+  self->request(cfg.writer, caf::infinite, invalidate_atom::value, rows)
+    .then(
+      [this, kinds](uint64_t) { // runs in the actor, which owns this state
+        for (size_t k = 0; k < row_shields.size(); ++k)
+          if ((kinds >> k) & 1)
+            --row_shields[k];
+      },
+          [](caf::error&) {
+            // Only at shutdown (the writer gone): the kinds stay shielded.
+          });
+}
+
 namespace {
 
 const char* mode_name(cache_mode m) {
@@ -389,6 +423,16 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       // listener sends it after this answer (the replay watermark included),
       // so the watermark never commits ahead of them.
       return seq;
+    },
+    [self](invalidate_atom, row_batch& rows) -> caf::result<uint64_t> {
+      auto& st = self->state;
+      uint64_t seq = 0;
+      for (auto& r : rows)
+        seq = std::max(seq, r.seq);
+      st.apply_rows(self, rows);
+      ++st.epoch; // a populate page read before is not kept
+      st.metrics->invalidation_epoch.store(st.epoch, std::memory_order_release);
+      return seq; // answered now, as a batch of keys is
     },
     [self](clear_atom) { return clear_tiers(self, std::nullopt); },
     [self](clear_atom, uint64_t kinds) { return clear_tiers(self, kinds); },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <array>
 #include <caf/actor_clock.hpp>
 #include <caf/fwd.hpp>
 
@@ -124,6 +125,10 @@ struct cache_shard_state {
   std::unordered_map<doc_key, uint32_t, doc_key_hash> shielded;
   /// Clears of the second tier in flight: no tier read at all meanwhile.
   uint32_t clears_in_flight = 0;
+  /// Per kind: changed rows whose documents the batch writer has not yet
+  /// dropped from the second tier (it alone knows which they are): no tier
+  /// read of the kind meanwhile.
+  std::array<uint32_t, 64> row_shields{};
 
   /// The standbys fills read from: the WAL position each changed key must
   /// see there, and the fills reading one now.
@@ -148,8 +153,13 @@ struct cache_shard_state {
   /// A change to `key`: drop it, and a fill in flight for it keeps nothing.
   void apply_change(const key_change& change);
   bool tier_readable(const doc_key& key) const {
-    return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0 && limits.in_tier(key);
+    return cfg.uses_tier() && clears_in_flight == 0 && shielded.count(key) == 0
+           && row_shields[static_cast<size_t>(key.kind()) & 63] == 0 && limits.in_tier(key);
   }
+  /// Changed rows: drops the documents memory holds them in, treats the
+  /// fills in flight of their kinds as overtaken (each may have read a row
+  /// before its change) and has the writer drop the second tier's.
+  void apply_rows(cache_shard_actor::pointer self, const row_batch& rows);
   /// Arms the fill timer for the earliest deadline unless it is armed.
   void arm_fill_timer(cache_shard_actor::pointer self);
   /// The fill timer fired: answers every fill past its deadline with

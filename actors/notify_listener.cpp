@@ -157,11 +157,47 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
           on_error);
     }
   }
+  if (!r.rows.empty()) {
+    // A row names no key: every shard looks for the documents holding it.
+    bump(metrics->invalidations, r.rows.size());
+    std::vector<int64_t> made;
+    for (auto& c : r.rows)
+      made.push_back(c.changed_us);
+    auto shared_made = std::make_shared<const std::vector<int64_t>>(std::move(made));
+    for (auto& shard : shards) {
+      ++due;
+      self->request(shard, caf::infinite, invalidate_atom::value, r.rows)
+        .then(
+          [self, id, shared_made](uint64_t seq) {
+            auto& st = self->state;
+            if (st.shards_answered_rows(id)) {
+              auto now = now_us();
+              for (auto us : *shared_made)
+                if (us > 0)
+                  st.metrics->invalidation_latency.observe_us(now - us);
+            }
+            auto& applied = st.metrics->applied_seq;
+            if (seq > applied.load(std::memory_order_relaxed))
+              applied.store(seq, std::memory_order_relaxed);
+            st.confirm(self, id);
+          },
+          on_error);
+    }
+    rows_due.emplace(id, shards.size());
+  }
   if (r.mark)
     marks.emplace_back(id, *r.mark);
   if (due > 0)
     outstanding.emplace(id, due);
   release_marks();
+}
+
+bool notify_listener_state::shards_answered_rows(uint64_t round) {
+  auto i = rows_due.find(round);
+  if (i == rows_due.end() || --i->second > 0)
+    return false;
+  rows_due.erase(i);
+  return true;
 }
 
 void notify_listener_state::confirm(notify_listener_ptr self, uint64_t round) {

@@ -47,6 +47,9 @@ struct notify_listener_state {
   uint64_t session = 0;             ///< the live LISTEN session, 0 while down
   uint64_t next_round = 1;
   std::map<uint64_t, size_t> outstanding; ///< round -> shard replies still due
+  /// round -> shards yet to answer its changed rows: the invalidation
+  /// latency of a row is taken when the last shard is rid of it.
+  std::map<uint64_t, size_t> rows_due;
   std::deque<std::pair<uint64_t, change_inbox::mark_point>> marks; ///< (round, mark)
   bool round_waiting = false;       ///< the inbox woke us while too many rounds were out
   std::optional<feed_position> applied_position; ///< of the watermark, when its mark carried one
@@ -74,6 +77,8 @@ struct notify_listener_state {
   void dispatch(notify_listener_ptr self);
   /// A shard answered for `round`.
   void confirm(notify_listener_ptr self, uint64_t round);
+  /// One shard answered round `round`'s rows; true when it was the last.
+  bool shards_answered_rows(uint64_t round);
   /// Applies every mark whose round and all before it are confirmed.
   void release_marks();
   void set_caught_up(bool yes);

@@ -16,7 +16,13 @@ int64_t memory_tier::charge_of(const cached_doc& doc) noexcept {
   // table's load swings between growths (a probe of 120,000 to 240,000
   // entries); the most is charged, so the budget bounds the memory.
   constexpr int64_t overhead = 400;
-  return static_cast<int64_t>(doc.body.capacity() + doc.etag.capacity()) + overhead;
+  // A row it knows: the string in the document and its holders_ entry (the
+  // key, the entry's own string, the table slot, the key vector).
+  constexpr int64_t row_overhead = 128;
+  int64_t rows = 0;
+  for (const auto& r : doc.rows)
+    rows += 2 * static_cast<int64_t>(r.capacity()) + row_overhead;
+  return static_cast<int64_t>(doc.body.capacity() + doc.etag.capacity()) + overhead + rows;
 }
 
 void memory_tier::add_bytes(int64_t n) noexcept {
@@ -33,6 +39,8 @@ bool memory_tier::store(const doc_key& key, doc_ptr doc, uint64_t seq, time_poin
   drop(key);
   forget_missing(key);
   auto generation = next_generation_++;
+  for (const auto& row : doc->rows)
+    holders_[row].push_back(key);
   entries_.emplace(key, entry{std::move(doc), charge, generation, false, seq, expires});
   clock_.push_back(clock_slot{key, generation});
   add_bytes(charge);
@@ -55,6 +63,12 @@ void memory_tier::keep_gzip(entry& e) {
 }
 
 void memory_tier::erase(table::iterator i) {
+  for (const auto& row : i->second.doc->rows)
+    if (auto h = holders_.find(row); h != holders_.end()) {
+      std::erase(h->second, i->first);
+      if (h->second.empty())
+        holders_.erase(h);
+    }
   add_bytes(-i->second.charge);
   if (gauges_ != nullptr)
     gauges_->entries.fetch_sub(1, std::memory_order_relaxed);
@@ -92,9 +106,15 @@ void memory_tier::clear() {
     gauges_->bytes.fetch_sub(bytes_, std::memory_order_relaxed);
   }
   entries_.clear();
+  holders_.clear();
   clock_.clear();
   missing_.clear();
   bytes_ = 0;
+}
+
+std::vector<doc_key> memory_tier::holding(std::string_view row) const {
+  auto h = holders_.find(std::string{row}); // Debian's abseil: its own string_view
+  return h == holders_.end() ? std::vector<doc_key>{} : h->second;
 }
 
 bool memory_tier::remember_missing(const doc_key& key, time_point now) {

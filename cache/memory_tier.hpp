@@ -9,6 +9,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
@@ -88,6 +91,11 @@ public:
   }
   /// Drops the documents and missing marks of the kinds (kind_bit).
   void drop_kinds(uint64_t kinds);
+  /// The keys whose documents hold the table row (cached_doc::rows), for a
+  /// change that names the row and not its old key.
+  std::vector<doc_key> holding(std::string_view row) const;
+  /// Rows the documents held know of, each once.
+  size_t rows_known() const noexcept { return holders_.size(); }
   /// Drops everything.
   void clear();
 
@@ -117,6 +125,9 @@ private:
     doc_key key;
     uint64_t generation;
   };
+  /// Each row some held document knows, with the keys holding it (mostly
+  /// one: the document of the row's key).
+  absl::flat_hash_map<std::string, std::vector<doc_key>> holders_;
 
   /// Runs `change` on the missing keys and carries what it added or removed
   /// into the budget and the gauges.

@@ -15,8 +15,16 @@ void replica_tracker::note_change(const doc_key& key, uint64_t lsn) {
   lsn_order_.emplace_back(lsn, key);
 }
 
+void replica_tracker::note_kinds(uint64_t kinds, uint64_t lsn) {
+  if (lsn == 0 || !any())
+    return;
+  for (size_t k = 0; k < kind_lsns_.size(); ++k)
+    if ((kinds >> k) & 1)
+      kind_lsns_[k] = std::max(kind_lsns_[k], lsn);
+}
+
 uint64_t replica_tracker::needed_lsn(const doc_key& key, uint64_t listener_floor) const {
-  uint64_t need = std::max(lsn_floor_, listener_floor);
+  uint64_t need = std::max({lsn_floor_, listener_floor, kind_lsns_[static_cast<size_t>(key.kind()) & 63]});
   if (auto i = key_lsns_.find(key); i != key_lsns_.end())
     need = std::max(need, i->second);
   return need;

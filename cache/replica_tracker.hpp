@@ -7,6 +7,7 @@
 // later, or replaced by a read of the primary. Plain C++ used under the
 // shard's thread; the standbys' health is what the replica monitor last saw.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -70,6 +71,10 @@ public:
   /// A change to `key` at WAL position `lsn` (0: none known): a standby
   /// fill of the key must see it.
   void note_change(const doc_key& key, uint64_t lsn);
+  /// A change at `lsn` to a row whose old key is not known, held by
+  /// documents of the kinds (kind_bit): a standby fill of any key of
+  /// theirs must see it.
+  void note_kinds(uint64_t kinds, uint64_t lsn);
   /// The WAL position a standby must have replayed for a fill of `key`;
   /// `listener_floor` is the position every key needs (the listener's).
   uint64_t needed_lsn(const doc_key& key, uint64_t listener_floor) const;
@@ -110,6 +115,8 @@ private:
   std::deque<std::pair<uint64_t, doc_key>> lsn_order_;
   /// The highest position forgotten: every key needs it.
   uint64_t lsn_floor_ = 0;
+  /// Per kind: the position every key of the kind needs (note_kinds).
+  std::array<uint64_t, 64> kind_lsns_{};
   std::unordered_map<uint64_t, standby_fill> fills_;
   size_t next_standby_ = 0;
 };

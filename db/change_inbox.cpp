@@ -14,7 +14,7 @@ void change_inbox::set_wake(std::function<void()> wake) {
     std::lock_guard guard{mtx_};
     wake_ = std::move(wake);
     // Something came before the taker was there: wake it now.
-    if ((!changes_.empty() || drop_ || mark_) && !woken_) {
+    if ((!changes_.empty() || !rows_.empty() || drop_ || mark_) && !woken_) {
       woken_ = true;
       now = wake_;
     }
@@ -46,9 +46,10 @@ void change_inbox::add(const key_change& change) {
         it->second.lsn = std::max(it->second.lsn, change.lsn);
         if (change.changed_us != 0 && (it->second.changed_us == 0 || change.changed_us < it->second.changed_us))
           it->second.changed_us = change.changed_us;
-      } else if (changes_.size() > max_keys_) {
+      } else if (changes_.size() + rows_.size() > max_keys_) {
         ++overflows_;
         changes_.clear();
+        rows_.clear();
         drop_ = true;
       }
     }
@@ -61,6 +62,36 @@ void change_inbox::add(const key_change& change) {
 void change_inbox::add_all(const change_batch& changes) {
   for (auto& c : changes)
     add(c);
+}
+
+void change_inbox::add_rows(const row_batch& rows) {
+  if (rows.empty())
+    return;
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    for (const auto& r : rows) {
+      if (drop_)
+        break;
+      auto [it, fresh] = rows_.try_emplace(r.row, r);
+      if (!fresh) {
+        ++coalesced_;
+        it->second.kinds |= r.kinds;
+        it->second.seq = std::max(it->second.seq, r.seq);
+        it->second.lsn = std::max(it->second.lsn, r.lsn);
+        if (r.changed_us != 0 && (it->second.changed_us == 0 || r.changed_us < it->second.changed_us))
+          it->second.changed_us = r.changed_us;
+      } else if (changes_.size() + rows_.size() > max_keys_) {
+        ++overflows_;
+        changes_.clear();
+        rows_.clear();
+        drop_ = true;
+      }
+    }
+    wake = note_added();
+  }
+  if (wake)
+    wake();
 }
 
 void change_inbox::add_mark(mark_point mark) {
@@ -82,6 +113,7 @@ void change_inbox::request_drop() {
   {
     std::lock_guard guard{mtx_};
     changes_.clear();
+    rows_.clear();
     drop_ = true;
     wake = note_added();
   }
@@ -105,6 +137,7 @@ void change_inbox::request_reset(const history_identity& history) {
   {
     std::lock_guard guard{mtx_};
     changes_.clear();
+    rows_.clear();
     drop_ = true;
     new_history_ = history;
     mark_.reset();
@@ -124,8 +157,12 @@ change_inbox::round change_inbox::take() {
   r.changes.reserve(changes_.size());
   for (auto& [key, change] : changes_)
     r.changes.push_back(change);
+  r.rows.reserve(rows_.size());
+  for (auto& [row, change] : rows_)
+    r.rows.push_back(std::move(change));
   r.mark = mark_;
   changes_.clear();
+  rows_.clear();
   drop_ = false;
   drop_kinds_ = 0;
   mark_.reset();
@@ -155,7 +192,7 @@ std::optional<log_witness> change_inbox::applied_witness() const {
 
 size_t change_inbox::pending() const {
   std::lock_guard guard{mtx_};
-  return changes_.size();
+  return changes_.size() + rows_.size();
 }
 
 uint64_t change_inbox::coalesced() const {

@@ -49,6 +49,8 @@ public:
     /// the watermark restarts from 0 (marks of the old history are gone).
     std::optional<history_identity> new_history;
     change_batch changes;
+    /// Changed rows whose old keys the WAL did not carry, each once.
+    row_batch rows;
     std::optional<mark_point> mark;
   };
 
@@ -61,6 +63,9 @@ public:
 
   void add(const key_change& change);
   void add_all(const change_batch& changes);
+  /// Changed rows, coalesced per row as keys are (and counted with them
+  /// against max_keys).
+  void add_rows(const row_batch& rows);
   void add_mark(mark_point mark);
   /// The log no longer reaches back far enough (or too much changed, or a
   /// table was truncated).
@@ -98,6 +103,7 @@ private:
   std::function<void()> wake_;
   mutable std::mutex mtx_;
   std::unordered_map<doc_key, key_change, doc_key_hash> changes_;
+  std::unordered_map<std::string, row_change> rows_;
   bool drop_ = false;
   uint64_t drop_kinds_ = 0;
   std::optional<history_identity> new_history_;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -170,6 +171,11 @@ private:
   uint64_t drifted_ = 0;      ///< the kinds bypassed for drift now
   std::string drift_problems_;
   std::string declarations_seen_; ///< the applied digest last warned about
+  /// Each watched table's replica identity's columns as the first WAL
+  /// session found them (beside the kinds' check at start): the documents
+  /// name their rows by these, so a key changed since names no row, and
+  /// its kinds are dropped rather than missed ("schema.table" -> columns).
+  std::map<std::string, std::vector<std::string>> identity_at_start_;
   /// Pruning refused to this role (permission, read-only): said once, then
   /// tried again only every few minutes, the session kept.
   bool prune_refused_ = false;

@@ -25,15 +25,21 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// A table's schema and name as the catalog spells them, by the name the
-/// kinds read it by; nullopt when there is no such table.
-std::optional<std::pair<std::string, std::string>> resolve_table(pg::connection& c, const std::string& name) {
-  auto r = c.exec_params("SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                         " WHERE c.oid = to_regclass($1)",
+/// A table as the catalog has it: schema, name and oid.
+struct resolved_table {
+  std::string schema;
+  std::string name;
+  int64_t oid = 0;
+};
+
+/// The table the kinds read by `name`; nullopt when there is no such table.
+std::optional<resolved_table> resolve_table(pg::connection& c, const std::string& name) {
+  auto r = c.exec_params("SELECT n.nspname, c.relname, c.oid::int8 FROM pg_class c"
+                         " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)",
                          {name});
   if (r.rows() != 1)
     return std::nullopt;
-  return std::pair{std::string{r.text(0, 0)}, std::string{r.text(0, 1)}};
+  return resolved_table{std::string{r.text(0, 0)}, std::string{r.text(0, 1)}, r.int64(0, 2)};
 }
 
 using table_names = std::vector<std::pair<std::string, std::string>>;
@@ -164,12 +170,30 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     auto resolved = resolve_table(c, t.name);
     if (!resolved)
       continue; // drift says so
-    pg::watched_keys w{resolved->first, resolved->second, {}};
+    // One table read under two names is one entry with both.
+    auto w = std::find_if(watched.begin(), watched.end(), [&](const pg::watched_keys& x) {
+      return x.schema == resolved->schema && x.table == resolved->name;
+    });
+    if (w == watched.end()) {
+      w = watched.insert(watched.end(), pg::watched_keys{resolved->schema, resolved->name, {}, {}, {}});
+      auto known = identity_at_start_.find(w->schema + "." + w->table);
+      if (known == identity_at_start_.end()) {
+        std::vector<std::string> columns;
+        for (auto& [number, column] : pg::identity_columns(c, resolved->oid))
+          columns.push_back(std::move(column));
+        known = identity_at_start_.emplace(w->schema + "." + w->table, std::move(columns)).first;
+      }
+      w->identity = known->second;
+    }
     for (const auto& k : t.keys)
-      if (auto colon = k.find(':'); colon != std::string::npos)
-        w.keys.push_back({k.substr(0, colon), k.substr(colon + 1)});
-    roots.insert(w.schema + "." + w.table);
-    watched.push_back(std::move(w));
+      if (auto colon = k.find(':'); colon != std::string::npos) {
+        pg::watched_keys::key key{k.substr(0, colon), k.substr(colon + 1)};
+        if (std::none_of(w->keys.begin(), w->keys.end(),
+                         [&](const auto& x) { return x.space == key.space && x.column == key.column; }))
+          w->keys.push_back(std::move(key));
+      }
+    w->names.push_back({t.name, t.kinds, t.row_kinds});
+    roots.insert(w->schema + "." + w->table);
   }
   pg::wal_key_mapper mapper{watched};
   for (const auto& w : watched)
@@ -265,6 +289,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
         xids.push_back(t.xid);
       auto xmax = wait_visible(c, xids);
       change_batch changes;
+      row_batch rows;
       size_t truncates = 0;
       uint64_t drop_kinds = 0;
       std::vector<std::string> altered;
@@ -274,21 +299,28 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
             ch.lsn = t.end_lsn; // a standby that replayed this far sees it
           changes.push_back(ch);
         }
+        for (auto& r : t.changed_rows) {
+          if (cfg_.stamp_lsn)
+            r.lsn = t.end_lsn;
+          rows.push_back(std::move(r));
+        }
         truncates += t.truncates;
         drop_kinds |= t.drop_kinds;
         altered.insert(altered.end(), t.altered.begin(), t.altered.end());
       }
-      bump(metrics_.changes_read, changes.size());
+      bump(metrics_.changes_read, changes.size() + rows.size());
       inbox_.add_all(changes);
+      inbox_.add_rows(rows);
       if (truncates > 0) {
         bump(metrics_.truncates, truncates);
         spdlog::info("change listener: a watched table was truncated: dropping both tiers");
         inbox_.request_drop();
       }
       if (drop_kinds != 0) {
-        spdlog::warn("change listener: a change did not carry the old value of a key column (a replica identity "
-                     "changed?), or named a key that cannot be vouched for: dropping {} from both tiers",
-                     kind_names(drop_kinds));
+        spdlog::warn("change listener: a change did not carry the old value of a key column (its table's kinds "
+                     "do not know their rows, or a transaction changed more than {} rows), or named a key that "
+                     "cannot be vouched for: dropping {} from both tiers",
+                     pg::wal_change_reader::max_rows, kind_names(drop_kinds));
         inbox_.request_drop_kinds(drop_kinds);
       }
       if (!altered.empty())
@@ -301,8 +333,11 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       // Idle between transactions: the walsender's position (its keepalive)
       // is applied too, so a quiet publication on a busy server holds no WAL.
       auto end = stream.server_end();
-      if (verify && end > verify->seq)
-        witness_met(pg::wal_commit{0, end, 0, {}, 0, 0, {}, 0}); // passed without it
+      if (verify && end > verify->seq) {
+        pg::wal_commit passed; // passed without it
+        passed.end_lsn = end;
+        witness_met(passed);
+      }
       if (end > last_mark || catalog_moved_) {
         mark(std::max(last_mark, end));
       } else if (now >= next_ask) {

@@ -67,9 +67,10 @@ public:
     // Encoded here, from the result's own text: the rows are never decoded
     // into strings and integers only to be written out again.
     fetch_outcome out{rc_error::not_found, nullptr};
-    auto body = pg::encode_result(r, doc_kind_info(key_.kind()));
+    const auto& kind = doc_kind_info(key_.kind());
+    auto body = pg::encode_result(r, kind);
     if (!body.empty()) {
-      out.doc = make_doc(std::move(body));
+      out.doc = make_doc(std::move(body), pg::result_rows(r, kind));
       out.error = rc_error::none;
     }
     out.on_standby = replay_lsn_.has_value();

@@ -104,9 +104,10 @@ void pg_connection_worker::fetch_document(doc_key key, std::function<void(fetch_
       std::optional<uint64_t> replayed;
       if (cfg_.read_replay_lsn)
         replayed = pg::replay_lsn(*conn);
-      auto body = pg::read_document(*conn, key);
+      std::vector<std::string> rows;
+      auto body = pg::read_document(*conn, key, &rows);
       fetch_outcome out{body.empty() ? rc_error::not_found : rc_error::none,
-                        body.empty() ? nullptr : make_doc(std::move(body))};
+                        body.empty() ? nullptr : make_doc(std::move(body), std::move(rows))};
       out.on_standby = replayed.has_value();
       out.replay_lsn = replayed.value_or(0);
       timed.observe_now();

@@ -395,13 +395,27 @@ declared_kinds parse_declarations(std::string_view toml_text, std::string_view o
           in.fail(&item, "a read is a table { table, columns, keys }");
           continue;
         }
-        in.only(*t, {"table", "columns", "keys"}, "a read");
+        in.only(*t, {"table", "columns", "keys", "row_columns"}, "a read");
         auto table = in.text(*t, "table", &item, true);
         auto columns = in.texts(*t, "columns", &item);
         auto keys = in.texts(*t, "keys", &item);
         if (!table || !columns || !keys)
           continue;
-        table_read read{*table, {}, {}};
+        table_read read{*table, {}, {}, {}};
+        if (const toml::node* rc = t->get("row_columns")) {
+          const toml::array* cols = rc->as_array();
+          if (cols == nullptr || cols->empty())
+            in.fail(rc, "'row_columns' is an array of result columns' positions, from 1: the table's "
+                        "primary key, in its column order");
+          else
+            for (auto&& c : *cols) {
+              auto v = c.value<int64_t>();
+              if (!v || *v < 1 || *v > max_columns)
+                in.fail(&c, "'row_columns' holds result columns' positions, from 1");
+              else
+                read.row_columns.push_back(static_cast<int>(*v - 1));
+            }
+        }
         for (const auto& c : *columns)
           read.columns += (read.columns.empty() ? "" : ",") + c;
         for (const auto& key : *keys) {

@@ -39,8 +39,16 @@ struct cached_doc {
   std::string body;
   std::string etag;
 
+  /// The table rows it was made from, for the kinds that declare them
+  /// (a read's row_columns): "<table>\x1f<identity>" each (row_key()), so
+  /// that a change naming only a row's identity (the WAL feed under a
+  /// table's default replica identity) finds the documents holding it.
+  std::vector<std::string> rows;
+
   cached_doc() = default;
   cached_doc(std::string b, std::string e) : body(std::move(b)), etag(std::move(e)) {}
+  cached_doc(std::string b, std::string e, std::vector<std::string> r)
+    : body(std::move(b)), etag(std::move(e)), rows(std::move(r)) {}
   cached_doc(const cached_doc&) = delete;
   cached_doc& operator=(const cached_doc&) = delete;
   ~cached_doc() { delete gzip_.load(std::memory_order_relaxed); }
@@ -143,5 +151,30 @@ struct key_change {
   uint64_t lsn = 0;
 };
 using change_batch = std::vector<key_change>;
+
+/// A committed UPDATE or DELETE of a row whose old key columns the change
+/// did not carry (the WAL feed under a table's default replica identity
+/// sends the old row's identity only): every cached document holding the
+/// row (cached_doc::rows) is dropped, and the fills in flight of `kinds`.
+struct row_change {
+  std::string row;       ///< as cached_doc::rows spells it
+  uint64_t kinds = 0;    ///< the kinds whose documents may hold it (kind_bit)
+  uint64_t seq = 0;
+  int64_t changed_us = 0;
+  uint64_t lsn = 0;      ///< as key_change::lsn
+};
+using row_batch = std::vector<row_change>;
+
+/// A row as cached_doc::rows spells it: the table as the kinds' reads name
+/// it and its replica identity's values (its primary key's, in the table's
+/// column order), as text, each after a unit separator.
+inline std::string row_key(std::string_view table, const std::vector<std::string_view>& identity) {
+  std::string out{table};
+  for (auto v : identity) {
+    out.push_back('\x1f');
+    out.append(v);
+  }
+  return out;
+}
 
 } // namespace restcache

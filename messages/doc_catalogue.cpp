@@ -128,6 +128,13 @@ uint64_t kind_fingerprint(const doc_kind_entry& kind) {
   // not vouched for. Only when set: the others' fingerprints stay.
   if (kind.ttl.count() > 0)
     fingerprint_bytes(h, "ttl");
+  // Its documents' rows are stored with them: only when declared.
+  for (const auto& r : kind.reads)
+    if (!r.row_columns.empty()) {
+      fingerprint_bytes(h, "rows:" + r.table);
+      for (int c : r.row_columns)
+        fingerprint_bytes(h, std::to_string(c));
+    }
   return h;
 }
 
@@ -149,10 +156,12 @@ std::vector<watched_table> watched_tables() {
     for (const auto& r : e.reads) {
       auto t = std::find_if(out.begin(), out.end(), [&](const watched_table& w) { return w.name == r.table; });
       if (t == out.end())
-        t = out.insert(out.end(), watched_table{r.table, {}, {}, 0});
+        t = out.insert(out.end(), watched_table{r.table, {}, {}, 0, 0});
       add_each(t->columns, r.columns);
       add_each(t->keys, r.keys);
       t->kinds |= kind_bit(e.kind);
+      if (!r.row_columns.empty())
+        t->row_kinds |= kind_bit(e.kind);
     }
   return out;
 }

@@ -56,6 +56,13 @@ struct table_read {
   std::string table;
   std::string columns;
   std::string keys;
+  /// The result columns (from 0) that give, for each row of the table a
+  /// document is made from, its replica identity (its primary key's
+  /// columns, in the table's column order); empty when not declared. A
+  /// document then knows its rows (cached_doc::rows), so an UPDATE or
+  /// DELETE that names only a row's identity finds it: the WAL feed needs
+  /// no REPLICA IDENTITY FULL on the table.
+  std::vector<int> row_columns;
 };
 
 struct doc_kind_entry {
@@ -126,6 +133,9 @@ struct watched_table {
   std::vector<std::string> columns; ///< every column some kind reads, in first-read order
   std::vector<std::string> keys;    ///< every "<key space>:<column>" some kind needs logged
   uint64_t kinds = 0;               ///< the kinds that read it (kind_bit)
+  /// The kinds whose documents know their rows of it (a read with
+  /// row_columns): a change naming only a row's identity finds theirs.
+  uint64_t row_kinds = 0;
 };
 
 /// Every table the catalogue's kinds read, in first-read order.

@@ -125,10 +125,11 @@ std::string strong_etag(std::string_view bytes) {
   return out;
 }
 
-doc_ptr make_doc(std::string body) {
+doc_ptr make_doc(std::string body, std::vector<std::string> rows) {
   auto doc = std::make_shared<cached_doc>();
   doc->etag = strong_etag(body);
   doc->body = std::move(body);
+  doc->rows = std::move(rows);
   return doc;
 }
 

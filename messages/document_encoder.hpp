@@ -31,7 +31,8 @@ void append_json_string(std::string& out, std::string_view s);
 /// A strong ETag for the bytes: "\"" + 16 hex digits of a 64-bit hash + "\"".
 std::string strong_etag(std::string_view bytes);
 
-/// Encodes and wraps in an immutable shared document.
-doc_ptr make_doc(std::string body);
+/// Encodes and wraps in an immutable shared document, with the table rows
+/// it was made from (messages/document_rows.hpp) when its kind knows them.
+doc_ptr make_doc(std::string body, std::vector<std::string> rows = {});
 
 } // namespace restcache

@@ -27,11 +27,13 @@ class record_store {
 public:
   virtual ~record_store() = default;
 
-  /// One write transaction: `deletes` first, then `puts`, and the replay
-  /// watermark when given (so it never runs ahead of the deletes it stands
-  /// for). Throws on failure (nothing of the call is then visible).
+  /// One write transaction: `deletes` first, then the records whose
+  /// documents hold one of `changed_rows` (cached_doc::rows), then `puts`,
+  /// and the replay watermark when given (so it never runs ahead of the
+  /// deletes it stands for). Throws on failure (nothing of the call is then
+  /// visible).
   virtual void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
-                     std::optional<replay_watermark> watermark) = 0;
+                     const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark) = 0;
 
   /// Drops every record in one transaction (the change log cannot tell what
   /// changed); sets the watermark when given, and the identity of the history

@@ -142,6 +142,30 @@ CAF_TEST(an invalidation discards an older queued record and deletes the key pro
   CAF_CHECK_EQUAL(store->records_written(), 1u); // key 6 only
 }
 
+CAF_TEST(a changed row discards the queued records holding it and is deleted there promptly) {
+  self->send(writer, put_atom::value, key(5), make_doc("{\"old\":true}", {row_key("emp", {"501"})}), uint64_t{1});
+  self->send(writer, put_atom::value, key(6), make_doc("{}", {row_key("emp", {"601"})}), uint64_t{1});
+  sys.spawn(
+    [confirmed = confirmed](caf::event_based_actor* client, batch_writer_actor target) {
+      client->request(target, caf::infinite, invalidate_atom::value,
+                      row_batch{{row_key("emp", {"501"}), kind_bit(demo::deptemps_kind), 43, 0, 0}})
+        .then([confirmed](uint64_t s) { confirmed->push_back(s); });
+    },
+    writer);
+  sched.run();
+  CAF_CHECK_EQUAL(metrics.records_discarded.load(), 1u);
+  CAF_CHECK(confirmed->empty()); // not before the delete committed
+  sched.trigger_timeout();
+  sched.run();
+  CAF_REQUIRE_EQUAL(store->calls.size(), 1u);
+  CAF_CHECK_EQUAL(store->calls[0].changed_rows, (std::vector<std::string>{row_key("emp", {"501"})}));
+  CAF_REQUIRE_EQUAL(confirmed->size(), 1u);
+  CAF_CHECK_EQUAL(confirmed->at(0), 43u);
+  sched.trigger_timeouts();
+  sched.run();
+  CAF_CHECK_EQUAL(store->records_written(), 1u); // key 6 only
+}
+
 CAF_TEST(a record queued after an invalidation is written after the delete) {
   anon_send_exit(writer, caf::exit_reason::user_shutdown);
   sched.run();

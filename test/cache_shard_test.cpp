@@ -180,6 +180,28 @@ CAF_TEST(a get after an invalidation does not join the overtaken fill) {
   CAF_CHECK_EQUAL(cm.entries.load(), 1);
 }
 
+CAF_TEST(a changed row drops the documents holding it and overtakes the fills of its kinds) {
+  fill(20); // employees 2001 and 2002
+  fill(21);
+  CAF_CHECK_EQUAL(cm.entries.load(), 2);
+  get(22);
+  sched.run(); // in flight: it may have read the row before its change
+  self->send(shard, invalidate_atom::value,
+             row_batch{{row_key("emp", {"2002"}), kind_bit(demo::deptemps_kind), 7, 0, 0}});
+  sched.run();
+  CAF_CHECK_EQUAL(cm.entries.load(), 1); // 21 holds no such row
+  conn().complete_oldest();
+  sched.run();
+  CAF_CHECK_EQUAL(cm.entries.load(), 1);
+  CAF_CHECK_EQUAL(cm.fills_discarded.load(), 1u);
+  get(21);
+  get(20);
+  sched.run();
+  CAF_CHECK_EQUAL(conn().queries, 4u); // 20 again; 21 a hit
+  CAF_REQUIRE_EQUAL(results.size(), 4u);
+  CAF_CHECK(results[3].status == cache_status::memory);
+}
+
 CAF_TEST(an invalidation drops a cached entry) {
   fill(9);
   CAF_CHECK_EQUAL(cm.entries.load(), 1);
@@ -474,6 +496,31 @@ CAF_TEST(an invalidated key is not read from the tier until its delete is confir
   sched.trigger_timeouts();
   sched.run();
   get(14);
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 1u);
+}
+
+CAF_TEST(a changed row goes to the writer and its kinds are not read from the tier until it is dropped there) {
+  // Held by the tier only (evicted from memory, or from before a restart).
+  tier->docs[key(15)] = make_doc("{\"old\":true}", {row_key("emp", {"1501"})});
+  tier->docs[key(16)] = make_doc("{\"other\":true}", {row_key("emp", {"1601"})});
+  self->send(shard, invalidate_atom::value,
+             row_batch{{row_key("emp", {"1501"}), kind_bit(demo::deptemps_kind), 5, 0, 0}});
+  sched.run(); // the writer holds the rows for a few milliseconds
+  get(16);
+  sched.run();
+  CAF_CHECK_EQUAL(tier->reads, 0u); // the kind is shielded: straight to PostgreSQL
+  CAF_CHECK_EQUAL(conn().queries, 1u);
+  sched.trigger_timeouts();
+  sched.run();
+  bool sent = false;
+  for (auto& c : tier->calls)
+    sent = sent || c.changed_rows == std::vector<std::string>{row_key("emp", {"1501"})};
+  CAF_CHECK(sent);
+  // Dropped there: the kind is read from the tier again.
+  conn().complete_oldest();
+  sched.run();
+  get(17);
   sched.run();
   CAF_CHECK_EQUAL(tier->reads, 1u);
 }

@@ -167,7 +167,7 @@ doc_kind_entry extra_kind(std::string name, key_type key, std::string route, std
   e.statement = {"test_fetch_" + name, "SELECT id, note FROM " + name + " WHERE id = $1"};
   e.route = std::move(route);
   e.plan = {{{{"id", 0, value_type::text}, {"note", 1, value_type::text}}}, std::nullopt, false};
-  e.reads = {{name, "id,note", e.entity + ":id"}};
+  e.reads = {{name, "id,note", e.entity + ":id", {}}};
   e.noun = name;
   return e;
 }

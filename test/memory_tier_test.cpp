@@ -55,6 +55,34 @@ struct fixture {
 
 CAF_TEST_FIXTURE_SCOPE(memory_tier_tests, fixture)
 
+CAF_TEST(the documents holding a row are found until they leave the tier however they leave) {
+  auto with_rows = [](std::vector<std::string> rows) { return make_doc(std::string(100, 'x'), std::move(rows)); };
+  auto t = memory_tier{3 * memory_tier::charge_of(*with_rows({"emp\x1f" "1", "emp\x1f" "2"})) + 64,
+                       missing_keys{0, 60s}, gauges};
+  CAF_CHECK(t.store(dept_key(10), with_rows({"emp\x1f" "1", "emp\x1f" "2"}), 1));
+  CAF_CHECK(t.store(dept_key(20), with_rows({"emp\x1f" "2", "emp\x1f" "3"}), 1));
+  CAF_CHECK_EQUAL(t.holding("emp\x1f" "2").size(), 2u);
+  CAF_CHECK_EQUAL(t.holding("emp\x1f" "1"), (std::vector<doc_key>{dept_key(10)}));
+  CAF_CHECK(t.holding("emp\x1f" "4").empty());
+  CAF_CHECK_EQUAL(t.rows_known(), 3u);
+  // Rows are charged: a document knowing rows costs more than one that does not.
+  CAF_CHECK(memory_tier::charge_of(*with_rows({"emp\x1f" "1"})) > memory_tier::charge_of(*doc_of(100)));
+  // Replaced: the new document's rows only.
+  CAF_CHECK(t.store(dept_key(10), with_rows({"emp\x1f" "4"}), 2));
+  CAF_CHECK(t.holding("emp\x1f" "1").empty());
+  CAF_CHECK_EQUAL(t.holding("emp\x1f" "4"), (std::vector<doc_key>{dept_key(10)}));
+  // Dropped, evicted, cleared.
+  t.forget(dept_key(20));
+  CAF_CHECK(t.holding("emp\x1f" "3").empty());
+  CAF_CHECK_EQUAL(t.holding("emp\x1f" "2"), (std::vector<doc_key>{}));
+  for (int32_t id = 30; id <= 60; id += 10)
+    t.store(dept_key(id), with_rows({"emp\x1f" + std::to_string(id)}), 3);
+  CAF_CHECK(t.holding("emp\x1f" "4").empty()); // the oldest, evicted
+  CAF_CHECK_EQUAL(t.rows_known(), t.size());
+  t.clear();
+  CAF_CHECK_EQUAL(t.rows_known(), 0u);
+}
+
 CAF_TEST(the hand evicts the first entry not hit since it last passed) {
   auto t = tier_for(3);
   for (int32_t id = 1; id <= 3; ++id)

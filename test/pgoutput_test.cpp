@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "messages/wal_lsn.hpp"
 #include "persistence/pg/connection.hpp"
@@ -241,7 +242,7 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 } // namespace
 
 CAF_TEST(a decoded change names the keys the trigger would log) {
-  pg::wal_key_mapper m{{{"public", "pet", {{"pets", "id"}, {"owners", "owner"}, {"codes", "code"}}}}};
+  pg::wal_key_mapper m{{{"public", "pet", {{"pets", "id"}, {"owners", "owner"}, {"codes", "code"}}, {}, {}}}};
   m.learn(pet_relation('d'));
   auto ins = m.keys_of(po::insert{500, {text("1"), text("7"), text("c6          ")}});
   CAF_CHECK(ins.watched);
@@ -312,9 +313,60 @@ std::vector<std::string> labels(const change_batch& changes) {
 
 } // namespace
 
+CAF_TEST(a change that does not carry an old key names its row for the documents that know their rows) {
+  // The table read under two names, one kind of each knowing its rows.
+  pg::wal_key_mapper m{{{"public", "pet", {{"pets", "id"}, {"owners", "owner"}, {"codes", "code"}},
+                         {{"pet", 0b0110, 0b0010}, {"public.pet", 0b1000, 0b1000}}, {}}}};
+  m.learn(pet_relation('d'));
+  auto moved = m.keys_of(po::update{500, std::nullopt, false, {text("1"), text("8"), text("c6")}});
+  CAF_CHECK_EQUAL(moved.reading_kinds, 0b1110u);
+  CAF_REQUIRE_EQUAL(moved.rows.size(), 2u);
+  CAF_CHECK_EQUAL(moved.rows[0].row, std::string{"pet\x1f" "1"});
+  CAF_CHECK_EQUAL(moved.rows[0].kinds, 0b0010u);
+  CAF_CHECK_EQUAL(moved.rows[1].row, std::string{"public.pet\x1f" "1"});
+  // Its identity changed: the row is known by its old one.
+  auto renumbered = m.keys_of(po::update{500, po::row{text("1"), null, null}, true, {text("2"), text("8"), null}});
+  CAF_REQUIRE_EQUAL(renumbered.rows.size(), 2u);
+  CAF_CHECK_EQUAL(renumbered.rows[0].row, std::string{"pet\x1f" "1"});
+  auto gone = m.keys_of(po::remove{500, {text("2"), null, null}, true});
+  CAF_REQUIRE_EQUAL(gone.rows.size(), 2u);
+  CAF_CHECK_EQUAL(gone.rows[0].row, std::string{"pet\x1f" "2"});
+  // Every old key carried: no row to find.
+  CAF_CHECK(m.keys_of(po::insert{500, {text("3"), text("9"), null}}).rows.empty());
+  m.learn(pet_relation('f'));
+  CAF_CHECK(m.keys_of(po::remove{500, {text("2"), text("7"), text("c6")}, false}).rows.empty());
+}
+
+CAF_TEST(the WAL reader finds moved rows by their identity where the kinds know their rows and drops the others) {
+  auto dept = kind_bit(demo::deptemps_kind) | kind_bit(demo::dept_kind);
+  // deptemps knows its emp rows, dept does not.
+  pg::wal_key_mapper m{{{"public", "dept", {{"dept", "deptno"}}, {{"dept", dept, 0}}, {}},
+                        {"public", "emp", {{"emp", "empno"}, {"dept", "deptno"}},
+                         {{"emp", dept | kind_bit(demo::emp_kind), kind_bit(demo::deptemps_kind)}}, {"empno"}}}};
+  pg::wal_change_reader r{std::move(m), nullptr};
+  r.feed(demo_relation(10, "dept", {"deptno", "dname"}));
+  auto emp = demo_relation(11, "emp", {"empno", "deptno"});
+  emp.columns[1].key = false; // the default identity: the primary key
+  r.feed(emp);
+  r.feed(po::begin{0x500, 1'000'000, 77});
+  r.feed(po::update{11, std::nullopt, false, {text("7"), text("2")}});
+  r.feed(po::update{11, std::nullopt, false, {text("7"), text("3")}});
+  r.feed(po::remove{11, {text("8"), null}, true});
+  auto t = r.feed(po::commit{0x500, 0x600, 1'000'000});
+  CAF_REQUIRE(t.has_value());
+  CAF_REQUIRE_EQUAL(t->changed_rows.size(), 2u);
+  CAF_CHECK_EQUAL(t->changed_rows[0].row, std::string{"emp\x1f" "7"});
+  CAF_CHECK_EQUAL(t->changed_rows[0].kinds, kind_bit(demo::deptemps_kind));
+  CAF_CHECK_EQUAL(t->changed_rows[0].seq, 0x600u);
+  CAF_CHECK_EQUAL(t->changed_rows[1].row, std::string{"emp\x1f" "8"});
+  // The kind that does not know its rows goes whole; emp's own key was carried.
+  CAF_CHECK_EQUAL(t->drop_kinds, kind_bit(demo::dept_kind));
+  CAF_CHECK_EQUAL(labels(t->changes), (std::vector<std::string>{"deptemps:2", "deptemps:3", "emp:7", "emp:8"}));
+}
+
 CAF_TEST(a transaction read from the WAL comes out at its commit with its keys once each) {
-  pg::wal_key_mapper m{{{"public", "dept", {{"dept", "deptno"}}},
-                        {"public", "emp", {{"emp", "empno"}, {"dept", "deptno"}}}}};
+  pg::wal_key_mapper m{{{"public", "dept", {{"dept", "deptno"}}, {}, {}},
+                        {"public", "emp", {{"emp", "empno"}, {"dept", "deptno"}}, {}, {}}}};
   std::vector<std::string> asked;
   pg::wal_change_reader r{std::move(m), [&](const std::string& schema, const std::string& table) {
                             asked.push_back(schema + "." + table);
@@ -411,7 +463,7 @@ CAF_TEST(the keys read from the WAL are those the triggers log transaction by tr
   auto w = c.exec("SELECT table_schema, table_name, key_space, key_column FROM restcache_watched_key ORDER BY 1, 2");
   for (int i = 0; i < w.rows(); ++i) {
     if (watched.empty() || watched.back().table != w.text(i, 1))
-      watched.push_back({std::string{w.text(i, 0)}, std::string{w.text(i, 1)}, {}});
+      watched.push_back({std::string{w.text(i, 0)}, std::string{w.text(i, 1)}, {}, {}, {}});
     watched.back().keys.push_back({std::string{w.text(i, 2)}, std::string{w.text(i, 3)}});
   }
   pg::wal_key_mapper mapper{watched};

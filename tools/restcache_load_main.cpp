@@ -403,9 +403,8 @@ bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>
     std::fprintf(stderr, "restcache-load: --feed=triggers installs the trigger feed instead\n");
     return false;
   }
-  auto identities = feed == restcache::feed_kind::wal ? pg::identity_changes(c) : std::vector<pg::identity_change>{};
   auto before = pg::recorded_feed(c);
-  pg::install_feed(c, feed);
+  auto identities = pg::install_feed(c, feed);
   std::fprintf(stderr, "restcache-load: change feed: %s%s\n", restcache::to_string(feed),
                feed == restcache::feed_kind::wal ? " (publication restcache, one slot per daemon instance)"
                                                  : " (row triggers appending to change_log)");
@@ -413,10 +412,15 @@ bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>
     std::fprintf(stderr, "restcache-load: the feed was %s: restart the running instances (until then they "
                          "answer from PostgreSQL, uncached)\n",
                  restcache::to_string(*before));
-  for (const auto& t : identities)
+  for (const auto& t : identities.set_full)
     std::fprintf(stderr, "restcache-load: set REPLICA IDENTITY FULL on %s (was %s): every UPDATE and DELETE "
-                         "of it now writes its whole old row to the WAL\n",
+                         "of it now writes its whole old row to the WAL (declaring the read's row_columns "
+                         "spares it)\n",
                  t.table.c_str(), t.identity == 'n' ? "NOTHING" : t.identity == 'i' ? "USING INDEX" : "DEFAULT");
+  for (const auto& t : identities.restored)
+    std::fprintf(stderr, "restcache-load: put back the replica identity of %s (restcache had set FULL; no "
+                         "longer needed)\n",
+                 t.c_str());
   if (feed == restcache::feed_kind::wal && ready.unlimited_keep)
     std::fprintf(stderr, "restcache-load: warning: max_slot_wal_keep_size is unlimited (-1): the slot of an "
                          "instance that stops holds WAL until its disk is full; set a bound\n");
@@ -446,9 +450,14 @@ void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& c
       tables.push_back(table);
       columns.push_back(column);
     }
+    for (const auto& [table, column] : pg::keys_known_by_rows())
+      std::printf("feed: the old value of %s.%s is not needed in the WAL: the documents reading it know their "
+                  "rows (row_columns), and a change naming a row's identity finds them\n",
+                  table.c_str(), column.c_str());
     for (const auto& t : pg::identity_changes(c, tables, columns))
       std::printf("feed: would set REPLICA IDENTITY FULL on %s; costs every UPDATE and DELETE of it its whole "
-                  "old row in the WAL (about +20%% WAL per write measured on emp)\n",
+                  "old row in the WAL (about +20%% WAL per write measured on emp; declaring the read's "
+                  "row_columns spares it)\n",
                   t.why().c_str());
     if (ready.unlimited_keep)
       std::printf("feed: warning: max_slot_wal_keep_size is unlimited (-1): a stopped instance's slot holds WAL "

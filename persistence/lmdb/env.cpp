@@ -81,7 +81,7 @@ env::env(const env_options& opts) : path_(opts.path) {
 
   check(mdb_env_create(&env_), "mdb_env_create");
   try {
-    check(mdb_env_set_maxdbs(env_, 4), "mdb_env_set_maxdbs");
+    check(mdb_env_set_maxdbs(env_, 5), "mdb_env_set_maxdbs");
     check(mdb_env_set_maxreaders(env_, opts.max_readers), "mdb_env_set_maxreaders");
     check(mdb_env_set_mapsize(env_, map_size_), "mdb_env_set_mapsize");
     // MDB_NOTLS: read transactions belong to their object, not to a thread, so an
@@ -147,7 +147,7 @@ void env::open_databases() {
   auto open_all = [&] {
     int rc = MDB_SUCCESS;
     for (auto [name, dbi] : {std::pair{"records", &records_}, std::pair{"write_order", &write_order_},
-                             std::pair{"meta", &meta_}})
+                             std::pair{"meta", &meta_}, std::pair{"rows", &rows_}})
       if ((rc = mdb_dbi_open(txn.handle(), name, MDB_CREATE, dbi)) != MDB_SUCCESS)
         break;
     return rc;
@@ -180,9 +180,9 @@ void env::open_databases() {
     check(mdb_stat(txn.handle(), dbi, &st), "mdb_stat");
     return st.ms_entries;
   };
-  if (rc == MDB_SUCCESS || entries(records_) + entries(write_order_) + entries(meta_) > 0) {
+  if (rc == MDB_SUCCESS || entries(records_) + entries(write_order_) + entries(meta_) + entries(rows_) > 0) {
     // Another format (or an unstamped non-empty file): drop, never serve.
-    for (MDB_dbi dbi : {records_, write_order_, meta_})
+    for (MDB_dbi dbi : {records_, write_order_, meta_, rows_})
       check(mdb_drop(txn.handle(), dbi, 0), "mdb_drop");
     dropped_on_open_ = true;
   }

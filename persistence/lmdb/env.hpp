@@ -51,8 +51,9 @@ void remove_files(const std::string& dir);
 /// never served. 2: records carry XXH3-64 ETags (1: FNV-1a 64), and a
 /// stored ETag must be the one a write's If-Match is checked against.
 /// 3: records keys carry the kind's typed key bytes (an integer in 8
-/// bytes), and meta holds the kind registry.
-inline constexpr uint32_t format_version = 3;
+/// bytes), and meta holds the kind registry. 4: records carry their
+/// documents' table rows, indexed in the rows database.
+inline constexpr uint32_t format_version = 4;
 
 /// How a commit reaches the disk. Measured on this machine (ext4, 2 cores), one
 /// write transaction of 10,000 puts of 1.5 KB values; numbers and the choice in env.cpp.
@@ -92,6 +93,7 @@ public:
   MDB_dbi records() const noexcept { return records_; }
   MDB_dbi write_order() const noexcept { return write_order_; }
   MDB_dbi meta() const noexcept { return meta_; }
+  MDB_dbi rows() const noexcept { return rows_; } ///< row_hash + records key: the records holding each row
   MDB_dbi main_db() const noexcept { return main_; } ///< holds the named roots
 
   uint64_t max_bytes() const noexcept { return max_bytes_; }
@@ -122,6 +124,7 @@ private:
   MDB_dbi records_ = 0;
   MDB_dbi write_order_ = 0;
   MDB_dbi meta_ = 0;
+  MDB_dbi rows_ = 0;
   MDB_dbi main_ = 0;
   uint64_t max_bytes_ = 0;
   uint64_t map_size_ = 0;

@@ -2,6 +2,10 @@
 #include "persistence/lmdb/record_codec.hpp"
 
 #include <cstring>
+
+// Header-only: the functions are compiled in here, no library to link.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include <stdexcept>
 
 #include "messages/doc_catalogue.hpp"
@@ -49,12 +53,21 @@ struct hasher {
   }
 };
 
-uint32_t checksum(std::string_view header, std::string_view etag, std::string_view body) noexcept {
+uint32_t checksum(std::string_view header, std::string_view etag, std::string_view body,
+                  std::string_view rows) noexcept {
   hasher h;
   h.add(header);
   h.add(etag);
   h.add(body);
+  h.add(rows);
   return h.finish();
+}
+
+size_t rows_size(const std::vector<std::string>& rows) noexcept {
+  size_t n = 0;
+  for (const auto& r : rows)
+    n += 4 + r.size();
+  return n;
 }
 
 } // namespace
@@ -167,31 +180,47 @@ std::optional<uint64_t> decode_u64(std::string_view b) noexcept {
   return get_be(b.data(), 8);
 }
 
-size_t encoded_value_size(std::string_view etag, std::string_view body) noexcept {
-  return value_header_size + etag.size() + body.size();
+size_t encoded_value_size(std::string_view etag, std::string_view body,
+                          const std::vector<std::string>& rows) noexcept {
+  return value_header_size + etag.size() + body.size() + rows_size(rows);
 }
 
 void encode_value_to(char* out, uint64_t seq, uint64_t write_seq, std::string_view etag,
-                     std::string_view body) {
+                     std::string_view body, const std::vector<std::string>& rows) {
   if (etag.size() > max_etag_size)
     throw std::length_error("lmdb record: etag longer than 65535 bytes");
   if (body.size() > 0xffffffffULL)
     throw std::length_error("lmdb record: body longer than 4 GiB");
+  const size_t rows_bytes = rows_size(rows);
+  if (rows_bytes > 0xffffffffULL)
+    throw std::length_error("lmdb record: rows longer than 4 GiB");
+  char* r = out + value_header_size + etag.size() + body.size();
+  for (const auto& row : rows) {
+    put_be(r, row.size(), 4);
+    std::memcpy(r + 4, row.data(), row.size());
+    r += 4 + row.size();
+  }
   out[0] = char(value_codec_version);
   put_be(out + 1, seq, 8);
   put_be(out + 9, write_seq, 8);
   put_be(out + 17, etag.size(), 2);
   put_be(out + 19, body.size(), 4);
-  put_be(out + 23, checksum({out, 23}, etag, body), 4);
+  put_be(out + 23, rows_bytes, 4);
   std::memcpy(out + value_header_size, etag.data(), etag.size());
   std::memcpy(out + value_header_size + etag.size(), body.data(), body.size());
+  put_be(out + 27,
+         checksum({out, 27}, etag, body, {out + value_header_size + etag.size() + body.size(), rows_bytes}), 4);
 }
 
 std::string encode_value(uint64_t seq, uint64_t write_seq, std::string_view etag,
-                         std::string_view body) {
-  std::string out(encoded_value_size(etag, body), '\0');
-  encode_value_to(out.data(), seq, write_seq, etag, body);
+                         std::string_view body, const std::vector<std::string>& rows) {
+  std::string out(encoded_value_size(etag, body, rows), '\0');
+  encode_value_to(out.data(), seq, write_seq, etag, body, rows);
   return out;
+}
+
+u64_bytes row_hash(std::string_view row) noexcept {
+  return encode_u64(XXH3_64bits(row.data(), row.size()));
 }
 
 decode_error decode_value(std::string_view in, value_view& out) noexcept {
@@ -202,13 +231,20 @@ decode_error decode_value(std::string_view in, value_view& out) noexcept {
     return decode_error::bad_version;
   size_t etag_len = get_be(p + 17, 2);
   size_t body_len = get_be(p + 19, 4);
-  if (in.size() != value_header_size + etag_len + body_len)
+  size_t rows_len = get_be(p + 23, 4);
+  if (in.size() != value_header_size + etag_len + body_len + rows_len)
     return decode_error::bad_length;
   std::string_view etag{p + value_header_size, etag_len};
   std::string_view body{p + value_header_size + etag_len, body_len};
-  if (checksum({p, 23}, etag, body) != uint32_t(get_be(p + 23, 4)))
+  std::string_view rows{p + value_header_size + etag_len + body_len, rows_len};
+  if (checksum({p, 27}, etag, body, rows) != uint32_t(get_be(p + 27, 4)))
     return decode_error::bad_checksum;
-  out = value_view{get_be(p + 1, 8), get_be(p + 9, 8), etag, body};
+  for (auto rest = rows; !rest.empty();) { // each length within the rows
+    if (rest.size() < 4 || get_be(rest.data(), 4) > rest.size() - 4)
+      return decode_error::bad_length;
+    rest.remove_prefix(4 + get_be(rest.data(), 4));
+  }
+  out = value_view{get_be(p + 1, 8), get_be(p + 9, 8), etag, body, rows};
   return decode_error::none;
 }
 

@@ -8,15 +8,19 @@
 //                 big-endian bytes, sign bit flipped, so memcmp order = kind, then
 //                 number; a text key's UTF-8 bytes; a uuid's 16), 2 to 256 bytes:
 //                 under LMDB's 511-byte limit without hashing
-// records value : header (27 bytes) + etag bytes + body bytes
+// records value : header (31 bytes) + etag bytes + body bytes + rows bytes
 //   [0]      codec version (value_codec_version)
 //   [1,9)    u64 BE seq        change-seq / fill-seq of the document
 //   [9,17)   u64 BE write_seq  position in write_order, so a replace or an
 //                              eviction finds its write_order entry
 //   [17,19)  u16 BE etag length
 //   [19,23)  u32 BE body length (explicit, so a truncated value is detected)
-//   [23,27)  u32 BE checksum of [0,23) + etag + body (a garbled value is not served)
+//   [23,27)  u32 BE rows length: the document's table rows (cached_doc::rows),
+//            each a u32 BE length and its bytes
+//   [27,31)  u32 BE checksum of [0,27) + etag + body + rows (a garbled value is not served)
 // write_order   : key u64 BE write_seq -> value = records key
+// rows          : key u64 BE XXH3 of a row (row_hash) + records key -> empty: the
+//                 records holding each row (a collision only drops one more)
 // meta "kinds"  : per kind: u8 id + u64 BE fingerprint (kind_fingerprint) + u8 name
 //                 length + the name's bytes (what wrote the records of each kind id)
 // meta "history": u64 BE system id + u32 BE database OID + u32 BE timeline
@@ -35,10 +39,10 @@
 
 namespace restcache::lmdb {
 
-inline constexpr uint8_t value_codec_version = 1;
+inline constexpr uint8_t value_codec_version = 2;
 /// The longest records key: the kind byte and the longest text key.
 inline constexpr size_t max_key_size = 1 + max_text_key_bytes;
-inline constexpr size_t value_header_size = 27;
+inline constexpr size_t value_header_size = 31;
 inline constexpr size_t max_etag_size = 0xffff;
 
 /// A records key, held without allocating.
@@ -81,16 +85,17 @@ std::string encode_history(const history_identity& id);
 /// nullopt unless at least the 16 fixed bytes.
 std::optional<history_identity> decode_history(std::string_view b);
 
-/// Size of the encoded value (header + etag + body).
-size_t encoded_value_size(std::string_view etag, std::string_view body) noexcept;
+/// Size of the encoded value (header + etag + body + rows).
+size_t encoded_value_size(std::string_view etag, std::string_view body,
+                          const std::vector<std::string>& rows = {}) noexcept;
 
 /// Writes the value into out[0, encoded_value_size) (e.g. space reserved with
 /// MDB_RESERVE, which saves a copy). Throws std::length_error for an etag longer
 /// than 65535 bytes or a body longer than 4 GiB - 1.
 void encode_value_to(char* out, uint64_t seq, uint64_t write_seq, std::string_view etag,
-                     std::string_view body);
+                     std::string_view body, const std::vector<std::string>& rows = {});
 std::string encode_value(uint64_t seq, uint64_t write_seq, std::string_view etag,
-                         std::string_view body);
+                         std::string_view body, const std::vector<std::string>& rows = {});
 
 /// A decoded value; etag and body point into the decoded bytes.
 struct value_view {
@@ -98,7 +103,24 @@ struct value_view {
   uint64_t write_seq = 0;
   std::string_view etag;
   std::string_view body;
+  std::string_view rows; ///< encoded: each_row() reads them
 };
+
+/// Calls f(row) for each row of a decoded value's rows.
+template <class F>
+void each_row(std::string_view rows, F&& f) {
+  while (rows.size() >= 4) {
+    size_t n = (size_t(uint8_t(rows[0])) << 24) | (size_t(uint8_t(rows[1])) << 16) | (size_t(uint8_t(rows[2])) << 8)
+               | size_t(uint8_t(rows[3]));
+    if (n > rows.size() - 4)
+      return; // checked at decode: never for a value that decoded
+    f(rows.substr(4, n));
+    rows.remove_prefix(4 + n);
+  }
+}
+
+/// The rows key prefix of a row: its 64-bit XXH3, big-endian.
+u64_bytes row_hash(std::string_view row) noexcept;
 
 /// Why a value did not decode.
 enum class decode_error : uint8_t { none, too_short, bad_version, bad_length, bad_checksum };

@@ -147,7 +147,9 @@ std::optional<stored_record> store::get(read_txn& txn, doc_key key) const {
     return std::nullopt;
   }
   // Copy out: the map's bytes are only valid while the snapshot lives.
-  auto doc = std::make_shared<const cached_doc>(std::string(val.body), std::string(val.etag));
+  std::vector<std::string> rows;
+  each_row(val.rows, [&](std::string_view row) { rows.emplace_back(row); });
+  auto doc = std::make_shared<const cached_doc>(std::string(val.body), std::string(val.etag), std::move(rows));
   return stored_record{std::move(doc), val.seq};
 }
 
@@ -190,14 +192,59 @@ void store::remove_key(MDB_txn* txn, const key_bytes& kb) {
     rc = mdb_del(txn, env_.write_order(), &wk, nullptr);
     if (rc != MDB_NOTFOUND)
       check(rc, "mdb_del(write_order)");
+    remove_rows(txn, val->rows, view(kb));
   }
   check(mdb_del(txn, env_.records(), &k, nullptr), "mdb_del(records)");
 }
 
-void store::apply(MDB_txn* txn, const std::vector<record>& records,
-                  const std::vector<doc_key>& deletes, std::optional<replay_watermark> watermark) {
+namespace {
+
+/// A rows key: the row's hash, then the records key.
+std::string rows_key(std::string_view row, std::string_view records_key) {
+  auto h = row_hash(row);
+  std::string out(h.data(), h.size());
+  out.append(records_key);
+  return out;
+}
+
+} // namespace
+
+void store::remove_rows(MDB_txn* txn, std::string_view rows, std::string_view records_key) {
+  each_row(rows, [&](std::string_view row) {
+    auto rk = rows_key(row, records_key);
+    MDB_val k = to_val(rk);
+    int rc = mdb_del(txn, env_.rows(), &k, nullptr);
+    if (rc != MDB_NOTFOUND)
+      check(rc, "mdb_del(rows)");
+  });
+}
+
+void store::remove_holders(MDB_txn* txn, const std::vector<std::string>& rows) {
+  std::vector<std::string> holders;
+  for (const auto& row : rows) {
+    auto h = row_hash(row);
+    std::string_view prefix{h.data(), h.size()};
+    cursor c(txn, env_.rows());
+    MDB_val k = to_val(prefix), v;
+    for (int rc = mdb_cursor_get(c.c, &k, &v, MDB_SET_RANGE); rc != MDB_NOTFOUND;
+         rc = mdb_cursor_get(c.c, &k, &v, MDB_NEXT)) {
+      check(rc, "mdb_cursor_get(rows)");
+      auto key = to_view(k);
+      if (!key.starts_with(prefix))
+        break;
+      holders.emplace_back(key.substr(prefix.size()));
+    }
+  }
+  for (const auto& h : holders)
+    if (auto kb = key_bytes::of(h))
+      remove_key(txn, *kb); // its rows entries with it
+}
+
+void store::apply(MDB_txn* txn, const std::vector<record>& records, const std::vector<doc_key>& deletes,
+                  const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark) {
   for (const auto& key : deletes)
     remove_key(txn, encode_key(key));
+  remove_holders(txn, changed_rows);
   if (!records.empty()) {
     // The next write sequence: from meta, but never at or below the last
     // write_order key (MDB_APPEND below relies on increasing keys).
@@ -218,10 +265,15 @@ void store::apply(MDB_txn* txn, const std::vector<record>& records,
       remove_key(txn, kb); // a replace drops the old write_order entry
       uint64_t wseq = next++;
       MDB_val k = to_val(view(kb));
-      MDB_val v{encoded_value_size(r.doc->etag, r.doc->body), nullptr};
+      MDB_val v{encoded_value_size(r.doc->etag, r.doc->body, r.doc->rows), nullptr};
       // MDB_RESERVE: encode straight into the page, no temporary string.
       check(mdb_put(txn, env_.records(), &k, &v, MDB_RESERVE), "mdb_put(records)");
-      encode_value_to(static_cast<char*>(v.mv_data), r.seq, wseq, r.doc->etag, r.doc->body);
+      encode_value_to(static_cast<char*>(v.mv_data), r.seq, wseq, r.doc->etag, r.doc->body, r.doc->rows);
+      for (const auto& row : r.doc->rows) {
+        auto rk = rows_key(row, view(kb));
+        MDB_val rkv = to_val(rk), empty{0, nullptr};
+        check(mdb_put(txn, env_.rows(), &rkv, &empty, 0), "mdb_put(rows)");
+      }
       auto ws = encode_u64(wseq);
       MDB_val wk = to_val({ws.data(), ws.size()}), wv = to_val(view(kb));
       // Sequences only grow: appending fills write_order's pages completely.
@@ -237,7 +289,7 @@ uint64_t store::used_pages(MDB_txn* txn) const {
   // The write txn's own view (its uncommitted changes included). The main DB
   // holds the three named roots; + 2 meta pages. Free pages are not counted:
   // they are reused, and the 10% above high_water is their headroom.
-  return pages_of(txn, env_.records()) + pages_of(txn, env_.write_order())
+  return pages_of(txn, env_.records()) + pages_of(txn, env_.write_order()) + pages_of(txn, env_.rows())
          + pages_of(txn, env_.meta()) + pages_of(txn, env_.main_db()) + 2;
 }
 
@@ -369,6 +421,8 @@ void store::evict_to(MDB_txn* txn, uint64_t target) {
     // Only the record this entry wrote (a newer write of the key has its own
     // entry); a garbled record goes too, it can never be served.
     if (!val || (wseq && val->write_seq == *wseq)) {
+      if (val)
+        remove_rows(txn, val->rows, view(*kb));
       check(mdb_del(txn, env_.records(), &rk, nullptr), "mdb_del(records)");
       ++n;
     }
@@ -424,7 +478,7 @@ uint64_t store::estimate_pages(const std::vector<record>& records) const {
 }
 
 void store::put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                      std::optional<replay_watermark> watermark) {
+                      std::optional<replay_watermark> watermark, const std::vector<std::string>& changed_rows) {
   restore_budget_if_disk_has_room();
   // A commit needs room for the pages it copies on top of the pages the one
   // before it freed (see put_part), so one transaction for a large batch would
@@ -444,7 +498,7 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
     const uint64_t high = uint64_t(double(budget_pages_.load(std::memory_order_relaxed)) * high_water);
     if (records.size() <= 1 || churn <= part_churn_pages()
         || pages_in_use() + fl.last_freed + churn + fl.pages + 32 <= high) {
-      put_part(records, deletes, watermark, fl);
+      put_part(records, deletes, changed_rows, watermark, fl);
       return;
     }
   }
@@ -464,7 +518,8 @@ void store::put_batch(const std::vector<record>& records, const std::vector<doc_
       if (expected_churn(e.total(psize), part.size() + part_deletes) >= part_churn)
         break;
     }
-    put_part(part, first ? deletes : std::vector<doc_key>{}, first ? watermark : std::nullopt, fl);
+    put_part(part, first ? deletes : std::vector<doc_key>{}, first ? changed_rows : std::vector<std::string>{},
+             first ? watermark : std::nullopt, fl);
     first = false;
   } while (next < records.size());
 }
@@ -481,7 +536,8 @@ store::free_list_state store::measure_last_commit() {
 }
 
 void store::put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                     std::optional<replay_watermark> watermark, const free_list_state& fl) {
+                     const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark,
+                     const free_list_state& fl) {
   // LMDB reuses a page that commit N freed only from commit N + 2 on, so this
   // commit cannot use what the last one freed, and the pages it copies stay
   // allocated next to their old versions until it commits. Room is kept for
@@ -498,7 +554,7 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
   auto attempt = [&](const std::vector<record>& recs) {
     try {
       write_txn txn(env_);
-      apply(txn.handle(), recs, deletes, watermark);
+      apply(txn.handle(), recs, deletes, changed_rows, watermark);
       evict_to(txn.handle(), target_pages());
       auto id = mdb_txn_id(txn.handle());
       txn.commit();
@@ -550,8 +606,8 @@ void store::put_part(const std::vector<record>& records, const std::vector<doc_k
         throw;
     }
     auto half = records.begin() + std::ptrdiff_t(records.size() / 2);
-    put_part({records.begin(), half}, deletes, watermark, free_list());
-    put_part({half, records.end()}, {}, std::nullopt, free_list());
+    put_part({records.begin(), half}, deletes, changed_rows, watermark, free_list());
+    put_part({half, records.end()}, {}, {}, std::nullopt, free_list());
     return;
   }
   for (bool evict_only : {true, false}) {
@@ -623,6 +679,7 @@ void store::clear(std::optional<replay_watermark> watermark, const std::optional
   // del = 0 empties the database and frees its pages, keeps the handle.
   check(mdb_drop(txn.handle(), env_.records(), 0), "mdb_drop(records)");
   check(mdb_drop(txn.handle(), env_.write_order(), 0), "mdb_drop(write_order)");
+  check(mdb_drop(txn.handle(), env_.rows(), 0), "mdb_drop(rows)");
   if (watermark)
     put_watermark(txn.handle(), env_.meta(), *watermark);
   if (history) {

@@ -79,7 +79,8 @@ public:
   scan_totals for_each(read_txn& txn,
                        const std::function<void(doc_key, const value_view&)>& visit) const;
 
-  /// Deletes first (with their write_order entries), then puts (a replaced
+  /// Deletes first (with their write_order entries), then the records
+  /// holding a changed row (found in the rows database), then puts (a replaced
   /// key loses its old write_order entry), then the watermark, then eviction
   /// of the oldest-written records until the pages in use are under the
   /// budget less the room a commit needs: the pages the last commit freed
@@ -102,12 +103,13 @@ public:
   /// commit (a read_txn held active for long pins freed pages; a disk that
   /// cannot take a single page).
   void put_batch(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                 std::optional<replay_watermark> watermark = std::nullopt);
+                 std::optional<replay_watermark> watermark = std::nullopt,
+                 const std::vector<std::string>& changed_rows = {});
 
   /// record_store: put_batch.
   void write(const std::vector<tier_record>& puts, const std::vector<doc_key>& deletes,
-             std::optional<replay_watermark> watermark) override {
-    put_batch(puts, deletes, watermark);
+             const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark) override {
+    put_batch(puts, deletes, watermark, changed_rows);
   }
 
   /// Deletes in a small transaction of its own.
@@ -152,7 +154,11 @@ public:
 
 private:
   void apply(MDB_txn* txn, const std::vector<record>& records, const std::vector<doc_key>& deletes,
-             std::optional<replay_watermark> watermark);
+             const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark);
+  /// Drops the rows entries of a record's rows (as a value_view holds them).
+  void remove_rows(MDB_txn* txn, std::string_view rows, std::string_view records_key);
+  /// Removes every record holding one of the rows (and its rows entries).
+  void remove_holders(MDB_txn* txn, const std::vector<std::string>& rows);
   void remove_key(MDB_txn* txn, const key_bytes& k);
   uint64_t used_pages(MDB_txn* txn) const;
   /// used_pages() as the last commit left them.
@@ -187,7 +193,8 @@ private:
   uint64_t estimate_pages(const std::vector<record>& records) const;
   /// One transaction of put_batch (a batch too large for one is split).
   void put_part(const std::vector<record>& records, const std::vector<doc_key>& deletes,
-                std::optional<replay_watermark> watermark, const free_list_state& fl);
+                const std::vector<std::string>& changed_rows, std::optional<replay_watermark> watermark,
+                const free_list_state& fl);
   /// free_list(), and churn_per_record_ updated from what the last part freed.
   free_list_state measure_last_commit();
   /// The commit failed for want of space: in the map, or on the disk (also

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "messages/text.hpp"
+#include "persistence/pg/wal_feed.hpp"
 
 namespace restcache::pg {
 
@@ -151,7 +152,8 @@ SELECT u.kind, string_agg(u.obj || '@' || coalesce(CASE u.cls
 // The WAL feed's facts of each table asked ($1 names, $2 its key columns
 // joined by ','), and of its partitions and inheriting tables: per
 // relation "<name>|<oid>|<partitioned>|<published>|<identity>|<key columns
-// the identity lacks, by '+'>", joined by U+001F; then the recorded feed
+// the identity lacks, by '+'>|<the identity's columns, by '+'>", joined by
+// U+001F; then the recorded feed
 // and the publication.
 constexpr const char* wal_facts_sql = R"sql(
 WITH want AS (
@@ -182,7 +184,12 @@ SELECT w.ord,
                                                       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
                                                      WHERE i.indrelid = c.oid AND a.attname = k.col
                                                        AND ((c.relreplident = 'd' AND i.indisprimary)
-                                                            OR (c.relreplident = 'i' AND i.indisreplident)))), '')),
+                                                            OR (c.relreplident = 'i' AND i.indisreplident)))), ''),
+                                     coalesce((SELECT string_agg(a.attname, '+' ORDER BY a.attnum) FROM pg_index i
+                                                 JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                                                WHERE i.indrelid = c.oid
+                                                  AND CASE c.relreplident WHEN 'i' THEN i.indisreplident
+                                                                          ELSE i.indisprimary END), '')),
                            chr(31) ORDER BY t.depth, c.oid)
            FROM (SELECT DISTINCT ON (relid) relid, depth FROM tree ORDER BY relid, depth) t
            JOIN pg_class c ON c.oid = t.relid JOIN pg_namespace n ON n.oid = c.relnamespace), ''),
@@ -237,12 +244,17 @@ void judge_trigger(const trigger_facts& t, std::string_view trigger, const std::
 /// The WAL feed's facts of `tables` into `f` (wal_facts_sql).
 void read_wal_facts(connection& c, const std::vector<watched_table>& tables, catalog_facts& f) {
   std::vector<std::string> names, keys;
+  // A key column whose kinds know their rows needs no old value in the WAL.
+  auto known = keys_known_by_rows();
   for (const auto& t : tables) {
     names.push_back(t.name);
     std::vector<std::string> cols;
     for (const auto& k : t.keys)
-      if (auto colon = k.find(':'); colon != std::string::npos)
-        cols.push_back(k.substr(colon + 1));
+      if (auto colon = k.find(':'); colon != std::string::npos) {
+        auto column = k.substr(colon + 1);
+        if (std::find(known.begin(), known.end(), std::pair{t.name, column}) == known.end())
+          cols.push_back(column);
+      }
     keys.push_back(join(cols, ","));
   }
   auto r = c.exec_params(wal_facts_sql, {join(names, unit), join(keys, unit)});
@@ -255,9 +267,9 @@ void read_wal_facts(connection& c, const std::vector<watched_table>& tables, cat
         auto x = split(rel, '|');
         if (x.size() < 5)
           continue;
-        x.resize(6);
+        x.resize(7);
         f.tables[i].wal.push_back({x[0], x[1], x[2] == "t", x[3] == "t", x[4].empty() ? 'd' : x[4][0],
-                                   split(x[5], '+')});
+                                   split(x[5], '+'), x[6]});
       }
     f.wal.publication = std::string{r.text(row, 2)};
     f.wal.publishes_all = r.text(row, 3) == "t";
@@ -404,7 +416,10 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
           if (!r.identity_lacks.empty())
             check.problems.push_back(r.name + "'s replica identity does not carry the old value of "
                                      + join(r.identity_lacks, ", ") + " (restcache-load --schema-only sets it FULL)");
-          published += (published.empty() ? "" : ",") + r.oid + ":" + (r.published ? "p" : "-") + r.identity;
+          // The identity's columns too: what a changed row is named by, and
+          // what the documents knowing their rows hold them by.
+          published += (published.empty() ? "" : ",") + r.oid + ":" + (r.published ? "p" : "-") + r.identity + "/"
+                       + r.identity_columns;
         }
         print += "|" + published;
       }

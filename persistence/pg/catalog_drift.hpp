@@ -77,6 +77,7 @@ struct wal_relation_facts {
   bool published = false;   ///< its changes are in the publication (a partition's through its root)
   char identity = 'd';      ///< pg_class.relreplident
   std::vector<std::string> identity_lacks; ///< watched key columns its identity does not carry
+  std::string identity_columns; ///< its identity index's or primary key's columns, by '+', in column order
 };
 
 struct table_facts {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "messages/document_rows.hpp"
 #include "messages/key_comparison.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
@@ -50,10 +51,39 @@ std::string encode_result(const result& r, const doc_kind_entry& kind) {
   return encode_document(kind.plan, result_cells{r});
 }
 
-std::string read_document(connection& c, const doc_key& key) {
+namespace {
+
+/// The largest row column the kind's reads declare; -1 when none.
+int last_row_column(const doc_kind_entry& kind) noexcept {
+  int last = -1;
+  for (const auto& r : kind.reads)
+    for (int c : r.row_columns)
+      last = std::max(last, c);
+  return last;
+}
+
+void check_row_columns(int columns, const doc_kind_entry& kind) {
+  if (auto last = last_row_column(kind); columns <= last)
+    throw error(kind.name + ": its statement returned " + std::to_string(columns)
+                + " columns, its row_columns name column " + std::to_string(last + 1));
+}
+
+} // namespace
+
+std::vector<std::string> result_rows(const result& r, const doc_kind_entry& kind) {
+  if (r.rows() == 0 || !knows_rows(kind))
+    return {};
+  check_row_columns(r.columns(), kind);
+  return document_rows(kind, result_cells{r});
+}
+
+std::string read_document(connection& c, const doc_key& key, std::vector<std::string>* rows) {
   const auto& kind = doc_kind_info(key.kind());
   ensure_prepared(c, kind.statement.name.c_str());
-  return encode_result(c.exec_prepared(kind.statement.name, {key_spelling(kind.key, key)}), kind);
+  auto r = c.exec_prepared(kind.statement.name, {key_spelling(kind.key, key)});
+  if (rows != nullptr)
+    *rows = result_rows(r, kind);
+  return encode_result(r, kind);
 }
 
 document_page encode_page(const result& r, const doc_kind_entry& kind) {
@@ -65,6 +95,9 @@ document_page encode_page(const result& r, const doc_kind_entry& kind) {
   if (r.columns() <= std::max(last_column(kind.plan), key_column))
     throw error(kind.name + ": its populate statement returned " + std::to_string(r.columns())
                 + " columns, its plan reads column " + std::to_string(std::max(last_column(kind.plan), key_column)));
+  const bool with_rows = knows_rows(kind);
+  if (with_rows)
+    check_row_columns(r.columns(), kind);
   result_cells cells{r};
   for (int first = 0; first < rows;) {
     auto key_text = r.text(first, key_column);
@@ -75,8 +108,11 @@ document_page encode_page(const result& r, const doc_kind_entry& kind) {
     // nothing would ever read its document. So is one whose spelling cannot
     // be vouched for as its row's one (key_comparison.hpp).
     doc_key key;
-    if (parse_canonical_key(kind.key, kind.kind, key_text, key) == key_error::none && cacheable_key(key))
-      page.documents.emplace_back(std::move(key), encode_document(kind.plan, row_range{cells, first, end - first}));
+    if (parse_canonical_key(kind.key, kind.kind, key_text, key) == key_error::none && cacheable_key(key)) {
+      row_range one{cells, first, end - first};
+      page.documents.emplace_back(std::move(key), encode_document(kind.plan, one));
+      page.rows_of.push_back(with_rows ? document_rows(kind, one) : std::vector<std::string>{});
+    }
     page.last_key = std::string{key_text};
     first = end;
   }

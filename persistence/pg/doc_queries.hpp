@@ -22,14 +22,20 @@ class result;
 /// pg::error when the result has fewer columns than the plan reads.
 std::string encode_result(const result& r, const doc_kind_entry& kind);
 
+/// The table rows the kind's reads declare in a result of its statement
+/// (messages/document_rows.hpp); empty when it declares none. Throws
+/// pg::error when the result has fewer columns than a row column.
+std::vector<std::string> result_rows(const result& r, const doc_kind_entry& kind);
+
 /// The document `key` names, read with its kind's statement and encoded
 /// from the result's text (the threads driver); empty when it does not
-/// exist. Throws pg::error.
-std::string read_document(connection& c, const doc_key& key);
+/// exist; its rows into `rows` when given. Throws pg::error.
+std::string read_document(connection& c, const doc_key& key, std::vector<std::string>* rows = nullptr);
 
 /// A page of a kind's documents for cache.populate, in key order.
 struct document_page {
   std::vector<std::pair<doc_key, std::string>> documents; ///< each key with its document
+  std::vector<std::vector<std::string>> rows_of; ///< each document's table rows, as documents are ordered
   std::string last_key; ///< the spelling of the page's last key: the next page reads past it
   int rows = 0;         ///< rows the statement answered; 0: past the last document
 };

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "messages/text.hpp"
+#include "persistence/pg/wal_feed.hpp"
 
 namespace restcache::pg {
 
@@ -163,6 +164,10 @@ struct described_statement {
   bool missing = false; ///< it fails for something the database lacks (database_lacks)
   std::vector<type_facts> parameters;
   std::vector<type_facts> columns;
+  /// Each column's source when it is a table's column as it is (libpq's
+  /// PQftable and PQftablecol): the table's oid and the column's number;
+  /// {0, 0} for anything computed.
+  std::vector<std::pair<uint32_t, int>> sources;
   plan_reads reads;
   std::vector<dependency> depends;
   bool depends_known = false; ///< `depends` was found (else only the plan is known)
@@ -176,6 +181,9 @@ struct resolved_table {
   std::map<std::string, type_facts, std::less<>> columns;
   /// Columns under a nondeterministic collation: column -> the collation.
   std::map<std::string, std::string, std::less<>> nondeterministic;
+  /// Its replica identity's columns (its primary key's, or its identity
+  /// index's), by number and name, in the table's column order.
+  std::vector<std::pair<int, std::string>> identity;
 };
 
 // What a function whose SQL-standard body is a statement depends on
@@ -302,6 +310,7 @@ private:
     } else {
       check_parameters(main, "its statement", 1);
       check_columns(main, "its statement", -1);
+      check_row_columns(main, "its statement");
       check_relations(main, "its statement");
       if (kind.key == key_type::text && !main.parameters.empty())
         check_comparison(comparison_of_key_parameter(main.parameters[0]), main.parameters[0]);
@@ -314,6 +323,7 @@ private:
       } else {
         check_parameters(page, "its populate statement", 2);
         check_columns(page, "its populate statement", kind.populate.key_column);
+        check_row_columns(page, "its populate statement");
         check_relations(page, "its populate statement");
       }
       depends_on(page);
@@ -376,6 +386,36 @@ private:
       refuse("its populate key, column " + std::to_string(key_column + 1) + ", is "
              + s.columns[static_cast<size_t>(key_column)].name + ", which does not give "
              + std::string{key_type_name(kind_->key)} + " keys");
+  }
+
+  /// A read's row_columns must be its table's replica identity's columns,
+  /// each as the table holds it (not computed), in the table's column
+  /// order: what the WAL names a changed row by.
+  void check_row_columns(const described_statement& s, const std::string& what) {
+    for (const auto& read : kind_->reads) {
+      if (read.row_columns.empty())
+        continue;
+      const auto& t = table(read.table);
+      if (!t.exists)
+        continue; // check_reads says so
+      if (t.identity.empty()) {
+        refuse("its read of " + read.table + " declares row_columns, but " + read.table + " has no primary key "
+               "(nor replica identity index) to name its rows by");
+        continue;
+      }
+      std::string wanted;
+      for (const auto& [number, name] : t.identity)
+        wanted += (wanted.empty() ? "" : ", ") + name;
+      bool ok = read.row_columns.size() == t.identity.size();
+      for (size_t i = 0; ok && i < read.row_columns.size(); ++i) {
+        auto at = static_cast<size_t>(read.row_columns[i]);
+        ok = at < s.sources.size() && s.sources[at].first == static_cast<uint32_t>(t.oid)
+             && s.sources[at].second == t.identity[i].first;
+      }
+      if (!ok)
+        refuse("its read of " + read.table + " declares row_columns that are not, column for column, " + what
+               + "'s plain columns " + read.table + "." + wanted + " (the table's " + (t.identity.size() > 1 ? "key columns, in its column order" : "key column") + ")");
+    }
   }
 
   /// Every relation the plan scans must be a declared read (or a partition
@@ -630,6 +670,7 @@ private:
       learn_types(oids);
       for (int i = 0; i < cols.rows(); ++i)
         t.columns.emplace(std::string{cols.text(i, 0)}, types_[std::to_string(cols.int64(i, 1))]);
+      t.identity = identity_columns(c_, t.oid);
     });
     if (!failed.message.empty())
       t.exists = false; // a name to_regclass cannot parse
@@ -691,8 +732,10 @@ private:
       std::vector<uint32_t> params, columns;
       for (int i = 0; i < PQnparams(d.get()); ++i)
         params.push_back(PQparamtype(d.get(), i));
-      for (int i = 0; i < PQnfields(d.get()); ++i)
+      for (int i = 0; i < PQnfields(d.get()); ++i) {
         columns.push_back(PQftype(d.get(), i));
+        s.sources.emplace_back(PQftable(d.get(), i), PQftablecol(d.get(), i));
+      }
       auto all = params;
       all.insert(all.end(), columns.begin(), columns.end());
       learn_types(all);

@@ -44,8 +44,28 @@ void wal_change_reader::add(const wal_change_keys& keys) {
     return;
   auto& t = *open_;
   ++t.rows;
+  // An old key not carried: the kinds reading the table find the row in
+  // what they hold where they know their rows of it, and are dropped
+  // whole where they do not.
+  uint64_t unknown = 0;
   for (const auto& space : keys.unknown_old)
-    t.drop_kinds |= kinds_of_space(space);
+    unknown |= kinds_of_space(space) & (keys.reading_kinds != 0 ? keys.reading_kinds : ~uint64_t{0});
+  uint64_t found_by_row = 0;
+  for (const auto& r : keys.rows) {
+    auto kinds = r.kinds & unknown;
+    if (kinds == 0)
+      continue;
+    found_by_row |= kinds;
+    if (t.changed_rows.size() >= max_rows && seen_rows_.count(r.row) == 0) {
+      row_overflow_kinds_ |= kinds;
+      continue;
+    }
+    if (auto [at, fresh] = seen_rows_.try_emplace(r.row, t.changed_rows.size()); fresh)
+      t.changed_rows.push_back(row_change{r.row, kinds, 0, 0, 0});
+    else
+      t.changed_rows[at->second].kinds |= kinds;
+  }
+  t.drop_kinds |= unknown & ~found_by_row;
   for (const auto& key : keys.keys) {
     if (!seen_.insert(key).second)
       continue;
@@ -69,6 +89,8 @@ std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
                  open_->xid = b.xid;
                  open_->commit_us = unix_us_of_pg(b.commit_time);
                  seen_.clear();
+                 seen_rows_.clear();
+                 row_overflow_kinds_ = 0;
                },
                [&](const po::commit& c) {
                  if (!open_)
@@ -78,9 +100,22 @@ std::optional<wal_commit> wal_change_reader::feed(const pgoutput::message& m) {
                    ch.seq = c.end_lsn;
                    ch.changed_us = open_->commit_us;
                  }
+                 if (row_overflow_kinds_ != 0) {
+                   // Too many to look up one by one: their kinds go whole.
+                   for (const auto& r : open_->changed_rows)
+                     open_->drop_kinds |= r.kinds;
+                   open_->drop_kinds |= row_overflow_kinds_;
+                   open_->changed_rows.clear();
+                 }
+                 for (auto& r : open_->changed_rows) {
+                   r.seq = c.end_lsn;
+                   r.changed_us = open_->commit_us;
+                 }
                  done = std::move(open_);
                  open_.reset();
                  seen_.clear();
+                 seen_rows_.clear();
+                 row_overflow_kinds_ = 0;
                },
                [&](const po::relation& r) {
                  // Every table pgoutput sends is in the publication: one the

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -32,13 +33,21 @@ struct wal_commit {
   int64_t commit_us = 0;   ///< its commit time, microseconds since the Unix epoch
   change_batch changes;    ///< one per document key (seq: end_lsn; changed_us: commit_us)
   size_t truncates = 0;    ///< TRUNCATEs of watched tables (and changes whose key column is gone): drop both tiers
-  uint64_t drop_kinds = 0; ///< kinds to drop whole: an old key not carried, a key not vouched for
+  uint64_t drop_kinds = 0; ///< kinds to drop whole: an old key not carried (and no row to find it by), a key not vouched for
+  /// Rows whose old keys it did not carry, for the documents knowing their
+  /// rows (seq: end_lsn; changed_us: commit_us); past max_rows, their
+  /// kinds are dropped whole instead.
+  row_batch changed_rows;
   std::vector<std::string> altered; ///< "!:" entries of restcache's DDL messages (catalog_drift's altered tables)
   size_t rows = 0;         ///< row changes of watched tables in it
 };
 
 class wal_change_reader {
 public:
+  /// The most changed rows one transaction names (each is looked up in
+  /// every shard and the LMDB tier); a larger one drops their kinds.
+  static constexpr size_t max_rows = 10'000;
+
   /// The watched table a partition or inheriting table (schema, name)
   /// belongs to, or nullopt: asked when a Relation message names a table
   /// the mapper does not know (a partition created since the session began).
@@ -63,6 +72,8 @@ private:
   root_lookup roots_;
   std::optional<wal_commit> open_;
   std::unordered_set<std::string> seen_; ///< the open transaction's keys, each once
+  std::unordered_map<std::string, size_t> seen_rows_; ///< and its rows, by their place in rows
+  uint64_t row_overflow_kinds_ = 0; ///< kinds of rows past max_rows in the open transaction
 };
 
 } // namespace restcache::pg

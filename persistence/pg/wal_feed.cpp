@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/wal_feed.hpp"
 
+#include <map>
+
+#include "messages/doc_catalogue.hpp"
 #include "messages/text.hpp"
 #include "persistence/pg/schema.hpp"
 
@@ -50,6 +53,8 @@ SELECT format('%I.%I', n.nspname, c.relname), c.relreplident::text,
    AND NOT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
                     WHERE i.indrelid = c.oid AND a.attname = k.col
                       AND ((c.relreplident = 'd' AND i.indisprimary) OR (c.relreplident = 'i' AND i.indisreplident)))
+   AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array($3, chr(31)), string_to_array($4, chr(31))) AS r(tbl, col)
+                    WHERE to_regclass(r.tbl) = t.root AND r.col = k.col)
  GROUP BY 1, 2
  ORDER BY 1
 )sql";
@@ -65,12 +70,48 @@ std::pair<std::string, std::string> installed_keys(connection& c) {
   return {std::string{r.text(0, 0)}, std::string{r.text(0, 1)}};
 }
 
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> keys_known_by_rows() {
+  struct reading {
+    uint64_t kinds = 0;
+    uint64_t knowing = 0;
+  };
+  std::map<std::pair<std::string, std::string>, reading> by_key;
+  for (const auto& kind : doc_catalogue())
+    for (const auto& read : kind.reads) {
+      std::string_view keys = read.keys;
+      while (!keys.empty()) {
+        auto key = next_part(keys, ',');
+        auto colon = key.find(':');
+        if (colon == std::string_view::npos)
+          continue;
+        auto& r = by_key[{read.table, std::string{key.substr(colon + 1)}}];
+        r.kinds |= kind_bit(kind.kind);
+        if (!read.row_columns.empty())
+          r.knowing |= kind_bit(kind.kind);
+      }
+    }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, r] : by_key)
+    if (r.kinds != 0 && r.knowing == r.kinds)
+      out.push_back(key);
+  return out;
+}
+
+namespace {
+
 std::vector<identity_change> read_identity_changes(connection& c, const std::string& tables,
                                                    const std::string& columns) {
   std::vector<identity_change> out;
   if (tables.empty())
     return out;
-  auto r = c.exec_params(identity_sql, {tables, columns});
+  std::vector<std::string> known_tables, known_columns;
+  for (auto& [table, column] : keys_known_by_rows()) {
+    known_tables.push_back(table);
+    known_columns.push_back(column);
+  }
+  auto r = c.exec_params(identity_sql, {tables, columns, join(known_tables, unit), join(known_columns, unit)});
   for (int i = 0; i < r.rows(); ++i) {
     auto ident = r.text(i, 1);
     out.push_back({std::string{r.text(i, 0)}, ident.empty() ? 'd' : ident[0], split(r.text(i, 2), unit[0])});
@@ -107,6 +148,20 @@ wal_readiness read_wal_readiness(connection& c, const std::vector<std::string>& 
   return w;
 }
 
+std::vector<std::pair<int, std::string>> identity_columns(connection& c, int64_t table_oid) {
+  auto r = c.exec_params("SELECT a.attnum::int8, a.attname"
+                         "  FROM pg_class c"
+                         "  JOIN pg_index i ON i.indrelid = c.oid"
+                         "   AND CASE c.relreplident WHEN 'i' THEN i.indisreplident ELSE i.indisprimary END"
+                         "  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)"
+                         " WHERE c.oid = $1::int8::oid ORDER BY a.attnum",
+                         {std::to_string(table_oid)});
+  std::vector<std::pair<int, std::string>> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.emplace_back(static_cast<int>(r.int64(i, 0)), std::string{r.text(i, 1)});
+  return out;
+}
+
 std::string identity_change::why() const {
   std::string now = identity == 'n' ? "NOTHING" : identity == 'i' ? "USING INDEX" : "DEFAULT";
   return table + ": REPLICA IDENTITY " + now + " does not carry the old value of " + join(missing, ", ")
@@ -131,16 +186,32 @@ std::optional<feed_kind> recorded_feed(connection& c) {
   return f.rows() == 1 ? parse_feed_kind(f.text(0, 0)) : std::nullopt;
 }
 
-void install_feed(connection& c, feed_kind feed) {
+identity_report install_feed(connection& c, feed_kind feed) {
+  identity_report report;
   c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
   try {
     c.exec_params("INSERT INTO restcache_feed (feed) VALUES ($1)"
                   " ON CONFLICT (one) DO UPDATE SET feed = excluded.feed, chosen_at = now()"
                   " WHERE restcache_feed.feed <> excluded.feed",
                   {std::string{to_string(feed)}});
+    // Each identity restcache set as it was found: the triggers need no old
+    // rows in the WAL, and the WAL feed's needs are judged afresh (kinds
+    // that now know their rows need FULL no more).
+    auto put_back = c.exec(
+      "WITH gone AS (DELETE FROM restcache_replica_identity RETURNING *)"
+      " SELECT format('%I.%I', table_schema, table_name),"
+      "        CASE original WHEN 'n' THEN 'NOTHING' WHEN 'f' THEN 'FULL'"
+      "          WHEN 'i' THEN 'USING INDEX ' || quote_ident(original_index) ELSE 'DEFAULT' END"
+      "   FROM gone WHERE to_regclass(format('%I.%I', table_schema, table_name)) IS NOT NULL ORDER BY 1");
+    std::map<std::string, std::string> was;
+    for (int i = 0; i < put_back.rows(); ++i) {
+      std::string table{put_back.text(i, 0)}, identity{put_back.text(i, 1)};
+      c.exec("ALTER TABLE " + table + " REPLICA IDENTITY " + identity);
+      was.emplace(table, identity);
+    }
     if (feed == feed_kind::wal) {
       for (const auto& t : identity_changes(c)) {
-        // The identity as found, once: a second install finds FULL.
+        // The identity as found, for --uninstall and the next install.
         c.exec_params("INSERT INTO restcache_replica_identity (table_schema, table_name, original, original_index)"
                       " SELECT n.nspname, c.relname, c.relreplident,"
                       "        (SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid"
@@ -149,24 +220,19 @@ void install_feed(connection& c, feed_kind feed) {
                       " ON CONFLICT DO NOTHING",
                       {t.table});
         c.exec("ALTER TABLE " + t.table + " REPLICA IDENTITY FULL");
+        if (was.erase(t.table) == 0) // FULL before and after: no news
+          report.set_full.push_back(t);
       }
-    } else {
-      // The triggers need no old rows in the WAL: each identity as it was.
-      c.exec("DO $do$ DECLARE r record; BEGIN"
-             "  FOR r IN DELETE FROM restcache_replica_identity RETURNING * LOOP"
-             "    CONTINUE WHEN to_regclass(format('%I.%I', r.table_schema, r.table_name)) IS NULL;"
-             "    EXECUTE format('ALTER TABLE %I.%I REPLICA IDENTITY %s', r.table_schema, r.table_name,"
-             "                   CASE r.original WHEN 'n' THEN 'NOTHING' WHEN 'f' THEN 'FULL'"
-             "                     WHEN 'i' THEN 'USING INDEX ' || quote_ident(r.original_index) ELSE 'DEFAULT' END);"
-             "  END LOOP;"
-             "END $do$");
     }
+    for (const auto& [table, identity] : was)
+      report.restored.push_back(table + ": " + identity);
     c.exec("SELECT restcache_install_triggers()");
     c.exec("COMMIT");
   } catch (...) {
     rollback_if_in_transaction(c);
     throw;
   }
+  return report;
 }
 
 feed_kind resolve_feed(feed_choice choice, const wal_readiness& r) {

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "messages/feed_kind.hpp"
@@ -25,6 +26,12 @@ inline constexpr const char* feed_publication = "restcache";
 inline constexpr const char* feed_message_prefix = "restcache";
 
 /// What the server and the role offer the WAL feed.
+/// A table's replica identity's columns, by number and name in its column
+/// order: its identity index's under REPLICA IDENTITY USING INDEX, else its
+/// primary key's (what DEFAULT sends, and what FULL goes back to); empty
+/// when it has neither. What the WAL feed names a changed row by.
+std::vector<std::pair<int, std::string>> identity_columns(connection& c, int64_t table_oid);
+
 struct wal_readiness {
   std::string wal_level;          ///< the setting
   bool replication = false;       ///< the role may open a replication connection (REPLICATION or superuser)
@@ -53,8 +60,14 @@ struct identity_change {
 
 /// The tables that need REPLICA IDENTITY FULL for the WAL feed: of the
 /// watched keys restcache_watched_key holds, or of those given (table names
-/// as to_regclass resolves them, one key column each, pairwise).
+/// as to_regclass resolves them, one key column each, pairwise), less the
+/// key columns whose every reading kind of the installed catalogue knows
+/// its rows of the table (table_read::row_columns): a change naming only
+/// a row's identity finds their documents.
 std::vector<identity_change> identity_changes(connection& c);
+/// The watched key columns (table as the kinds read it, column) whose every
+/// reading kind of the installed catalogue knows its rows of the table.
+std::vector<std::pair<std::string, std::string>> keys_known_by_rows();
 std::vector<identity_change> identity_changes(connection& c, const std::vector<std::string>& tables,
                                               const std::vector<std::string>& columns);
 
@@ -62,13 +75,19 @@ std::vector<identity_change> identity_changes(connection& c, const std::vector<s
 /// then, as before the feed was a choice).
 std::optional<feed_kind> recorded_feed(connection& c);
 
-/// In one transaction under the schema lock: records the feed; for the WAL
-/// feed sets REPLICA IDENTITY FULL where identity_changes says so
-/// (recording each table's identity as found, once, for --uninstall); then
-/// installs what the feed needs (restcache_install_triggers: the triggers,
-/// or the publication with none). The connection must not be in a
-/// transaction. Throws pg::error.
-void install_feed(connection& c, feed_kind feed);
+/// What install_feed changed of the tables' identities.
+struct identity_report {
+  std::vector<identity_change> set_full; ///< set to FULL
+  std::vector<std::string> restored;     ///< FULL no longer needed: back as restcache found them ("emp: DEFAULT")
+};
+
+/// In one transaction under the schema lock: records the feed; puts back
+/// every identity it set before, then for the WAL feed sets REPLICA
+/// IDENTITY FULL where identity_changes says so (recording each table's
+/// identity as found, for --uninstall); then installs what the feed needs
+/// (restcache_install_triggers: the triggers, or the publication with
+/// none). The connection must not be in a transaction. Throws pg::error.
+identity_report install_feed(connection& c, feed_kind feed);
 
 /// The feed `choice` gives this database: auto is the WAL when the
 /// readiness allows it, else the triggers.

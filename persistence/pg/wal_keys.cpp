@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/wal_keys.hpp"
 
+#include "messages/cache_types.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -56,6 +58,20 @@ void wal_key_mapper::learn(const pgoutput::relation& r) {
   }
   shape s;
   s.qualified = quote_ident(r.schema) + "." + quote_ident(r.name);
+  s.watched = w->second;
+  const auto& identity = watched_[w->second].identity;
+  for (const auto& name : identity) {
+    auto at = std::find_if(r.columns.begin(), r.columns.end(), [&](const auto& c) { return c.name == name; });
+    if (at == r.columns.end()) {
+      s.identity.clear(); // renamed away: no row can be named (drift follows)
+      break;
+    }
+    s.identity.push_back(static_cast<int>(at - r.columns.begin()));
+  }
+  if (identity.empty())
+    for (size_t i = 0; i < r.columns.size(); ++i)
+      if (r.columns[i].key)
+        s.identity.push_back(static_cast<int>(i));
   for (const auto& k : watched_[w->second].keys) {
     shape::key key{k.space};
     for (size_t i = 0; i < r.columns.size(); ++i)
@@ -96,6 +112,8 @@ wal_change_keys wal_key_mapper::each_key(uint32_t relation, size_t row_size, F&&
   if (s == nullptr)
     return out;
   out.watched = true;
+  for (const auto& n : watched_[s->watched].names)
+    out.reading_kinds |= n.kinds;
   for (const auto& k : s->keys) {
     if (k.column < 0 || static_cast<size_t>(k.column) >= row_size)
       add_once(out.keys, "*:" + s->qualified); // the trigger's entry for a key column gone
@@ -103,6 +121,21 @@ wal_change_keys wal_key_mapper::each_key(uint32_t relation, size_t row_size, F&&
       f(k, static_cast<size_t>(k.column), out);
   }
   return out;
+}
+
+void wal_key_mapper::name_row(const shape& s, const std::vector<pgoutput::value>& values,
+                              wal_change_keys& out) const {
+  if (out.unknown_old.empty() || s.identity.empty())
+    return;
+  std::vector<std::string_view> identity;
+  for (int at : s.identity) {
+    if (static_cast<size_t>(at) >= values.size() || values[at].is != pgoutput::value::state::text)
+      return; // not readable: the kinds are dropped instead
+    identity.push_back(values[at].text);
+  }
+  for (const auto& n : watched_[s.watched].names)
+    if (n.row_kinds != 0)
+      out.rows.push_back({row_key(n.as_read, identity), n.row_kinds});
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::insert& m) const {
@@ -113,7 +146,7 @@ wal_change_keys wal_key_mapper::keys_of(const pgoutput::insert& m) const {
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
-  return each_key(m.relation, m.new_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
+  auto out = each_key(m.relation, m.new_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
     const auto& now = m.new_row[at];
     // The old value: in the old row when it was sent whole, or when it is
     // the identity's key and this column is of the identity; unchanged when
@@ -137,15 +170,23 @@ wal_change_keys wal_key_mapper::keys_of(const pgoutput::update& m) const {
     if (auto t = key_text(now, k.drop_blanks); t && t != old_key)
       add_once(out.keys, k.space + ":" + *t);
   });
+  // The row as it was known: by its old identity when that changed, else
+  // by the new row's (the same).
+  if (const auto* s = shape_of(m.relation))
+    name_row(*s, m.old_row && m.old_is_key ? *m.old_row : m.new_row, out);
+  return out;
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::remove& m) const {
-  return each_key(m.relation, m.old_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
+  auto out = each_key(m.relation, m.old_row.size(), [&](const shape::key& k, size_t at, wal_change_keys& out) {
     if (m.old_is_key && !k.identity)
       add_once(out.unknown_old, k.space); // a 'K' row carries the identity's columns only
     else if (auto t = key_text(m.old_row[at], k.drop_blanks))
       add_once(out.keys, k.space + ":" + *t);
   });
+  if (const auto* s = shape_of(m.relation))
+    name_row(*s, m.old_row, out);
+  return out;
 }
 
 wal_change_keys wal_key_mapper::keys_of(const pgoutput::truncate& m) const {

@@ -15,7 +15,9 @@
 // whole only under REPLICA IDENTITY FULL, else at most the identity's
 // columns (the primary key). An old key from any other column (an employee
 // moved to another department: its old department) is reported as unknown,
-// by key space, for the feed to resolve.
+// by key space, with the row itself (its identity, under each name the
+// kinds' reads give the table) for the documents that know their rows
+// (table_read::row_columns) to be found by.
 
 #include <cstdint>
 #include <map>
@@ -36,6 +38,25 @@ struct watched_keys {
     std::string column;
   };
   std::vector<key> keys;
+  /// A name the kinds' reads give the table (one table may be named two
+  /// ways), with the kinds reading it so and those of them whose
+  /// documents know their rows of it (watched_table).
+  struct name {
+    std::string as_read;
+    uint64_t kinds = 0;
+    uint64_t row_kinds = 0;
+  };
+  std::vector<name> names;
+  /// Its replica identity's columns in its own column order (a partition
+  /// may order them otherwise): a changed row's identity is read in this
+  /// order. Empty: the identity's columns in each table's order.
+  std::vector<std::string> identity;
+};
+
+/// A changed row, as the documents holding it know it (row_key()).
+struct wal_changed_row {
+  std::string row;
+  uint64_t kinds = 0; ///< the kinds whose documents know their rows of the table under this name
 };
 
 /// What one decoded change names.
@@ -43,6 +64,11 @@ struct wal_change_keys {
   std::vector<std::string> keys;        ///< "<space>:<key>" and "*:<schema>.<table>", each once
   std::vector<std::string> unknown_old; ///< key spaces whose old key the change did not carry
   bool watched = false;                 ///< the table is watched (or part of one)
+  /// With an unknown old key: the row, under each name the table is read
+  /// by (empty when its identity could not be read: a TOASTed key left
+  /// unchanged).
+  std::vector<wal_changed_row> rows;
+  uint64_t reading_kinds = 0; ///< the kinds that read the table (any name)
 };
 
 class wal_key_mapper {
@@ -73,6 +99,8 @@ private:
   /// resolved to column positions (-1: the table has no such column).
   struct shape {
     std::string qualified; ///< "<schema>.<table>", quoted as the triggers write it
+    size_t watched = 0;    ///< its watched_ entry
+    std::vector<int> identity; ///< the replica identity's columns, by position
     struct key {
       std::string space;
       int column = -1;
@@ -92,6 +120,9 @@ private:
   /// table for one it does not.
   template <class F>
   wal_change_keys each_key(uint32_t relation, size_t row_size, F&& f) const;
+  /// Names the row `values` (a change's old key row or new row) holds
+  /// the identity of in out.rows, when out has an unknown old key.
+  void name_row(const shape& s, const std::vector<pgoutput::value>& values, wal_change_keys& out) const;
 };
 
 } // namespace restcache::pg
