@@ -243,6 +243,12 @@ CAF_TEST(what the file alone shows wrong is refused with its line and its kind) 
   CAF_CHECK(refused_with(with_reads("[{ table = \"orders\", columns = [], keys = [\"orders:code\"] }]"),
                          "'columns' must be a non-empty array of strings"));
   CAF_CHECK(refused_with(with_reads("[]"), "'reads' is missing"));
+  CAF_CHECK(refused_with(with_reads("[{ table = \"orders\", columns = [\"code\"], keys = [\"orders:code\"], "
+                                    "row_columns = [0] }]"),
+                         "'row_columns' holds result columns' positions, from 1"));
+  CAF_CHECK(refused_with(with_reads("[{ table = \"orders\", columns = [\"code\"], keys = [\"orders:code\"], "
+                                    "row_columns = 1 }]"),
+                         "'row_columns' is an array of result columns' positions, from 1"));
   // A ttl and a cap.
   CAF_CHECK(refused_with(orders_file("ttl = 0\n"), "ttl is a number of seconds, 1 to 2592000"));
   CAF_CHECK(refused_with(orders_file("ttl = 2592001\n"), "ttl is a number of seconds, 1 to 2592000"));

@@ -243,6 +243,28 @@ CAF_TEST(a column of a type its field is not written from is refused) {
                          "field 'extra' reads column 4 but its statement answers 3"));
 }
 
+CAF_TEST(row columns must be the primary key of the table read as the statement returns it) {
+  auto with_rows = [](const std::string& rows) {
+    return std::string{R"({ table = "shop_order", columns = ["code", "placed", "total"], keys = ["orders:code"], )"}
+           + "row_columns = " + rows + " }";
+  };
+  auto sql = "SELECT code, placed, total, code || '' FROM shop_order WHERE code = $1";
+  CAF_CHECK_EQUAL(reasons(orders_file(sql, order_fields, with_rows("[1]"))), "");
+  CAF_CHECK(refused_with(orders_file(sql, order_fields, with_rows("[4]")),
+                         "kind 'orders': its read of shop_order declares row_columns that are not, column for "
+                         "column, its statement's plain columns shop_order.code (the table's key column)"));
+  CAF_CHECK(refused_with(orders_file(sql, order_fields, with_rows("[2]")), "declares row_columns that are not"));
+  CAF_CHECK(refused_with(orders_file(sql, order_fields, with_rows("[1, 2]")), "declares row_columns that are not"));
+  // A table with no primary key has no identity to name its rows by.
+  auto lines = std::string{order_reads}
+               + R"(, { table = "shop_line", columns = ["order_code", "sku"], keys = ["orders:order_code"], )"
+                 R"(row_columns = [4] })";
+  CAF_CHECK(refused_with(orders_file("SELECT o.code, o.placed, o.total, l.sku FROM shop_order o"
+                                     " LEFT JOIN shop_line l ON l.order_code = o.code WHERE o.code = $1",
+                                     order_fields, lines),
+                         "its read of shop_line declares row_columns, but shop_line has no primary key"));
+}
+
 CAF_TEST(a table read but not watched is refused also through a view) {
   const char* const named = "its statement reads table public.customer, which its reads do not name";
   CAF_CHECK(refused_with(orders_file("SELECT o.code, o.placed, c.name FROM shop_order o"
