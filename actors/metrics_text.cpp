@@ -122,7 +122,9 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_caught_up",
                 "1 once a watermark mark of the live session is applied.", "gauge", rd(m.caught_up));
   append_metric(out, "restcache_listener_replayed_total",
-                "Change-log entries re-applied after a (re)connect.", "counter", rd(m.replayed));
+                "Changes re-applied after a (re)connect: change-log entries, or what the WAL feed's slot "
+                "streamed before catching up.",
+                "counter", rd(m.replayed));
   append_metric(out, "restcache_listener_tier_drops_total",
                 "Both tiers dropped: the log was pruned past the watermark, or a storm overflowed.",
                 "counter", rd(m.tier_drops));

@@ -309,6 +309,8 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
         altered.insert(altered.end(), t.altered.begin(), t.altered.end());
       }
       bump(metrics_.changes_read, changes.size() + rows.size());
+      if (!caught_up) // committed while this instance was away: streamed from its slot
+        bump(metrics_.replayed, changes.size() + rows.size());
       inbox_.add_all(changes);
       inbox_.add_rows(rows);
       if (truncates > 0) {
