@@ -192,6 +192,29 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_slot_lag_bytes",
                 "WAL feed: the server's WAL position, when it last said, minus the slot's confirmed position.",
                 "gauge", std::max<int64_t>(rd(m.slot_server_lsn) - rd(m.slot_confirmed_lsn), 0));
+  // Every restcache slot of the database, this instance's and the others':
+  // a slot whose instance is gone holds WAL and shows through the living.
+  auto slots = m.slots.get();
+  auto per_slot = [&](std::string_view name, std::string_view help, auto value) {
+    append_metric_header(out, name, help, "gauge");
+    for (const auto& s : slots)
+      append_sample(out, name, "{slot=\"" + s.name + "\"}", static_cast<int64_t>(value(s)));
+  };
+  per_slot("restcache_wal_slot_retained_bytes",
+           "Every restcache slot of the database (any instance's): the WAL the server keeps for it, from its "
+           "restart position, as last read (each drift check).",
+           [](const slot_census::slot& s) { return s.retained_bytes; });
+  per_slot("restcache_wal_slot_unconfirmed_bytes",
+           "Every restcache slot of the database: the server's WAL position past what the slot confirmed.",
+           [](const slot_census::slot& s) { return s.unconfirmed_bytes; });
+  per_slot("restcache_wal_slot_active",
+           "Every restcache slot of the database: 1 while a process streams it; 0 for a slot whose instance "
+           "is stopped or gone (it holds WAL until dropped: restcache-load --drop-idle-slots).",
+           [](const slot_census::slot& s) { return s.active ? 1 : 0; });
+  per_slot("restcache_wal_slot_lost",
+           "Every restcache slot of the database: 1 once the server invalidated it (wal_status lost, "
+           "max_slot_wal_keep_size); its instance drops both tiers when it next connects.",
+           [](const slot_census::slot& s) { return s.wal_status == "lost" ? 1 : 0; });
   append_metric(out, "restcache_listener_applied_seq", "Highest change sequence applied.", "gauge",
                 rd(m.applied_seq));
   append_histogram_of(out, "restcache_invalidation_latency_seconds",

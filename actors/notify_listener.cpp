@@ -144,15 +144,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
       self->request(shards[i], caf::infinite, invalidate_atom::value, std::move(per_shard[i]))
         .then(
           [self, id, made = std::move(made)](uint64_t seq) {
-            auto& st = self->state;
-            auto now = now_us();
-            for (auto us : made)
-              if (us > 0)
-                st.metrics->invalidation_latency.observe_us(now - us);
-            auto& applied = st.metrics->applied_seq;
-            if (seq > applied.load(std::memory_order_relaxed))
-              applied.store(seq, std::memory_order_relaxed);
-            st.confirm(self, id);
+            self->state.note_applied(seq, made);
+            self->state.confirm(self, id);
           },
           on_error);
     }
@@ -170,15 +163,8 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
         .then(
           [self, id, shared_made](uint64_t seq) {
             auto& st = self->state;
-            if (st.shards_answered_rows(id)) {
-              auto now = now_us();
-              for (auto us : *shared_made)
-                if (us > 0)
-                  st.metrics->invalidation_latency.observe_us(now - us);
-            }
-            auto& applied = st.metrics->applied_seq;
-            if (seq > applied.load(std::memory_order_relaxed))
-              applied.store(seq, std::memory_order_relaxed);
+            // Once every shard is rid of the rows' documents.
+            st.note_applied(seq, st.shards_answered_rows(id) ? *shared_made : std::vector<int64_t>{});
             st.confirm(self, id);
           },
           on_error);
@@ -190,6 +176,16 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
   if (due > 0)
     outstanding.emplace(id, due);
   release_marks();
+}
+
+void notify_listener_state::note_applied(uint64_t seq, const std::vector<int64_t>& made) {
+  auto now = now_us();
+  for (auto us : made)
+    if (us > 0)
+      metrics->invalidation_latency.observe_us(now - us);
+  auto& applied = metrics->applied_seq;
+  if (seq > applied.load(std::memory_order_relaxed))
+    applied.store(seq, std::memory_order_relaxed);
 }
 
 bool notify_listener_state::shards_answered_rows(uint64_t round) {

@@ -77,6 +77,9 @@ struct notify_listener_state {
   void dispatch(notify_listener_ptr self);
   /// A shard answered for `round`.
   void confirm(notify_listener_ptr self, uint64_t round);
+  /// A shard applied changes up to `seq`, made at `made` (microseconds
+  /// since the epoch; 0: unknown): their invalidation latencies.
+  void note_applied(uint64_t seq, const std::vector<int64_t>& made);
   /// One shard answered round `round`'s rows; true when it was the last.
   bool shards_answered_rows(uint64_t round);
   /// Applies every mark whose round and all before it are confirmed.

@@ -30,27 +30,47 @@ std::function<void()> change_inbox::note_added() {
   return wake_;
 }
 
+namespace {
+
+/// Merges `change` into what `pending` holds for `key`: the newest
+/// sequence, the furthest WAL position (a standby must have replayed every
+/// one), the oldest change time (the latency of the first change the
+/// invalidation answers). Returns the entry it merged into, or nullptr when
+/// `key` was not pending (the change is kept as it is).
+template <class Map, class Key, class Change>
+Change* merge_pending(Map& pending, const Key& key, const Change& change) {
+  auto [it, fresh] = pending.try_emplace(key, change);
+  if (fresh)
+    return nullptr;
+  auto& kept = it->second;
+  kept.seq = std::max(kept.seq, change.seq);
+  kept.lsn = std::max(kept.lsn, change.lsn);
+  if (change.changed_us != 0 && (kept.changed_us == 0 || change.changed_us < kept.changed_us))
+    kept.changed_us = change.changed_us;
+  return &kept;
+}
+
+} // namespace
+
+void change_inbox::overflow_if_full() {
+  if (changes_.size() + rows_.size() <= max_keys_)
+    return;
+  ++overflows_;
+  changes_.clear();
+  rows_.clear();
+  drop_ = true;
+}
+
 void change_inbox::add(const key_change& change) {
   std::function<void()> wake;
   {
     std::lock_guard guard{mtx_};
     if (!drop_) {
-      auto [it, fresh] = changes_.try_emplace(change.key, change);
-      if (!fresh) {
+      if (auto* kept = merge_pending(changes_, change.key, change)) {
         ++coalesced_;
-        it->second.coalesced = true;
-        // The newest sequence; the oldest change time (the latency of the
-        // first change this invalidation answers).
-        it->second.seq = std::max(it->second.seq, change.seq);
-        // The furthest WAL position: a standby must have replayed every one.
-        it->second.lsn = std::max(it->second.lsn, change.lsn);
-        if (change.changed_us != 0 && (it->second.changed_us == 0 || change.changed_us < it->second.changed_us))
-          it->second.changed_us = change.changed_us;
-      } else if (changes_.size() + rows_.size() > max_keys_) {
-        ++overflows_;
-        changes_.clear();
-        rows_.clear();
-        drop_ = true;
+        kept->coalesced = true;
+      } else {
+        overflow_if_full();
       }
     }
     wake = note_added();
@@ -73,19 +93,11 @@ void change_inbox::add_rows(const row_batch& rows) {
     for (const auto& r : rows) {
       if (drop_)
         break;
-      auto [it, fresh] = rows_.try_emplace(r.row, r);
-      if (!fresh) {
+      if (auto* kept = merge_pending(rows_, r.row, r)) {
         ++coalesced_;
-        it->second.kinds |= r.kinds;
-        it->second.seq = std::max(it->second.seq, r.seq);
-        it->second.lsn = std::max(it->second.lsn, r.lsn);
-        if (r.changed_us != 0 && (it->second.changed_us == 0 || r.changed_us < it->second.changed_us))
-          it->second.changed_us = r.changed_us;
-      } else if (changes_.size() + rows_.size() > max_keys_) {
-        ++overflows_;
-        changes_.clear();
-        rows_.clear();
-        drop_ = true;
+        kept->kinds |= r.kinds;
+      } else {
+        overflow_if_full();
       }
     }
     wake = note_added();

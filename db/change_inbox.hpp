@@ -98,6 +98,9 @@ private:
   /// Called with the lock held; returns the wake function to call (empty
   /// when the actor was woken already).
   std::function<void()> note_added();
+  /// Past max_keys pending keys and rows: one drop of both tiers stands for
+  /// them all (called with the lock held).
+  void overflow_if_full();
 
   const size_t max_keys_;
   std::function<void()> wake_;

@@ -7,6 +7,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "db/feed_drift.hpp"
 #include "messages/history.hpp"
@@ -25,6 +28,33 @@ struct db_metrics {
   std::atomic<int64_t> in_use{0};            ///< connections lent out now
   std::atomic<int64_t> mailbox{0};           ///< the pool actor's mailbox, as it last reported it
   latency_histogram query_duration;          ///< a statement sent to its result decoded
+};
+
+/// Every restcache slot of the database as the listener last read them
+/// (each drift check, under either feed: a slot left from the WAL feed
+/// holds WAL under the triggers too), for /metrics: a slot whose instance
+/// is gone shows through the living ones.
+class slot_census {
+public:
+  struct slot {
+    std::string name;
+    bool active = false;
+    std::string wal_status;
+    int64_t retained_bytes = 0;
+    int64_t unconfirmed_bytes = 0;
+  };
+  void set(std::vector<slot> slots) {
+    std::lock_guard lock{mutex_};
+    slots_ = std::move(slots);
+  }
+  std::vector<slot> get() const {
+    std::lock_guard lock{mutex_};
+    return slots_;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<slot> slots_;
 };
 
 /// The notify listener: its connection thread and its actor write these.
@@ -56,6 +86,7 @@ struct listener_metrics {
   std::atomic<uint64_t> slot_confirmed_lsn{0};
   std::atomic<uint64_t> slot_server_lsn{0};
   std::atomic<int64_t> feed_wal{0}; ///< 1 while the session follows the WAL feed
+  slot_census slots;                ///< the database's restcache slots, as last read
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
   std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it
   latency_histogram invalidation_latency;  ///< change made to dropped from both tiers

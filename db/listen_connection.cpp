@@ -17,6 +17,7 @@
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_slot.hpp"
 
 namespace restcache {
 
@@ -309,10 +310,24 @@ void listen_connection::check_declarations(pg::connection& c) {
   declarations_seen_ = differ ? *applied : std::string{};
 }
 
+void listen_connection::count_slots(pg::connection& c) {
+  try {
+    std::vector<slot_census::slot> slots;
+    for (auto& s : pg::restcache_slots(c))
+      slots.push_back({std::move(s.name), s.active, std::move(s.wal_status), s.retained_bytes, s.unconfirmed_bytes});
+    metrics_.slots.set(std::move(slots));
+  } catch (const pg::error& e) {
+    if (e.connection_lost() || PQstatus(c.get()) != CONNECTION_OK)
+      throw;
+    // A role that may not read pg_replication_slots' positions: none shown.
+  }
+}
+
 void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
                                     const std::vector<std::string>& altered_tables) {
   bump(metrics_.drift_checks);
   check_declarations(c);
+  count_slots(c);
   // Only the kinds reading what changed: the others' documents stay.
   auto drop = [&](const std::string& what, uint64_t kinds) {
     spdlog::warn("change listener: what the cached documents depend on may have changed unseen ({}): "

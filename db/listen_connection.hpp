@@ -116,6 +116,9 @@ private:
   /// Asks the inbox to drop both tiers and restart the watermark under
   /// `identity`, which the tiers hold from then on.
   void reset_history(const history_identity& identity);
+  /// Reads the database's restcache slots into the metrics (each drift
+  /// check).
+  void count_slots(pg::connection& c);
   /// Checks the watched tables' catalog: sets the drifted kinds, and asks
   /// the inbox to drop from both tiers the kinds reading what the documents
   /// depend on when it changed since the last check (all of them when it is

@@ -41,15 +41,18 @@ struct fixture : test_coordinator_fixture<> {
     self->send(writer, put_atom::value, key(id), make_doc(body), seq);
   }
 
-  /// Sends invalidate as a request; the confirmed sequence lands in `confirmed`.
-  void invalidate(int32_t id, uint64_t seq) {
+  /// Sends invalidate (of keys or of rows) as a request; the confirmed
+  /// sequence lands in `confirmed`.
+  template <class Batch>
+  void ask_invalidate(Batch batch) {
     sys.spawn(
-      [confirmed = confirmed, id, seq](caf::event_based_actor* client, batch_writer_actor target) {
-        client->request(target, caf::infinite, invalidate_atom::value, change_batch{{key(id), seq, 0}})
+      [confirmed = confirmed, batch](caf::event_based_actor* client, batch_writer_actor target) {
+        client->request(target, caf::infinite, invalidate_atom::value, batch)
           .then([confirmed](uint64_t s) { confirmed->push_back(s); });
       },
       writer);
   }
+  void invalidate(int32_t id, uint64_t seq) { ask_invalidate(change_batch{{key(id), seq, 0}}); }
 };
 
 } // namespace
@@ -145,16 +148,10 @@ CAF_TEST(an invalidation discards an older queued record and deletes the key pro
 CAF_TEST(a changed row discards the queued records holding it and is deleted there promptly) {
   self->send(writer, put_atom::value, key(5), make_doc("{\"old\":true}", {row_key("emp", {"501"})}), uint64_t{1});
   self->send(writer, put_atom::value, key(6), make_doc("{}", {row_key("emp", {"601"})}), uint64_t{1});
-  sys.spawn(
-    [confirmed = confirmed](caf::event_based_actor* client, batch_writer_actor target) {
-      client->request(target, caf::infinite, invalidate_atom::value,
-                      row_batch{{row_key("emp", {"501"}), kind_bit(demo::deptemps_kind), 43, 0, 0}})
-        .then([confirmed](uint64_t s) { confirmed->push_back(s); });
-    },
-    writer);
+  ask_invalidate(row_batch{{row_key("emp", {"501"}), kind_bit(demo::deptemps_kind), 43, 0, 0}});
   sched.run();
-  CAF_CHECK_EQUAL(metrics.records_discarded.load(), 1u);
-  CAF_CHECK(confirmed->empty()); // not before the delete committed
+  CAF_CHECK_EQUAL(metrics.records_discarded.load(), 1u); // the record holding it
+  CAF_CHECK(confirmed->empty()); // not before its records' delete committed
   sched.trigger_timeout();
   sched.run();
   CAF_REQUIRE_EQUAL(store->calls.size(), 1u);

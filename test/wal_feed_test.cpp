@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "persistence/pg/wal_feed.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
+#include "test/fixtures/child_program.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -494,6 +497,46 @@ CAF_TEST(a memory only instance empties its memory when its temporary slot ends)
   cut_connections(false);
   CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_connects_total") >= 2; }, 10s));
   CAF_CHECK(serves_truth(d->port(), 18));
+}
+
+CAF_TEST(a stopped instance's slot is reported by another and dropped once idle) {
+  // The slot in the metrics: restcache_wal_slot_active{slot="..."} 1.
+  auto slots = [&](uint16_t port) {
+    std::map<std::string, int64_t> out;
+    http_client c{port};
+    std::istringstream text{c.get("/metrics").body};
+    std::string line;
+    const std::string prefix = "restcache_wal_slot_active{slot=\"";
+    while (std::getline(text, line))
+      if (line.starts_with(prefix)) {
+        auto end = line.find('"', prefix.size());
+        out[line.substr(prefix.size(), end - prefix.size())] = std::stoll(line.substr(line.rfind(' ') + 1));
+      }
+    return out;
+  };
+  std::string first;
+  {
+    auto d = start();
+    CAF_REQUIRE(wait_until([&] { return slots(d->port()).size() == 1; }, 5s));
+    first = slots(d->port()).begin()->first;
+    CAF_CHECK_EQUAL(slots(d->port())[first], 1);
+    CAF_REQUIRE_EQUAL(d->terminate(), 0);
+  }
+  temp_dir other{"walfeed-other"};
+  auto d = start({"--lmdb.path=" + other.path}, false);
+  // Its own slot streamed, the stopped one's idle: an alert through the living.
+  CAF_CHECK(wait_until([&] {
+    auto s = slots(d->port());
+    return s.size() == 2 && s.count(first) == 1 && s[first] == 0;
+  }, 5s));
+  CAF_CHECK(metric_of(d->port(), "restcache_wal_slot_retained_bytes{slot=\"" + first + "\"}") > 0);
+  auto r = run_program({RESTCACHE_LOAD_BIN, "--dsn", dsn, "--drop-idle-slots"});
+  CAF_CHECK_EQUAL(r.status, 0);
+  CAF_CHECK(r.err.find("dropped the slot " + first) != std::string::npos);
+  auto left = sql.exec("SELECT string_agg(slot_name, ',') FROM pg_replication_slots WHERE database = current_database()");
+  CAF_CHECK(std::string{left.text(0, 0)}.find(first) == std::string::npos);
+  CAF_CHECK(wait_until([&] { return slots(d->port()).size() == 1; }, 5s)); // its own, still streamed
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_connected"), 1);
 }
 
 CAF_TEST(changelog.feed naming the other feed refuses to start) {

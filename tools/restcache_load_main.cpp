@@ -2,7 +2,8 @@
 // restcache-load: applies the restcache schema and loads demo data.
 //
 //   restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]
-//                  [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--feed auto|wal|triggers]
+//                  [--batch B] [--if-empty] [--uninstall] [--drop-idle-slots] [--documents FILE]
+//                  [--feed auto|wal|triggers]
 //                  [--openapi] [--version]
 //                  [--help]
 //
@@ -35,6 +36,7 @@
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/stored_declarations.hpp"
 #include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_slot.hpp"
 #include "tools/cli_args.hpp"
 
 namespace pg = restcache::pg;
@@ -43,7 +45,8 @@ namespace {
 
 constexpr const char* usage_text =
   "usage: restcache-load [--dsn DSN] [--schema-only] [--plan] [--verify] [--depts N] [--emps-per-dept K]\n"
-  "                      [--batch B] [--if-empty] [--uninstall] [--documents FILE] [--feed auto|wal|triggers]\n"
+  "                      [--batch B] [--if-empty] [--uninstall] [--drop-idle-slots] [--documents FILE]\n"
+  "                      [--feed auto|wal|triggers]\n"
   "                      [--openapi] [--version] [--help]\n";
 
 constexpr const char* help_text =
@@ -99,11 +102,18 @@ constexpr const char* help_text =
   "                      functions, change_log and its sequence,\n"
   "                      change_log_horizon, change_log_digest,\n"
   "                      restcache_watched_key, restcache_feed, the publication\n"
-  "                      restcache, restcache_schema), put back each replica\n"
+  "                      restcache, restcache_schema, the WAL feed's slots no\n"
+  "                      process streams), put back each replica\n"
   "                      identity the WAL feed changed, and nothing else:\n"
   "                      dept and emp keep their rows. Stop the\n"
   "                      daemons first (they answer from PostgreSQL, uncached,\n"
   "                      until it is installed again)\n"
+  "  --drop-idle-slots   drop the database's restcache slots (restcache_...) that\n"
+  "                      no process streams: those of instances stopped for good\n"
+  "                      or retired with their LMDB files, which hold WAL on the\n"
+  "                      server until dropped (restcache_wal_slot_active says\n"
+  "                      which); an instance started again after its slot was\n"
+  "                      dropped makes a new one and drops its tiers\n"
   "  --version           print the version (the same as restcached --version)\n"
   "  -h, --help          show this help\n"
   "\n"
@@ -116,6 +126,7 @@ struct args {
   bool verify = false;
   bool plan = false;
   bool uninstall = false;
+  bool drop_idle_slots = false;
   bool openapi = false;
   bool help = false;
   std::string documents; ///< a declaration file; empty: the demo's kinds
@@ -182,6 +193,9 @@ args parse_args(int argc, char** argv) {
     } else if (arg == "--uninstall") {
       flag();
       a.uninstall = true;
+    } else if (arg == "--drop-idle-slots") {
+      flag();
+      a.drop_idle_slots = true;
     } else if (arg == "--openapi") {
       flag();
       a.openapi = true;
@@ -542,11 +556,20 @@ int main(int argc, char** argv) {
   progress_printer* printer = nullptr;
   try {
     pg::connection c{a.dsn};
+    auto drop_slots = [&] {
+      for (const auto& name : pg::drop_idle_restcache_slots(c))
+        std::fprintf(stderr, "restcache-load: dropped the slot %s (no process streamed it)\n", name.c_str());
+    };
     if (a.uninstall) {
       auto was = pg::installed_schema_version(c);
       pg::uninstall_schema(c);
+      drop_slots();
       std::fprintf(stderr, "restcache-load: removed restcache's triggers, functions and change log "
                    "(schema version %d); dept and emp are kept\n", was);
+      return 0;
+    }
+    if (a.drop_idle_slots) {
+      drop_slots();
       return 0;
     }
     if (a.verify)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/wal_slot.hpp"
 
+#include <algorithm>
+
 #include "messages/wal_lsn.hpp"
 
 namespace restcache::pg {
@@ -36,6 +38,47 @@ slot_facts read_slot(connection& c, const std::string& name) {
   f.wal_status = std::string{r.text(0, 5)};
   f.confirmed_flush = parse_wal_lsn(r.text(0, 6)).value_or(0);
   return f;
+}
+
+namespace {
+
+// The database's restcache slots: logical, pgoutput, named restcache_...
+constexpr const char* restcache_slots_where =
+  " WHERE s.slot_type = 'logical' AND s.plugin = 'pgoutput' AND s.database = current_database()"
+  "   AND s.slot_name LIKE 'restcache\\_%'";
+
+} // namespace
+
+std::vector<slot_census_row> restcache_slots(connection& c) {
+  auto r = c.exec(std::string{"SELECT s.slot_name, s.active, s.temporary, coalesce(s.wal_status, ''),"
+                              " coalesce(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), s.restart_lsn), 0)::int8,"
+                              " coalesce(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), s.confirmed_flush_lsn), 0)::int8"
+                              " FROM pg_replication_slots s"}
+                  + restcache_slots_where + " ORDER BY 1");
+  std::vector<slot_census_row> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.push_back({std::string{r.text(i, 0)}, r.text(i, 1) == "t", r.text(i, 2) == "t", std::string{r.text(i, 3)},
+                   std::max<int64_t>(r.int64(i, 4), 0), std::max<int64_t>(r.int64(i, 5), 0)});
+  return out;
+}
+
+std::vector<std::string> drop_idle_restcache_slots(connection& c) {
+  // One at a time: a slot an instance takes up meanwhile is refused
+  // ("is active"), and stays.
+  auto r = c.exec(std::string{"SELECT s.slot_name FROM pg_replication_slots s"} + restcache_slots_where
+                  + " AND NOT s.active ORDER BY 1");
+  std::vector<std::string> dropped;
+  for (int i = 0; i < r.rows(); ++i) {
+    std::string name{r.text(i, 0)};
+    try {
+      c.exec_params("SELECT pg_drop_replication_slot($1)", {name});
+      dropped.push_back(std::move(name));
+    } catch (const error& e) {
+      if (e.connection_lost())
+        throw;
+    }
+  }
+  return dropped;
 }
 
 slot_judgement judge_slot(const slot_facts& f, uint64_t applied, std::string_view database, int64_t own_pid) {

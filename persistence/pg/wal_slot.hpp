@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "persistence/pg/connection.hpp"
 
@@ -36,6 +37,26 @@ struct slot_facts {
 
 /// Reads `name`'s facts in one statement. Throws pg::error.
 slot_facts read_slot(connection& c, const std::string& name);
+
+/// One restcache slot of the database, as every instance reports it: a
+/// slot whose instance is gone (stopped, or retired with its LMDB file)
+/// holds WAL on the server until it is dropped.
+struct slot_census_row {
+  std::string name;
+  bool active = false;      ///< streamed now
+  bool temporary = false;
+  std::string wal_status;   ///< reserved, extended, unreserved, lost
+  int64_t retained_bytes = 0; ///< the WAL the server keeps for it (from its restart_lsn)
+  int64_t unconfirmed_bytes = 0; ///< the server's WAL position past its confirmed one
+};
+
+/// The database's restcache slots ("restcache_" logical pgoutput slots),
+/// by name. Throws pg::error.
+std::vector<slot_census_row> restcache_slots(connection& c);
+
+/// Drops the database's restcache slots that no process streams (their
+/// instances are gone); returns their names. Throws pg::error.
+std::vector<std::string> drop_idle_restcache_slots(connection& c);
 
 enum class slot_verdict : uint8_t {
   usable,           ///< stream from it
