@@ -499,7 +499,7 @@ CAF_TEST(a memory only instance empties its memory when its temporary slot ends)
   CAF_CHECK(serves_truth(d->port(), 18));
 }
 
-CAF_TEST(a stopped instance's slot is reported by another and dropped once idle) {
+CAF_TEST(the slot of a stopped instance is reported by another and dropped once idle) {
   // The slot in the metrics: restcache_wal_slot_active{slot="..."} 1.
   auto slots = [&](uint16_t port) {
     std::map<std::string, int64_t> out;
