@@ -454,7 +454,7 @@ void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& c
   if (lacks.empty())
     std::printf("feed: the WAL feed is possible here\n");
   if (ready.wal_level != "logical")
-    std::printf("feed: wal_level = logical writes every UPDATE's new row whole, for every table (about 1.4x the WAL "
+    std::printf("feed: wal_level = logical writes every UPDATE's new row whole, for every table (1.33-1.39x the WAL "
                 "of a one-row UPDATE measured here), and needs a server restart\n");
   for (const auto& l : lacks)
     std::printf("feed: the WAL feed lacks: %s\n", l.c_str());
