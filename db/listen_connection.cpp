@@ -326,6 +326,13 @@ void listen_connection::count_slots(pg::connection& c) {
 void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
                                     const std::vector<std::string>& altered_tables) {
   bump(metrics_.drift_checks);
+  // The database switched feeds (restcache-load --feed, which logs the
+  // switch through the old feed so that this check runs at once): this
+  // session's feed reports nothing more. Ending it bypasses the tiers until
+  // the next session, on the new feed, has dropped them and caught up.
+  if (auto now = pg::recorded_feed(c); now && *now != feed_)
+    throw std::runtime_error(std::string{"the database's change feed is "} + to_string(*now) + " now, not "
+                             + to_string(feed_) + ": following it");
   check_declarations(c);
   count_slots(c);
   // Only the kinds reading what changed: the others' documents stay.

@@ -551,4 +551,38 @@ CAF_TEST(changelog.feed naming the other feed refuses to start) {
   CAF_CHECK(refused);
 }
 
+CAF_TEST(a switch of feed under a running instance is followed at once either way) {
+  // The periodic check far off: what the switch logs through the old feed
+  // makes the instance check at once, in commit order with the writes, and
+  // start a session on the new feed (its tiers dropped).
+  auto run = [&](feed_kind from, feed_kind to) {
+    pg::install_feed(sql, from);
+    auto d = std::make_unique<daemon_process>(std::vector<std::string>{
+      "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+      "--changelog.drift-interval=60000", "--lmdb.path=" + lmdb.path});
+    CAF_REQUIRE(wait_until([&] {
+      http_client c{d->port()};
+      return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1;
+    }, 15s));
+    CAF_REQUIRE(cached(d->port(), 20));
+    pg::install_feed(sql, to);
+    sql.exec("UPDATE dept SET loc = 'Switched to " + std::string{to_string(to)} + "' WHERE deptno = 20");
+    CHECK_SAYING(serves_truth(d->port(), 20, 2s), "switched from " << to_string(from) << " to " << to_string(to));
+    bool followed = wait_until([&] {
+      return metric_of(d->port(), "restcache_listener_feed_wal") == (to == feed_kind::wal ? 1 : 0)
+             && metric_of(d->port(), "restcache_listener_caught_up") == 1;
+    }, 5s);
+    CHECK_SAYING(followed, "switched from " << to_string(from) << " to " << to_string(to));
+    if (!followed)
+      CAF_MESSAGE(d->log());
+    sql.exec("UPDATE dept SET loc = 'Then " + std::string{to_string(to)} + "' WHERE deptno = 20");
+    CAF_CHECK(cached(d->port(), 20)); // cached again under the new feed
+    sql.exec("UPDATE dept SET loc = 'Again' WHERE deptno = 20");
+    CAF_CHECK(serves_truth(d->port(), 20, 2s));
+    CAF_CHECK_EQUAL(d->terminate(), 0);
+  };
+  run(feed_kind::triggers, feed_kind::wal);
+  run(feed_kind::wal, feed_kind::triggers);
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -190,6 +190,16 @@ identity_report install_feed(connection& c, feed_kind feed) {
   identity_report report;
   c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
   try {
+    // A switch: running instances follow the feed they started on, and the
+    // new one logs nothing they read. Before the feed changes, it is logged
+    // through the old one (a change-log row, or a logical message), as the
+    // DDL event trigger logs a watched table altered: each instance checks
+    // its tables at once, in commit order with the writes, and bypasses its
+    // kinds rather than serve what the old feed no longer reports.
+    auto recorded = c.exec("SELECT restcache_feed()");
+    if (recorded.rows() == 1 && recorded.text(0, 0) != to_string(feed))
+      c.exec("SELECT restcache_log_keys(k) FROM (SELECT array_agg(DISTINCT '!:' || quote_ident(table_schema) || '.'"
+             " || quote_ident(table_name)) AS k FROM restcache_watched_key) w WHERE k IS NOT NULL");
     c.exec_params("INSERT INTO restcache_feed (feed) VALUES ($1)"
                   " ON CONFLICT (one) DO UPDATE SET feed = excluded.feed, chosen_at = now()"
                   " WHERE restcache_feed.feed <> excluded.feed",
