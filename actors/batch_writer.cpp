@@ -35,7 +35,7 @@ void batch_writer_state::flush_records() {
   metrics->queued.store(0, std::memory_order_relaxed);
   auto started = std::chrono::steady_clock::now();
   try {
-    store->write(batch, deletes, changed_rows, watermark);
+    store->write(batch, deletes, unique_changed_rows(), watermark);
     watermark.reset();
     confirm_deletes();
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
@@ -148,7 +148,7 @@ bool batch_writer_state::flush_deletes() {
   if (deletes.empty() && changed_rows.empty() && !watermark)
     return true;
   try {
-    store->write({}, deletes, changed_rows, watermark);
+    store->write({}, deletes, unique_changed_rows(), watermark);
     watermark.reset();
   } catch (const std::exception& e) {
     note_failure("deleting keys (retrying)", deletes.size(), e);
@@ -166,6 +166,14 @@ void batch_writer_state::confirm_deletes() {
   for (auto& d : delete_promises)
     d.promise.deliver(d.seq);
   delete_promises.clear();
+}
+
+const std::vector<std::string>& batch_writer_state::unique_changed_rows() {
+  // Every shard forwards the same rows (each after its own records): the
+  // tier looks each up once.
+  std::sort(changed_rows.begin(), changed_rows.end());
+  changed_rows.erase(std::unique(changed_rows.begin(), changed_rows.end()), changed_rows.end());
+  return changed_rows;
 }
 
 caf::result<uint64_t> batch_writer_state::promise_deletes(batch_writer_actor::pointer self, uint64_t seq) {

@@ -117,6 +117,8 @@ struct batch_writer_state {
   void schedule_delete_flush(batch_writer_actor::pointer self);
   /// The deletes have committed: answer their promises.
   void confirm_deletes();
+  /// The pending changed rows, each once (sorted in place).
+  const std::vector<std::string>& unique_changed_rows();
   /// Keys or rows to delete were added, as of change `seq`: a promise
   /// answered once they commit (or once a pending clear does).
   caf::result<uint64_t> promise_deletes(batch_writer_actor::pointer self, uint64_t seq);

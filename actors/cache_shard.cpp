@@ -162,19 +162,22 @@ void cache_shard_state::apply_rows(cache_shard_actor::pointer self, const row_ba
   // The writer finds the rows in the records it holds or has queued; until
   // it has, the kinds' records are not read (one of them may hold a row
   // memory no longer does).
-  for (size_t k = 0; k < row_shields.size(); ++k)
-    if ((kinds >> k) & 1)
-      ++row_shields[k];
+  shield_kinds(kinds, true);
   self->request(cfg.writer, caf::infinite, invalidate_atom::value, rows)
-    .then(
-      [this, kinds](uint64_t) { // runs in the actor, which owns this state
-        for (size_t k = 0; k < row_shields.size(); ++k)
-          if ((kinds >> k) & 1)
-            --row_shields[k];
-      },
+    .then([this, kinds](uint64_t) { shield_kinds(kinds, false); }, // runs in the actor, which owns this state
           [](caf::error&) {
             // Only at shutdown (the writer gone): the kinds stay shielded.
           });
+}
+
+void cache_shard_state::shield_kinds(uint64_t kinds, bool on) {
+  for (size_t k = 0; k < row_shields.size(); ++k)
+    if ((kinds >> k) & 1) {
+      if (on)
+        ++row_shields[k];
+      else
+        --row_shields[k];
+    }
 }
 
 namespace {

@@ -160,6 +160,8 @@ struct cache_shard_state {
   /// fills in flight of their kinds as overtaken (each may have read a row
   /// before its change) and has the writer drop the second tier's.
   void apply_rows(cache_shard_actor::pointer self, const row_batch& rows);
+  /// Counts a shield of the kinds from tier reads on, or one off.
+  void shield_kinds(uint64_t kinds, bool on);
   /// Arms the fill timer for the earliest deadline unless it is armed.
   void arm_fill_timer(cache_shard_actor::pointer self);
   /// The fill timer fired: answers every fill past its deadline with

@@ -194,8 +194,9 @@ identity_report install_feed(connection& c, feed_kind feed) {
     // new one logs nothing they read. Before the feed changes, it is logged
     // through the old one (a change-log row, or a logical message), as the
     // DDL event trigger logs a watched table altered: each instance checks
-    // its tables at once, in commit order with the writes, and bypasses its
-    // kinds rather than serve what the old feed no longer reports.
+    // at once, in commit order with the writes, and ends the old feed's
+    // session (listen_connection::check_drift) rather than serve what that
+    // feed no longer reports.
     auto recorded = c.exec("SELECT restcache_feed()");
     if (recorded.rows() == 1 && recorded.text(0, 0) != to_string(feed))
       c.exec("SELECT restcache_log_keys(k) FROM (SELECT array_agg(DISTINCT '!:' || quote_ident(table_schema) || '.'"
