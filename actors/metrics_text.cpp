@@ -182,6 +182,17 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_feed_wal",
                 "1 while the listener follows the WAL feed (its own logical replication slot), 0 for the "
                 "trigger feed.", "gauge", rd(m.feed_wal));
+  append_metric(out, "restcache_wal_relay_leading",
+                "1 while this instance leads the WAL relay (changelog.wal-relay): it streams the relay slot and "
+                "writes what it decodes to wal_relay.", "gauge", rd(m.relay_leading));
+  append_metric(out, "restcache_wal_relay_following",
+                "1 while the listener reads the WAL relay rather than a slot of its own.", "gauge",
+                rd(m.relay_following));
+  append_metric(out, "restcache_wal_relay_windows_total",
+                "Windows of commits this instance wrote to wal_relay while it led.", "counter", rd(m.relay_windows));
+  append_metric(out, "restcache_wal_relay_restarts_total",
+                "Times this instance, leading, started the relay again (its slot missing, lost or not matching the "
+                "table): its followers dropped both tiers.", "counter", rd(m.relay_restarts));
   append_metric(out, "restcache_listener_slot_resets_total",
                 "WAL feed: the instance's slot was missing, invalidated (max_slot_wal_keep_size) or did not match "
                 "the tiers (a restored older copy): both tiers dropped, a new slot made.", "counter",

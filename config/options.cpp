@@ -393,6 +393,13 @@ restcache_config::restcache_config() {
     .note("The WAL feed streams one logical replication slot per instance, named from the cluster and an id kept "
           "with the LMDB file (temporary for `cache.mode` `memory`). See \"The WAL feed\" in "
           "[freshness.md](freshness.md) and [operating.md](operating.md).")
+    .flag(o.changelog_wal_relay, "wal-relay", d::changelog_wal_relay,
+          "under the WAL feed, one instance of the database (whichever holds the relay's lock) streams one slot "
+          "and writes what it decoded to restcache's table wal_relay; this instance reads it from there, and stands "
+          "in for the leader when it goes")
+    .note("Each slot costs the primary a walsender decoding all of its WAL: from about three instances, the relay "
+          "costs the writers less than a slot each. A follower sees a commit about one changelog.poll-interval later "
+          "than a slot of its own shows it. See \"The WAL relay\" in [operating.md](operating.md).")
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
     .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "

@@ -73,6 +73,7 @@ struct daemon_options {
   std::string cache_no_cache;    ///< ignore | honour
   int64_t cache_refresh_interval_ms;
   std::string changelog_feed;     ///< auto | wal | triggers
+  bool changelog_wal_relay;       ///< follow the WAL relay rather than a slot of its own
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_poll_interval_ms;

@@ -86,6 +86,13 @@ struct listener_metrics {
   std::atomic<uint64_t> slot_confirmed_lsn{0};
   std::atomic<uint64_t> slot_server_lsn{0};
   std::atomic<int64_t> feed_wal{0}; ///< 1 while the session follows the WAL feed
+  /// The WAL relay (changelog.wal-relay): 1 while this instance leads it,
+  /// 1 while the session reads it; windows of commits it wrote as leader,
+  /// and restarts of the relay it made (a new slot: followers drop tiers).
+  std::atomic<int64_t> relay_leading{0};
+  std::atomic<int64_t> relay_following{0};
+  std::atomic<uint64_t> relay_windows{0};
+  std::atomic<uint64_t> relay_restarts{0};
   slot_census slots;                ///< the database's restcache slots, as last read
   std::atomic<uint64_t> applied_seq{0};    ///< highest change sequence applied
   std::atomic<int64_t> mailbox{0};         ///< the listener actor's mailbox, as it last reported it

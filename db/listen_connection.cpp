@@ -17,6 +17,7 @@
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_relay.hpp"
 #include "persistence/pg/wal_slot.hpp"
 
 namespace restcache {
@@ -46,12 +47,26 @@ listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, lis
     history_(cfg_.history), catalog_(cfg_.catalog), tiers_feed_(cfg_.tiers_feed) {
   if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw std::runtime_error("listen_connection: pipe failed");
+  if (cfg_.wal_relay) {
+    relay_fingerprint_ = pg::relay_fingerprint(cfg_.watched);
+    relay_leader_config leader;
+    leader.dsn = cfg_.dsn;
+    leader.watched = cfg_.watched;
+    leader.instance_id = cfg_.instance_id;
+    leader.window = cfg_.poll_interval;
+    leader.retention = cfg_.retention;
+    leader.prune_interval = cfg_.prune_interval;
+    leader.check_interval = cfg_.drift_interval;
+    leader.max_keys = cfg_.replay_limit;
+    relay_leader_ = std::make_unique<wal_relay_leader>(std::move(leader), metrics_);
+  }
   thread_ = std::thread([this] { run(); });
   // Named, so that top -H and bench/writecost can tell its CPU apart.
   pthread_setname_np(thread_.native_handle(), "rc.listener");
 }
 
 listen_connection::~listen_connection() {
+  relay_leader_.reset(); // its lead ends with its session
   stopping_.store(true, std::memory_order_release);
   char one = 1;
   [[maybe_unused]] auto n = write(stop_fds_[1], &one, 1);
@@ -84,9 +99,11 @@ void listen_connection::run() {
       kinds_checked_.reset(); // the statements are checked again on this connection
       watermark_reset_ = false;
       metrics_.feed_wal.store(0, std::memory_order_relaxed);
-      if (choose_feed(c) == feed_kind::wal)
-        wal_session(c, connected_before, session_started);
-      else
+      metrics_.relay_following.store(0, std::memory_order_relaxed);
+      if (choose_feed(c) == feed_kind::wal) {
+        if (!cfg_.wal_relay || !relay_session(c, connected_before, session_started))
+          wal_session(c, connected_before, session_started);
+      } else
         trigger_session(c, connected_before, session_started);
     } catch (const std::exception& e) {
       // A session that ran a while was healthy: reconnect at once. One that

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -23,11 +24,14 @@
 #include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
+#include "db/wal_relay_leader.hpp"
+#include "db/wal_watch.hpp"
 #include "messages/feed_kind.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/kind_check.hpp"
+#include "persistence/pg/wal_changes.hpp"
 
 namespace restcache {
 
@@ -72,6 +76,10 @@ struct listen_config {
   /// so a reconnect empties the memory tier).
   std::string instance_id;
   bool temporary_slot = false;
+  /// changelog.wal-relay: under the WAL feed, follow the relay one
+  /// instance leads (persistence/pg/wal_relay.hpp) instead of streaming a
+  /// slot of this instance's own, and stand as a candidate for its lead.
+  bool wal_relay = false;
   /// The watermark the tiers hold durably (LMDB committed and synced): the
   /// WAL feed's slot is confirmed no further. Empty: the applied one.
   std::function<uint64_t()> durable_watermark;
@@ -100,11 +108,18 @@ private:
   /// tiers when it cannot be vouched for), stream it, and apply each
   /// committed transaction once every session can see it.
   void wal_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
-  /// Waits until every transaction `xids` names (top-level xids of commits
-  /// decoded from the WAL) is visible to a new snapshot: a commit is in the
-  /// WAL, and decoded, a moment before other sessions see it. Returns the
-  /// xmax of the snapshot that saw them (their epoch).
-  uint64_t wait_visible(pg::connection& c, const std::vector<uint32_t>& xids);
+  /// The WAL relay (listen_relay.cpp): follow what its leader relays, as
+  /// a slot of this instance's own would stream it. False, having done
+  /// nothing, when it cannot be followed (no relay table, or its leader
+  /// serves other declarations): the session streams its own slot then.
+  bool relay_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
+  /// Whether the relay's leader serves this instance's declarations.
+  bool relay_follows_this(pg::connection& c);
+  /// Applies decoded commits (in commit order) as one round: their keys
+  /// and rows into the inbox (stamped with their ends for standbys), the
+  /// drops they call for asked of the inbox, altered tables checked. The
+  /// caller marks.
+  void apply_commits(pg::connection& c, std::vector<pg::wal_commit>& commits, bool caught_up);
   void session(pg::connection& c);
   /// Measures the change log into the metrics and warns past warn_bytes.
   void measure_log(pg::connection& c);
@@ -178,7 +193,12 @@ private:
   /// session found them (beside the kinds' check at start): the documents
   /// name their rows by these, so a key changed since names no row, and
   /// its kinds are dropped rather than missed ("schema.table" -> columns).
-  std::map<std::string, std::vector<std::string>> identity_at_start_;
+  identities_at_start identity_at_start_;
+  /// relay_fingerprint of this instance's declarations (wal_relay only).
+  std::string relay_fingerprint_;
+  bool relay_refusal_said_ = false; ///< why the relay is not followed, logged once
+  /// This instance's candidacy for the relay's lead (wal_relay only).
+  std::unique_ptr<wal_relay_leader> relay_leader_;
   /// Pruning refused to this role (permission, read-only): said once, then
   /// tried again only every few minutes, the session kept.
   bool prune_refused_ = false;

@@ -18,6 +18,8 @@
 #include "persistence/pg/wal_feed.hpp"
 #include "persistence/pg/wal_slot.hpp"
 #include "persistence/pg/wal_stream.hpp"
+#include "persistence/pg/wal_visibility.hpp"
+#include "db/wal_watch.hpp"
 
 namespace restcache {
 
@@ -25,75 +27,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// A table as the catalog has it: schema, name and oid.
-struct resolved_table {
-  std::string schema;
-  std::string name;
-  int64_t oid = 0;
-};
-
-/// The table the kinds read by `name`; nullopt when there is no such table.
-std::optional<resolved_table> resolve_table(pg::connection& c, const std::string& name) {
-  auto r = c.exec_params("SELECT n.nspname, c.relname, c.oid::int8 FROM pg_class c"
-                         " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)",
-                         {name});
-  if (r.rows() != 1)
-    return std::nullopt;
-  return resolved_table{std::string{r.text(0, 0)}, std::string{r.text(0, 1)}, r.int64(0, 2)};
-}
-
-using table_names = std::vector<std::pair<std::string, std::string>>;
-
-/// The tables a table inherits from (`up`: partitioned or inherited from,
-/// nearest first) or that inherit from it (partitions and heirs), at every
-/// level, by schema and name.
-table_names inheritance(pg::connection& c, const std::string& schema, const std::string& table, bool up) {
-  // The two directions differ only in which end of pg_inherits they follow.
-  const std::string from = up ? "inhrelid" : "inhparent", to = up ? "inhparent" : "inhrelid";
-  auto r = c.exec_params("WITH RECURSIVE tree(relid, depth) AS ("
-                         "  SELECT i." + to + ", 1 FROM pg_inherits i"
-                         "   WHERE i." + from + " = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                         "                           WHERE n.nspname = $1 AND c.relname = $2)"
-                         "  UNION ALL"
-                         "  SELECT i." + to + ", t.depth + 1 FROM tree t JOIN pg_inherits i ON i." + from + " = t.relid"
-                         "   WHERE t.depth < 32)"
-                         " SELECT n.nspname, c.relname FROM tree t JOIN pg_class c ON c.oid = t.relid"
-                         "   JOIN pg_namespace n ON n.oid = c.relnamespace GROUP BY 1, 2 ORDER BY min(t.depth)",
-                         {schema, table});
-  table_names out;
-  for (int i = 0; i < r.rows(); ++i)
-    out.emplace_back(std::string{r.text(i, 0)}, std::string{r.text(i, 1)});
-  return out;
-}
-
-/// The 64-bit xid of a 32-bit one from the WAL, by the epoch of a
-/// snapshot's xmax it is near (a transaction that just committed).
-uint64_t full_xid(uint32_t xid, uint64_t near) {
-  uint64_t x = (near & ~uint64_t{0xffffffff}) | xid;
-  if (x > near && x - near > (uint64_t{1} << 31) && x >= (uint64_t{1} << 32))
-    x -= uint64_t{1} << 32;
-  return x;
-}
-
 } // namespace
-
-uint64_t listen_connection::wait_visible(pg::connection& c, const std::vector<uint32_t>& xids) {
-  for (int tries = 0;; ++tries) {
-    auto snap = pg::current_snapshot(c);
-    bool all = std::all_of(xids.begin(), xids.end(), [&](uint32_t x32) {
-      auto x = full_xid(x32, snap.xmax);
-      return x < snap.xmin
-             || (x < snap.xmax && std::find(snap.xip.begin(), snap.xip.end(), x) == snap.xip.end());
-    });
-    if (all)
-      return snap.xmax;
-    // Its commit record is written and its end not yet visible: a moment
-    // (longer under synchronous replication, which holds it until a
-    // standby confirms).
-    if (!pause(tries < 20 ? 1ms : 10ms))
-      throw std::runtime_error("stopping");
-  }
-}
 
 void listen_connection::wal_session(pg::connection& c, bool& connected_before,
                                     std::optional<time_point>& session_started) {
@@ -162,50 +96,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   watermark_reset_ = false;
   check_drift(c, drop_tiers || applied == 0);
 
-  // The kinds' tables by their catalog names, with their partitions and
-  // inheriting tables (later ones are asked for as they appear).
-  std::vector<pg::watched_keys> watched;
-  std::set<std::string> roots;
-  for (const auto& t : cfg_.watched) {
-    auto resolved = resolve_table(c, t.name);
-    if (!resolved)
-      continue; // drift says so
-    // One table read under two names is one entry with both.
-    auto w = std::find_if(watched.begin(), watched.end(), [&](const pg::watched_keys& x) {
-      return x.schema == resolved->schema && x.table == resolved->name;
-    });
-    if (w == watched.end()) {
-      w = watched.insert(watched.end(), pg::watched_keys{resolved->schema, resolved->name, {}, {}, {}});
-      auto known = identity_at_start_.find(w->schema + "." + w->table);
-      if (known == identity_at_start_.end()) {
-        std::vector<std::string> columns;
-        for (auto& [number, column] : pg::identity_columns(c, resolved->oid))
-          columns.push_back(std::move(column));
-        known = identity_at_start_.emplace(w->schema + "." + w->table, std::move(columns)).first;
-      }
-      w->identity = known->second;
-    }
-    for (const auto& k : t.keys)
-      if (auto colon = k.find(':'); colon != std::string::npos) {
-        pg::watched_keys::key key{k.substr(0, colon), k.substr(colon + 1)};
-        if (std::none_of(w->keys.begin(), w->keys.end(),
-                         [&](const auto& x) { return x.space == key.space && x.column == key.column; }))
-          w->keys.push_back(std::move(key));
-      }
-    w->names.push_back({t.name, t.kinds, t.row_kinds});
-    roots.insert(w->schema + "." + w->table);
-  }
-  pg::wal_key_mapper mapper{watched};
-  for (const auto& w : watched)
-    for (const auto& [schema, table] : inheritance(c, w.schema, w.table, false))
-      mapper.map_descendant(schema, table, w.schema, w.table);
-  pg::wal_change_reader reader{std::move(mapper), [&](const std::string& schema, const std::string& table) {
-                                 std::optional<std::pair<std::string, std::string>> root;
-                                 for (auto& a : inheritance(c, schema, table, true))
-                                   if (roots.count(a.first + "." + a.second) != 0)
-                                     root = a;
-                                 return root;
-                               }};
+  auto reader = watch_reader(c, cfg_.watched, identity_at_start_);
 
   // Caught up once the stream has passed where the WAL was now.
   const uint64_t catch_up_to = pg::insert_lsn(c);
@@ -256,6 +147,10 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     auto now = clock::now();
     if (now >= next_drift_check) {
       check_drift(c, false);
+      // Streaming its own slot because the relay could not be followed:
+      // back to it once it can (this slot is dropped then).
+      if (cfg_.wal_relay && relay_follows_this(c))
+        throw std::runtime_error("the WAL relay serves this instance's declarations now: following it");
       next_drift_check = now + cfg_.drift_interval;
     }
     // What came, up to a round's worth; a short wait when nothing did. The
@@ -287,48 +182,10 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       std::vector<uint32_t> xids;
       for (const auto& t : commits)
         xids.push_back(t.xid);
-      auto xmax = wait_visible(c, xids);
-      change_batch changes;
-      row_batch rows;
-      size_t truncates = 0;
-      uint64_t drop_kinds = 0;
-      std::vector<std::string> altered;
-      for (auto& t : commits) {
-        for (auto& ch : t.changes) {
-          if (cfg_.stamp_lsn)
-            ch.lsn = t.end_lsn; // a standby that replayed this far sees it
-          changes.push_back(ch);
-        }
-        for (auto& r : t.changed_rows) {
-          if (cfg_.stamp_lsn)
-            r.lsn = t.end_lsn;
-          rows.push_back(std::move(r));
-        }
-        truncates += t.truncates;
-        drop_kinds |= t.drop_kinds;
-        altered.insert(altered.end(), t.altered.begin(), t.altered.end());
-      }
-      bump(metrics_.changes_read, changes.size() + rows.size());
-      if (!caught_up) // committed while this instance was away: streamed from its slot
-        bump(metrics_.replayed, changes.size() + rows.size());
-      inbox_.add_all(changes);
-      inbox_.add_rows(rows);
-      if (truncates > 0) {
-        bump(metrics_.truncates, truncates);
-        spdlog::info("change listener: a watched table was truncated: dropping both tiers");
-        inbox_.request_drop();
-      }
-      if (drop_kinds != 0) {
-        spdlog::warn("change listener: a change did not carry the old value of a key column (its table's kinds "
-                     "do not know their rows, or a transaction changed more than {} rows), or named a key that "
-                     "cannot be vouched for: dropping {} from both tiers",
-                     pg::wal_change_reader::max_rows, kind_names(drop_kinds));
-        inbox_.request_drop_kinds(drop_kinds);
-      }
-      if (!altered.empty())
-        check_drift(c, true, altered);
+      auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return pause(d); });
+      apply_commits(c, commits, caught_up);
       const auto& last = commits.back();
-      mark(last.end_lsn, log_witness{full_xid(last.xid, xmax), last.end_lsn, last.commit_us});
+      mark(last.end_lsn, log_witness{pg::full_xid(last.xid, xmax), last.end_lsn, last.commit_us});
       commits.clear();
       keys = 0;
     } else if (!reader.in_transaction()) {
@@ -358,6 +215,48 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     if (PQstatus(c.get()) != CONNECTION_OK)
       throw std::runtime_error("connection status bad");
   }
+}
+
+void listen_connection::apply_commits(pg::connection& c, std::vector<pg::wal_commit>& commits, bool caught_up) {
+  change_batch changes;
+  row_batch rows;
+  size_t truncates = 0;
+  uint64_t drop_kinds = 0;
+  std::vector<std::string> altered;
+  for (auto& t : commits) {
+    for (auto& ch : t.changes) {
+      if (cfg_.stamp_lsn)
+        ch.lsn = t.end_lsn; // a standby that replayed this far sees it
+      changes.push_back(ch);
+    }
+    for (auto& r : t.changed_rows) {
+      if (cfg_.stamp_lsn)
+        r.lsn = t.end_lsn;
+      rows.push_back(std::move(r));
+    }
+    truncates += t.truncates;
+    drop_kinds |= t.drop_kinds;
+    altered.insert(altered.end(), t.altered.begin(), t.altered.end());
+  }
+  bump(metrics_.changes_read, changes.size() + rows.size());
+  if (!caught_up) // committed while this instance was away: streamed from its slot, or relayed
+    bump(metrics_.replayed, changes.size() + rows.size());
+  inbox_.add_all(changes);
+  inbox_.add_rows(rows);
+  if (truncates > 0) {
+    bump(metrics_.truncates, truncates);
+    spdlog::info("change listener: a watched table was truncated: dropping both tiers");
+    inbox_.request_drop();
+  }
+  if (drop_kinds != 0) {
+    spdlog::warn("change listener: a change did not carry the old value of a key column (its table's kinds "
+                 "do not know their rows, or a transaction changed more than {} rows), or named a key that "
+                 "cannot be vouched for: dropping {} from both tiers",
+                 pg::wal_change_reader::max_rows, kind_names(drop_kinds));
+    inbox_.request_drop_kinds(drop_kinds);
+  }
+  if (!altered.empty())
+    check_drift(c, true, altered);
 }
 
 } // namespace restcache

@@ -838,6 +838,8 @@ CAF_TEST(the freshness checker creates ids cached as missing and reads them back
   CAF_CHECK_EQUAL(WEXITSTATUS(status), 0); // 0 stale: no id answered missing once created
   std::ifstream in{out_path};
   std::string out{std::istreambuf_iterator<char>{in}, {}};
+  if (WEXITSTATUS(status) != 0)
+    CAF_MESSAGE("restcache-freshness: " << out);
   auto at = out.find("\"primed_missing\":");
   CAF_REQUIRE(at != std::string::npos);
   CAF_CHECK_GREATER_OR_EQUAL(std::atoi(out.c_str() + at + 17), 5);

@@ -22,6 +22,7 @@
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/wal_changes.hpp"
 #include "persistence/pg/wal_keys.hpp"
+#include "persistence/pg/wal_relay.hpp"
 #include "persistence/pg/wal_slot.hpp"
 #include "persistence/pg/wal_stream.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -362,6 +363,74 @@ CAF_TEST(the WAL reader finds moved rows by their identity where the kinds know 
   // The kind that does not know its rows goes whole; emp's own key was carried.
   CAF_CHECK_EQUAL(t->drop_kinds, kind_bit(demo::dept_kind));
   CAF_CHECK_EQUAL(labels(t->changes), (std::vector<std::string>{"deptemps:2", "deptemps:3", "emp:7", "emp:8"}));
+}
+
+CAF_TEST(a window of commits relayed comes back as the reader gave it) {
+  auto dept = kind_bit(demo::deptemps_kind) | kind_bit(demo::dept_kind);
+  pg::wal_key_mapper m{{{"public", "dept", {{"dept", "deptno"}}, {{"dept", dept, 0}}, {}},
+                        {"public", "emp", {{"emp", "empno"}, {"dept", "deptno"}},
+                         {{"emp", dept | kind_bit(demo::emp_kind), kind_bit(demo::deptemps_kind)}}, {"empno"}}}};
+  pg::wal_change_reader r{std::move(m), nullptr, true};
+  r.feed(demo_relation(10, "dept", {"deptno", "dname"}));
+  auto emp = demo_relation(11, "emp", {"empno", "deptno"});
+  emp.columns[1].key = false;
+  r.feed(emp);
+  std::vector<pg::wal_commit> window;
+  r.feed(po::begin{0x500, 1'000'000, 77});
+  r.feed(po::update{11, std::nullopt, false, {text("7"), text("2")}});
+  r.feed(po::logical_message{true, 0x510, "restcache", "!:public.emp"});
+  window.push_back(*r.feed(po::commit{0x500, 0x600, 1'000'000}));
+  r.feed(po::begin{0x700, 2'000'000, 78});
+  r.feed(po::insert{10, {text("4"), text("a \"quoted\", 1:2 name")}});
+  r.feed(po::truncate{{10}});
+  window.push_back(*r.feed(po::commit{0x700, 0x800, 2'000'000}));
+  // A row whose identity holds the separators themselves.
+  window[1].changed_rows.push_back(row_change{std::string{"emp\x1f" "1:2,\x1e"}, kind_bit(demo::deptemps_kind), 0x800, 0, 0});
+  CAF_CHECK_EQUAL(window[0].log_keys, (std::vector<std::string>{"emp:7", "dept:2"}));
+  auto text_of = pg::encode_relay_commits(window, {(uint64_t{3} << 32) | 77, (uint64_t{3} << 32) | 78});
+  auto back = pg::decode_relay_commits(text_of);
+  CAF_REQUIRE_EQUAL(back.commits.size(), 2u);
+  CAF_CHECK_EQUAL(back.full_xids, (std::vector<uint64_t>{(uint64_t{3} << 32) | 77, (uint64_t{3} << 32) | 78}));
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& a = window[i];
+    const auto& b = back.commits[i];
+    CAF_CHECK_EQUAL(b.xid, a.xid);
+    CAF_CHECK_EQUAL(b.end_lsn, a.end_lsn);
+    CAF_CHECK_EQUAL(b.commit_us, a.commit_us);
+    CAF_CHECK_EQUAL(labels(b.changes), labels(a.changes));
+    for (const auto& c : b.changes) {
+      CAF_CHECK_EQUAL(c.seq, a.end_lsn);
+      CAF_CHECK_EQUAL(c.changed_us, a.commit_us);
+    }
+    CAF_CHECK_EQUAL(b.truncates, a.truncates);
+    CAF_CHECK_EQUAL(b.drop_kinds, a.drop_kinds);
+    CAF_CHECK_EQUAL(b.altered, a.altered);
+    CAF_REQUIRE_EQUAL(b.changed_rows.size(), a.changed_rows.size());
+    for (size_t j = 0; j < a.changed_rows.size(); ++j) {
+      CAF_CHECK_EQUAL(b.changed_rows[j].row, a.changed_rows[j].row);
+      CAF_CHECK_EQUAL(b.changed_rows[j].kinds, a.changed_rows[j].kinds);
+      CAF_CHECK_EQUAL(b.changed_rows[j].seq, a.end_lsn);
+    }
+  }
+  CAF_CHECK_EQUAL(back.commits[0].altered, (std::vector<std::string>{"public.emp"}));
+  CAF_CHECK_EQUAL(back.commits[1].truncates, 1u);
+  // Cut anywhere, it is refused rather than read as less.
+  for (size_t cut : {size_t{1}, text_of.size() / 2, text_of.size() - 1}) {
+    bool refused = false;
+    try {
+      pg::decode_relay_commits(std::string_view{text_of}.substr(0, cut));
+    } catch (const std::runtime_error&) {
+      refused = true;
+    }
+    CAF_CHECK(refused);
+  }
+  // Other declarations relay other kinds: their fingerprint differs.
+  auto tables = watched_tables();
+  auto same = pg::relay_fingerprint(tables);
+  CAF_CHECK_EQUAL(pg::relay_fingerprint(tables), same);
+  CAF_REQUIRE(!tables.empty());
+  tables[0].row_kinds ^= 1;
+  CAF_CHECK_NOT_EQUAL(pg::relay_fingerprint(tables), same);
 }
 
 CAF_TEST(a transaction read from the WAL comes out at its commit with its keys once each) {

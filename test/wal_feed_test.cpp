@@ -585,4 +585,98 @@ CAF_TEST(a switch of feed under a running instance is followed at once either wa
   run(feed_kind::wal, feed_kind::triggers);
 }
 
+CAF_TEST(instances on the WAL relay share one slot and stay fresh through the leader stopping) {
+  const std::vector<std::string> relay{"--changelog.wal-relay=true"};
+  temp_dir second{"walfeed-relay"};
+  auto a = start(relay);
+  std::vector<std::string> b_args = relay;
+  b_args.push_back("--lmdb.path=" + second.path);
+  auto b = start(b_args, false);
+  auto relay_slots = [&] {
+    auto r = sql.exec("SELECT count(*) FILTER (WHERE slot_name LIKE '%\\_relay'), count(*) FROM pg_replication_slots"
+                      " WHERE database = current_database()");
+    return std::pair{r.int64(0, 0), r.int64(0, 1)};
+  };
+  CAF_CHECK(relay_slots() == (std::pair<int64_t, int64_t>{1, 1})); // one slot, no slot of their own
+  CAF_CHECK_EQUAL(metric_of(a->port(), "restcache_wal_relay_following"), 1);
+  CAF_CHECK_EQUAL(metric_of(b->port(), "restcache_wal_relay_following"), 1);
+  CAF_CHECK_EQUAL(metric_of(a->port(), "restcache_wal_relay_leading") + metric_of(b->port(), "restcache_wal_relay_leading"), 1);
+  for (auto* d : {a.get(), b.get()}) {
+    CAF_REQUIRE(cached(d->port(), 18));
+    CAF_REQUIRE(cached(d->port(), 19));
+  }
+  // A department renamed, an employee moved (found by its row), one deleted.
+  sql.exec("UPDATE dept SET loc = 'Relayed' WHERE deptno = 18");
+  sql.exec("UPDATE emp SET deptno = 18 WHERE empno = " + std::to_string(an_emp_of(19)));
+  sql.exec("DELETE FROM emp WHERE empno = " + std::to_string(an_emp_of(19)));
+  for (auto* d : {a.get(), b.get()}) {
+    CAF_CHECK(serves_truth(d->port(), 18, 2s));
+    CAF_CHECK(serves_truth(d->port(), 19, 2s));
+  }
+  // The leader stops; the other takes its slot over where it was confirmed.
+  auto& leader = metric_of(a->port(), "restcache_wal_relay_leading") == 1 ? a : b;
+  auto& other = leader == a ? b : a;
+  const bool a_led = leader == a;
+  CAF_REQUIRE_EQUAL(leader->terminate(), 0);
+  leader.reset();
+  sql.exec("UPDATE dept SET loc = 'While nobody led' WHERE deptno = 19");
+  CAF_CHECK(wait_until([&] { return metric_of(other->port(), "restcache_wal_relay_leading") == 1; }, 10s));
+  CAF_CHECK(serves_truth(other->port(), 19, 3s));
+  sql.exec("UPDATE dept SET loc = 'Under the new leader' WHERE deptno = 18");
+  CAF_CHECK(serves_truth(other->port(), 18, 2s));
+  CAF_CHECK_EQUAL(metric_of(other->port(), "restcache_listener_tier_drops_total"), 0);
+  // Back with its LMDB file: what changed while it was down is served fresh
+  // from the relay, its tiers kept.
+  sql.exec("UPDATE dept SET loc = 'While one was down' WHERE deptno = 20");
+  auto back = a_led ? start(relay) : start(b_args, false);
+  CAF_CHECK_EQUAL(metric_of(back->port(), "restcache_wal_relay_following"), 1);
+  auto drops = metric_of(back->port(), "restcache_listener_tier_drops_total");
+  CAF_CHECK_EQUAL(drops, 0);
+  if (drops != 0)
+    CAF_MESSAGE(back->log());
+  for (int dept : {18, 19, 20})
+    CAF_CHECK(serves_truth(back->port(), dept, 2s));
+  CAF_CHECK(relay_slots() == (std::pair<int64_t, int64_t>{1, 1}));
+}
+
+CAF_TEST(a relay started again under its followers drops their tiers and serves fresh) {
+  auto d = start({"--changelog.wal-relay=true"});
+  CAF_REQUIRE(cached(d->port(), 21));
+  // The slot gone (a failover's new primary has none): the lead ends, the
+  // next makes a new slot and starts the relay again past the follower.
+  cut_connections(true);
+  sql.exec("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name LIKE '%\\_relay'");
+  sql.exec("UPDATE dept SET loc = 'Between relays' WHERE deptno = 21");
+  cut_connections(false);
+  CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_tier_drops_total") >= 1; }, 10s));
+  CAF_CHECK(serves_truth(d->port(), 21, 5s));
+  CAF_CHECK(cached(d->port(), 21));
+  sql.exec("UPDATE dept SET loc = 'After the new relay' WHERE deptno = 21");
+  CAF_CHECK(serves_truth(d->port(), 21, 2s));
+}
+
+CAF_TEST(an instance serving other declarations than the relay leader streams a slot of its own) {
+  auto leader = start({"--changelog.wal-relay=true"});
+  CAF_REQUIRE(wait_until([&] { return metric_of(leader->port(), "restcache_wal_relay_leading") == 1; }, 5s));
+  // The demo's declarations with one statement spelled otherwise: another
+  // fingerprint (what it reads is the same, which the relay cannot know).
+  std::string declarations = demo::demo_declarations;
+  auto at = declarations.find("SELECT d.deptno, d.dname, d.loc,");
+  CAF_REQUIRE(at != std::string::npos);
+  declarations.replace(at, 6, "SELECT /* spelled otherwise */");
+  temp_dir dir{"walfeed-other-decl"};
+  auto file = dir.path + "/other.toml";
+  std::ofstream{file} << declarations;
+  auto other = start({"--changelog.wal-relay=true", "--documents.file=" + file, "--lmdb.path=" + dir.path + "/lmdb"},
+                     false);
+  CAF_CHECK_EQUAL(metric_of(other->port(), "restcache_wal_relay_following"), 0);
+  CAF_CHECK_EQUAL(metric_of(other->port(), "restcache_listener_feed_wal"), 1);
+  auto slots = sql.exec("SELECT count(*) FROM pg_replication_slots WHERE database = current_database()");
+  CAF_CHECK_EQUAL(slots.int64(0, 0), 2);
+  CAF_REQUIRE(cached(other->port(), 22));
+  sql.exec("UPDATE dept SET loc = 'Seen by its own slot' WHERE deptno = 22");
+  CAF_CHECK(serves_truth(other->port(), 22, 2s));
+  CAF_CHECK(serves_truth(leader->port(), 22, 2s));
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

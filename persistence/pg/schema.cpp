@@ -173,6 +173,7 @@ void uninstall_schema(connection& c) {
     "  restcache_feed(), restcache_log_keys(text[]), restcache_publish_watched(), restcache_identity_usable(regclass),"
     "  restcache_unpublish_unusable();"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
+    "  wal_relay, wal_relay_head,"
     "  restcache_declarations, restcache_feed, restcache_replica_identity, restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"

@@ -262,6 +262,31 @@ RETURNS text LANGUAGE sql STABLE AS $fn$
   SELECT coalesce((SELECT f.feed FROM restcache_feed f), 'triggers')
 $fn$;
 
+-- The WAL feed's relay (changelog.wal-relay; persistence/pg/wal_relay.hpp):
+-- the instance holding advisory lock 7310593858020254570 streams the slot
+-- restcache_<system id>_relay and writes each window of commits it decoded
+-- as one row, in commit order; the instances following the relay read the
+-- rows after their position instead of streaming a slot each. Written by
+-- that instance only, never by a writer.
+CREATE TABLE IF NOT EXISTS wal_relay (
+  end_lsn    pg_lsn PRIMARY KEY,  -- past the window's last commit
+  first_lsn  pg_lsn NOT NULL,     -- past its first
+  commits    text NOT NULL,       -- their keys, rows and drops, encoded
+  relayed_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Who leads, for which declarations (a follower serving others streams a
+-- slot of its own), and below which LSN windows may be gone (pruned, or
+-- never relayed: a slot made anew after a failover): a follower whose
+-- position is below it drops its tiers.
+CREATE TABLE IF NOT EXISTS wal_relay_head (
+  one          boolean PRIMARY KEY DEFAULT true CHECK (one),
+  fingerprint  text NOT NULL,
+  leader       text NOT NULL,
+  led_since    timestamptz NOT NULL DEFAULT now(),
+  pruned_below pg_lsn NOT NULL DEFAULT '0/0'
+);
+
 -- The replica identity restcache-load found on a table before it changed it
 -- for the WAL feed (the old key columns of an UPDATE or DELETE must be in the
 -- WAL): `restcache-load --uninstall` puts it back. original is

@@ -36,8 +36,19 @@ overloaded(F...) -> overloaded<F...>;
 
 } // namespace
 
-wal_change_reader::wal_change_reader(wal_key_mapper mapper, root_lookup roots)
-  : mapper_(std::move(mapper)), roots_(std::move(roots)) {}
+void add_log_key(const std::string& key, wal_commit& t) {
+  doc_key doc;
+  switch (parse_log_key(key, doc)) {
+    case log_key_kind::document: t.changes.push_back({doc, t.end_lsn, t.commit_us}); break;
+    case log_key_kind::truncate: ++t.truncates; break;
+    case log_key_kind::key_space: t.drop_kinds |= kinds_of_space(std::string{doc_kind_info(doc.kind()).entity}); break;
+    case log_key_kind::catalog: t.altered.push_back(key.substr(2)); break;
+    case log_key_kind::unknown: break;
+  }
+}
+
+wal_change_reader::wal_change_reader(wal_key_mapper mapper, root_lookup roots, bool keep_log_keys)
+  : mapper_(std::move(mapper)), roots_(std::move(roots)), keep_log_keys_(keep_log_keys) {}
 
 void wal_change_reader::add(const wal_change_keys& keys) {
   if (!keys.watched)
@@ -69,14 +80,9 @@ void wal_change_reader::add(const wal_change_keys& keys) {
   for (const auto& key : keys.keys) {
     if (!seen_.insert(key).second)
       continue;
-    doc_key doc;
-    switch (parse_log_key(key, doc)) {
-      case log_key_kind::document: t.changes.push_back({doc, 0, 0}); break;
-      case log_key_kind::truncate: ++t.truncates; break;
-      case log_key_kind::key_space: t.drop_kinds |= kinds_of_space(std::string{doc_kind_info(doc.kind()).entity}); break;
-      case log_key_kind::catalog: t.altered.push_back(key.substr(2)); break;
-      case log_key_kind::unknown: break;
-    }
+    add_log_key(key, t);
+    if (keep_log_keys_)
+      t.log_keys.push_back(key);
   }
 }
 

@@ -40,7 +40,15 @@ struct wal_commit {
   row_batch changed_rows;
   std::vector<std::string> altered; ///< "!:" entries of restcache's DDL messages (catalog_drift's altered tables)
   size_t rows = 0;         ///< row changes of watched tables in it
+  /// Its keys as the log spells them ("<space>:<key>", "*:<table>"), each
+  /// once, kept only where a reader was asked to (the relay writes them).
+  std::vector<std::string> log_keys;
 };
+
+/// Adds a logged key to `t` as the change log's readers take it
+/// (parse_log_key): a document's change, a TRUNCATE, a key space that
+/// cannot be vouched for (its kinds dropped whole), DDL on a table.
+void add_log_key(const std::string& key, wal_commit& t);
 
 class wal_change_reader {
 public:
@@ -54,7 +62,8 @@ public:
   using root_lookup = std::function<std::optional<std::pair<std::string, std::string>>(const std::string&,
                                                                                        const std::string&)>;
 
-  wal_change_reader(wal_key_mapper mapper, root_lookup roots);
+  /// `keep_log_keys`: each commit keeps its keys' text too (log_keys).
+  wal_change_reader(wal_key_mapper mapper, root_lookup roots, bool keep_log_keys = false);
 
   /// One message, in stream order; a transaction's COMMIT returns it.
   /// Throws pgoutput::decode_error for a message out of place (a change
@@ -70,6 +79,7 @@ private:
 
   wal_key_mapper mapper_;
   root_lookup roots_;
+  bool keep_log_keys_ = false;
   std::optional<wal_commit> open_;
   std::unordered_set<std::string> seen_; ///< the open transaction's keys, each once
   std::unordered_map<std::string, size_t> seen_rows_; ///< and its rows, by their place in rows

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+// The change listener following the WAL relay (persistence/pg/wal_relay.hpp):
+// the windows of commits one leading instance decoded from the database's
+// relay slot, read from wal_relay after the session's position, applied as
+// a slot of its own would have streamed them. Its position is an LSN, as the
+// WAL feed's: an instance moves between its own slot and the relay keeping
+// its tiers where the relay reaches back to what they applied.
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "db/listen_connection.hpp"
+#include "messages/wal_lsn.hpp"
+#include "persistence/pg/statements.hpp"
+#include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_relay.hpp"
+#include "persistence/pg/wal_slot.hpp"
+
+namespace restcache {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Windows read at once: a follower far behind applies them in rounds.
+constexpr int relay_page_windows = 64;
+
+} // namespace
+
+bool listen_connection::relay_follows_this(pg::connection& c) {
+  if (!pg::relay_installed(c))
+    return false;
+  auto state = pg::read_relay_state(c);
+  return state.led && state.fingerprint == relay_fingerprint_;
+}
+
+bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
+                                      std::optional<time_point>& session_started) {
+  using clock = std::chrono::steady_clock;
+  if (!pg::relay_installed(c)) {
+    if (!std::exchange(relay_refusal_said_, true))
+      spdlog::warn("change listener: changelog.wal-relay is on but the database has no wal_relay table (restcache-load "
+                   "of this build installs it): streaming a slot of this instance's own");
+    return false;
+  }
+  // A leader (this instance's own candidate among them) claims the head
+  // within a second or so of the feed becoming the WAL.
+  auto state = pg::read_relay_state(c);
+  for (auto waited = clock::now(); !state.led; state = pg::read_relay_state(c)) {
+    if (clock::now() - waited > 10s && !std::exchange(relay_refusal_said_, true))
+      spdlog::warn("change listener: no instance leads the WAL relay yet (see their logs: \"WAL relay\")");
+    if (!pause(200ms))
+      throw std::runtime_error("stopping");
+  }
+  if (state.fingerprint != relay_fingerprint_) {
+    if (!std::exchange(relay_refusal_said_, true))
+      spdlog::warn("change listener: the WAL relay's leader ({}) serves other declarations than this instance: "
+                   "streaming a slot of this instance's own until it does not",
+                   state.leader);
+    return false;
+  }
+  relay_refusal_said_ = false;
+  metrics_.feed_wal.store(1, std::memory_order_relaxed);
+  metrics_.relay_following.store(1, std::memory_order_relaxed);
+  last_mark_.reset();
+  newest_.reset();
+  const auto live = pg::read_history(c);
+  const auto relay_slot = pg::slot_name(live.identity.system_id, pg::relay_slot_id);
+  const auto witness = inbox_.applied_witness();
+  const uint64_t watermark = watermark_reset_ ? 0 : metrics_.watermark.load(std::memory_order_acquire);
+  const bool same = same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
+  const uint64_t applied = same ? watermark : 0;
+
+  // A slot of this instance's own, from before it followed the relay,
+  // would hold WAL on the server for nobody.
+  if (!cfg_.temporary_slot) {
+    auto own = pg::slot_name(live.identity.system_id, cfg_.instance_id);
+    if (auto f = pg::read_slot(c, own); f.exists && !f.active) {
+      spdlog::info("change listener: following the WAL relay: dropping this instance's own slot {}", own);
+      c.exec_params("SELECT pg_drop_replication_slot($1)", {own});
+    }
+  }
+
+  auto start = pg::read_relay(c, relay_slot, applied, 0);
+  const uint64_t reached = std::max(start.state.relayed_to, start.confirmed);
+  std::string why;
+  if (applied != 0) {
+    if (applied < start.state.pruned_below)
+      why = "the relay no longer holds what came after the tiers' position " + format_wal_lsn(applied)
+            + " (pruned, or started again at " + format_wal_lsn(start.state.pruned_below) + ")";
+    else if (applied > reached)
+      why = "the tiers applied past what the relay reached (" + format_wal_lsn(reached) + "): an older copy restored";
+    else if (witness && witness->seq > start.state.pruned_below)
+      if (auto x = pg::relayed_xid_at(c, witness->seq); x && *x != witness->xid)
+        why = "the relay holds another transaction where the tiers' last one ended: an older copy restored";
+  }
+  const bool drop = !why.empty() || (applied == 0 && connected_before);
+  if (drop && (applied != 0 || connected_before)) {
+    spdlog::warn("change listener: WAL relay: {}: dropping both tiers",
+                 why.empty() ? "nothing applied since the last session" : why);
+    bump(metrics_.tier_drops);
+  }
+  if (drop || applied == 0)
+    reset_history(live.identity);
+  watermark_reset_ = false;
+  uint64_t position = drop || applied == 0 ? reached : applied;
+  check_drift(c, drop || applied == 0);
+
+  const uint64_t catch_up_to = pg::insert_lsn(c);
+  connected_before = true;
+  ++generation_;
+  bump(metrics_.connects);
+  metrics_.connected.store(1, std::memory_order_release);
+  spdlog::info("change listener: following the WAL relay (leader {}; session {}, from {}, catching up to {})",
+               start.state.leader, generation_, format_wal_lsn(position), format_wal_lsn(catch_up_to));
+
+  bool caught_up = false;
+  uint64_t last_mark = 0;
+  // As a session on a slot of its own marks (listen_wal.cpp).
+  auto mark = [&](uint64_t lsn, std::optional<log_witness> witness = std::nullopt) {
+    if (!caught_up && lsn >= catch_up_to) {
+      caught_up = true;
+      spdlog::info("change listener: the WAL relay reached {} (session {})", format_wal_lsn(lsn), generation_);
+      up_(generation_, cfg_.stamp_lsn ? catch_up_to : 0);
+      session_started = clock::now();
+    }
+    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, witness, catalog_});
+    last_mark = lsn;
+    catalog_moved_ = false;
+  };
+  auto next_drift_check = clock::now() + cfg_.drift_interval;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    auto now = clock::now();
+    if (now >= next_drift_check) {
+      check_drift(c, false);
+      next_drift_check = now + cfg_.drift_interval;
+    }
+    auto page = pg::read_relay(c, relay_slot, position, relay_page_windows);
+    if (page.state.fingerprint != relay_fingerprint_)
+      throw std::runtime_error("the WAL relay's leader (" + page.state.leader + ") serves other declarations now");
+    if (position < page.state.pruned_below) {
+      // Started again (a new slot: a failover, or one lost), or pruned
+      // past a follower this far behind.
+      spdlog::warn("change listener: the WAL relay starts again at {}, past this session's position {}: dropping "
+                   "both tiers",
+                   format_wal_lsn(page.state.pruned_below), format_wal_lsn(position));
+      bump(metrics_.tier_drops);
+      bump(metrics_.slot_resets);
+      reset_history(pg::read_history(c).identity);
+      position = page.state.pruned_below;
+      continue;
+    }
+    std::vector<pg::wal_commit> commits;
+    uint64_t last_xid = 0;
+    for (const auto& [end, text] : page.windows) {
+      auto window = pg::decode_relay_commits(text);
+      for (size_t i = 0; i < window.commits.size(); ++i)
+        if (window.commits[i].end_lsn > position) {
+          last_xid = window.full_xids[i];
+          commits.push_back(std::move(window.commits[i]));
+        }
+      position = std::max(position, end);
+    }
+    if (!commits.empty()) {
+      apply_commits(c, commits, caught_up);
+      const auto& last = commits.back();
+      mark(position, log_witness{last_xid, last.end_lsn, last.commit_us});
+    }
+    if (!page.full) {
+      // Everything up to the slot's position is in the table, read above.
+      position = std::max(position, page.confirmed);
+      if (position > last_mark || catalog_moved_)
+        mark(position);
+    }
+    metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
+    metrics_.slot_server_lsn.store(page.confirmed, std::memory_order_relaxed);
+    if (PQstatus(c.get()) != CONNECTION_OK)
+      throw std::runtime_error("connection status bad");
+    if (!page.full && !pause(cfg_.poll_interval))
+      break;
+  }
+  return true;
+}
+
+} // namespace restcache

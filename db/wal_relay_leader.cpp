@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "db/wal_relay_leader.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "messages/wal_lsn.hpp"
+#include "persistence/pg/change_feed.hpp"
+#include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_relay.hpp"
+#include "persistence/pg/wal_slot.hpp"
+#include "persistence/pg/wal_stream.hpp"
+#include "persistence/pg/wal_visibility.hpp"
+
+namespace restcache {
+
+using namespace std::chrono_literals;
+
+wal_relay_leader::wal_relay_leader(relay_leader_config cfg, listener_metrics& metrics)
+  : cfg_(std::move(cfg)), metrics_(metrics), fingerprint_(pg::relay_fingerprint(cfg_.watched)) {
+  if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw std::runtime_error("wal_relay_leader: pipe failed");
+  thread_ = std::thread([this] { run(); });
+  pthread_setname_np(thread_.native_handle(), "rc.relay");
+}
+
+wal_relay_leader::~wal_relay_leader() {
+  stopping_.store(true, std::memory_order_release);
+  char one = 1;
+  [[maybe_unused]] auto n = write(stop_fds_[1], &one, 1);
+  if (thread_.joinable())
+    thread_.join();
+  close(stop_fds_[0]);
+  close(stop_fds_[1]);
+}
+
+bool wal_relay_leader::pause(std::chrono::milliseconds d) {
+  pollfd p{stop_fds_[0], POLLIN, 0};
+  ::poll(&p, 1, static_cast<int>(d.count()));
+  return !stopping_.load(std::memory_order_acquire);
+}
+
+void wal_relay_leader::run() {
+  while (!stopping_.load(std::memory_order_acquire)) {
+    try {
+      pg::connection c{cfg_.dsn, "restcache-relay"};
+      pg::prepare_feed_session(c);
+      // One connection for every try: an idle candidate costs the server a
+      // statement a second.
+      while (!stopping_.load(std::memory_order_acquire) && !lead(c))
+        if (!pause(cfg_.candidate_interval))
+          break;
+    } catch (const std::exception& e) {
+      if (metrics_.relay_leading.exchange(0) == 1)
+        spdlog::warn("WAL relay: the lead ended: {}", e.what());
+      else if (!stopping_.load(std::memory_order_acquire))
+        spdlog::debug("WAL relay: {}", e.what());
+    }
+    if (!pause(cfg_.candidate_interval))
+      break;
+  }
+  metrics_.relay_leading.store(0);
+}
+
+bool wal_relay_leader::lead(pg::connection& c) {
+  using clock = std::chrono::steady_clock;
+  if (pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal)
+    return false;
+  if (!pg::relay_installed(c)) {
+    if (!std::exchange(missing_said_, true))
+      spdlog::warn("WAL relay: the database has no wal_relay table (installed by restcache-load of a build with "
+                   "the relay): the instances stream slots of their own");
+    return false;
+  }
+  auto locked = c.exec_params("SELECT pg_try_advisory_lock($1::int8)", {std::to_string(pg::relay_lock_key)});
+  if (locked.text(0, 0) != "t")
+    return false;
+  // Held until this session ends. Its own commits need not wait for a
+  // synchronous standby (after a failover the relay starts anew anyway),
+  // and a leader cut off by the network is let go within half a minute
+  // rather than the kernel's two hours.
+  c.exec("SET synchronous_commit = local; SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5;"
+         " SET tcp_keepalives_count = 3");
+  metrics_.relay_leading.store(1);
+  const auto live = pg::read_history(c);
+  const auto slot = pg::slot_name(live.identity.system_id, pg::relay_slot_id);
+  auto state = pg::read_relay_state(c);
+  if (state.led && state.fingerprint != fingerprint_)
+    spdlog::warn("WAL relay: the previous leader ({}) served other declarations: its followers that serve them "
+                 "stream slots of their own from now on",
+                 state.leader);
+
+  pg::wal_stream_options o;
+  o.dsn = cfg_.dsn;
+  o.slot = slot;
+  o.publication = pg::feed_publication;
+  o.status_interval = std::chrono::milliseconds{std::max<int64_t>(1'000, cfg_.window.count())};
+  auto facts = pg::read_slot(c, slot);
+  // Confirmed past the last window is the idle position (everything the
+  // kinds read up to it is relayed), no gap.
+  auto judged = pg::judge_slot(facts, std::max(state.relayed_to, facts.confirmed_flush), live.identity.database_name);
+  switch (judged.verdict) {
+    case pg::slot_verdict::usable:
+    case pg::slot_verdict::ahead_of_tiers:
+    case pg::slot_verdict::tiers_ahead_of_server: break;
+    case pg::slot_verdict::active_elsewhere: // the previous leader's stream, not ended yet
+    case pg::slot_verdict::foreign:
+      throw std::runtime_error("replication slot " + slot + ": " + judged.reason);
+    case pg::slot_verdict::lost:
+    case pg::slot_verdict::ahead_of_server:
+      c.exec_params("SELECT pg_drop_replication_slot($1)", {slot});
+      o.create = pg::wal_stream_options::create_slot::permanent;
+      break;
+    case pg::slot_verdict::missing: o.create = pg::wal_stream_options::create_slot::permanent; break;
+  }
+  std::optional<pg::wal_stream> streamed{std::in_place, o};
+  auto& stream = *streamed;
+  uint64_t relayed = state.relayed_to;
+  std::optional<uint64_t> restart;
+  if (judged.drop_tiers() || !state.led) {
+    // What lies between the table and the slot is not known (or nothing
+    // says what the table held): the relay starts again where the slot
+    // does, its followers below drop their tiers.
+    restart = o.create != pg::wal_stream_options::create_slot::no ? stream.consistent_point() : facts.confirmed_flush;
+    if (state.led) {
+      spdlog::warn("WAL relay: slot {}: {}: the relay starts again at {}; its followers drop both tiers", slot,
+                   judged.reason, format_wal_lsn(*restart));
+      bump(metrics_.relay_restarts);
+    }
+    relayed = *restart;
+  }
+  pg::claim_relay(c, fingerprint_, cfg_.instance_id, restart);
+  spdlog::info("WAL relay: leading: streaming the slot {} from {}, relayed up to {}", slot,
+               format_wal_lsn(facts.exists && o.create == pg::wal_stream_options::create_slot::no ? facts.confirmed_flush
+                                                                                                 : stream.consistent_point()),
+               format_wal_lsn(relayed));
+  auto reader = watch_reader(c, cfg_.watched, identities_, true);
+
+  auto next_check = clock::now() + cfg_.check_interval;
+  auto next_prune = clock::now() + cfg_.prune_interval;
+  auto next_ask = clock::now();
+  std::vector<pg::wal_commit> commits;
+  size_t keys = 0;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    auto now = clock::now();
+    if (now >= next_check) {
+      if (pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal)
+        break;
+      next_check = now + cfg_.check_interval;
+    }
+    if (cfg_.retention.count() > 0 && now >= next_prune) {
+      pg::prune_relay(c, cfg_.retention);
+      next_prune = now + cfg_.prune_interval;
+    }
+    auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
+    std::optional<clock::time_point> window_ends;
+    while (ev) {
+      if (auto done = reader.feed(ev->message)) {
+        // Relayed by the previous leader: the slot is confirmed only as far
+        // as the table held, so the stream may start before its end.
+        if (done->end_lsn > relayed) {
+          keys += done->log_keys.size() + done->changed_rows.size();
+          commits.push_back(std::move(*done));
+          if (!window_ends)
+            window_ends = clock::now() + cfg_.window;
+        }
+      }
+      if (keys >= cfg_.max_keys || commits.size() >= 4'096)
+        break;
+      auto left = window_ends ? std::chrono::duration_cast<std::chrono::milliseconds>(*window_ends - clock::now())
+                              : 0ms;
+      ev = stream.next(std::max(left, 0ms));
+    }
+    if (!commits.empty()) {
+      std::vector<uint32_t> xids;
+      for (const auto& t : commits)
+        xids.push_back(t.xid);
+      // Relayed only once other sessions see them: a follower dropping a
+      // document sooner lets a fill read the old row again.
+      auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return pause(d); });
+      std::vector<uint64_t> full;
+      for (auto x : xids)
+        full.push_back(pg::full_xid(x, xmax));
+      pg::write_relay(c, commits.front().end_lsn, commits.back().end_lsn, pg::encode_relay_commits(commits, full));
+      relayed = commits.back().end_lsn;
+      bump(metrics_.relay_windows);
+      stream.confirm(relayed);
+      commits.clear();
+      keys = 0;
+    } else if (!reader.in_transaction()) {
+      // Idle between transactions: everything the stream brought is in the
+      // table, so the slot is confirmed as far as the walsender went (its
+      // followers' position when nothing is written), without a write.
+      auto end = stream.server_end();
+      if (end > stream.confirmed() && end >= relayed) {
+        stream.confirm(end);
+      } else if (now >= next_ask) {
+        stream.ask_position();
+        next_ask = now + 100ms;
+      }
+    }
+  }
+  if (!stopping_.load(std::memory_order_acquire)) {
+    // Switched to the triggers: nothing reads the slot, which would hold
+    // WAL on the server until dropped. Its walsender ends a moment after
+    // its connection.
+    streamed.reset();
+    spdlog::info("WAL relay: the database's feed is the triggers now: dropping the relay slot {}", slot);
+    for (int tries = 0;; ++tries) {
+      try {
+        c.exec_params("SELECT pg_drop_replication_slot($1)", {slot});
+        break;
+      } catch (const pg::error&) {
+        if (tries == 50 || !pause(100ms))
+          throw;
+      }
+    }
+  }
+  metrics_.relay_leading.store(0);
+  return true;
+}
+
+} // namespace restcache

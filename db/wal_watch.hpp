@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The reader of a WAL feed session (own slot or relay leader): the tables
+// the kinds read, by their catalog names, with their partitions and
+// inheriting tables (those made later are looked up as their Relation
+// messages come, on `c`, which must outlive the reader).
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "messages/doc_catalogue.hpp"
+#include "persistence/pg/connection.hpp"
+#include "persistence/pg/wal_changes.hpp"
+
+namespace restcache {
+
+/// Each watched table's replica identity columns as the first session
+/// found them ("schema.table" -> columns): the documents name their rows by
+/// these, so a key changed since names no row and its kinds are dropped
+/// rather than missed. Filled by watch_reader as tables are first seen.
+using identities_at_start = std::map<std::string, std::vector<std::string>>;
+
+/// `keep_log_keys`: the commits keep their keys' text (the relay writes it).
+pg::wal_change_reader watch_reader(pg::connection& c, const std::vector<watched_table>& watched,
+                                   identities_at_start& identities, bool keep_log_keys = false);
+
+} // namespace restcache
