@@ -113,6 +113,9 @@ private:
   /// nothing, when it cannot be followed (no relay table, or its leader
   /// serves other declarations): the session streams its own slot then.
   bool relay_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
+  /// Waits up to `d` for the relay's notification (LISTENed on `c`);
+  /// false when stopping. Throws when the connection is lost.
+  bool wait_relay(pg::connection& c, std::chrono::milliseconds d);
   /// Whether the relay's leader serves this instance's declarations.
   bool relay_follows_this(pg::connection& c);
   /// Applies decoded commits (in commit order) as one round: their keys

