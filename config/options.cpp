@@ -398,8 +398,10 @@ restcache_config::restcache_config() {
           "and writes what it decoded to restcache's table wal_relay; this instance reads it from there, and stands "
           "in for the leader when it goes")
     .note("Each slot costs the primary a walsender decoding all of its WAL: from about three instances, the relay "
-          "costs the writers less than a slot each. A follower sees a commit about one changelog.poll-interval later "
-          "than a slot of its own shows it. See \"The WAL relay\" in [operating.md](operating.md).")
+          "costs the writers less than a slot each (ten: 34 against 221 µs of the primary's CPU a write). A follower "
+          "drops a document after the leader's window, its write to `wal_relay` and its notification; the table "
+          "keeps rows for `changelog.retention`. Set it alike on every instance of a database. See \"The WAL relay\" in "
+          "[operating.md](operating.md).")
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
     .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "
