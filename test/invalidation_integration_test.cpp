@@ -839,7 +839,7 @@ CAF_TEST(the freshness checker creates ids cached as missing and reads them back
   std::ifstream in{out_path};
   std::string out{std::istreambuf_iterator<char>{in}, {}};
   if (WEXITSTATUS(status) != 0)
-    CAF_MESSAGE("restcache-freshness: " << out);
+    CAF_MESSAGE("restcache-freshness: " << out << "\nrestcached's log:\n" << d->log());
   auto at = out.find("\"primed_missing\":");
   CAF_REQUIRE(at != std::string::npos);
   CAF_CHECK_GREATER_OR_EQUAL(std::atoi(out.c_str() + at + 17), 5);
