@@ -209,6 +209,7 @@ void daemon::spawn_listener() {
     listener_cfg.connection.history = tier_store_->history();
   listener_cfg.connection.feed = parse_feed_choice(o_.changelog_feed).value_or(feed_choice::automatic);
   listener_cfg.connection.wal_relay = o_.changelog_wal_relay;
+  listener_cfg.connection.slot_create_wait = std::chrono::milliseconds{o_.changelog_slot_create_wait_ms};
   if (tier_store_) {
     listener_cfg.connection.instance_id = tier_store_->instance_id();
     // What the file's records are vouched for by: the LMDB commit that

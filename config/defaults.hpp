@@ -140,6 +140,7 @@ inline constexpr int64_t changelog_replay_digest_from = 10'000;
 /// warns each minute: a log that size means instances stopped pruning it.
 inline constexpr const char* changelog_feed = "auto";
 inline constexpr bool changelog_wal_relay = false;
+inline constexpr int64_t changelog_slot_create_wait_ms = 10'000;
 inline constexpr int64_t changelog_warn_bytes = int64_t{1} << 30;
 /// How often the listener reads the change log (ms): each read is a
 /// watermark mark, and bounds how long a committed change waits.

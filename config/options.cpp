@@ -402,6 +402,14 @@ restcache_config::restcache_config() {
           "drops a document after the leader's window, its write to `wal_relay` and its notification; the table "
           "keeps rows for `changelog.retention`. Set it alike on every instance of a database. See \"The WAL relay\" in "
           "[operating.md](operating.md).")
+    .integer(o.changelog_slot_create_wait_ms, "slot-create-wait", d::changelog_slot_create_wait_ms, 100, 600'000,
+             "ms a new slot (the WAL feed's, or the relay's) may wait for the transactions running when it is made "
+             "to end; past it the creation is cancelled, the log names them, and the instance stays uncached and "
+             "tries again")
+    .note("PostgreSQL makes a logical slot consistent only once every transaction that had a transaction id when "
+          "it began has ended, in every database of the cluster, prepared ones too: a transaction left prepared holds "
+          "it until `COMMIT PREPARED` or `ROLLBACK PREPARED`. The log line names each (`pg_prepared_xacts`' gid, "
+          "`pg_stat_activity`'s pid).")
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
              "seconds change-log entries are kept once applied, 0 = never prune")
     .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "

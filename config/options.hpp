@@ -74,6 +74,7 @@ struct daemon_options {
   int64_t cache_refresh_interval_ms;
   std::string changelog_feed;     ///< auto | wal | triggers
   bool changelog_wal_relay;       ///< follow the WAL relay rather than a slot of its own
+  int64_t changelog_slot_create_wait_ms;
   int64_t changelog_retention;
   int64_t changelog_max_pending;
   int64_t changelog_poll_interval_ms;

@@ -58,6 +58,7 @@ listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, lis
     leader.prune_interval = cfg_.prune_interval;
     leader.check_interval = cfg_.drift_interval;
     leader.max_keys = cfg_.replay_limit;
+    leader.slot_create_wait = cfg_.slot_create_wait;
     relay_leader_ = std::make_unique<wal_relay_leader>(std::move(leader), metrics_);
   }
   thread_ = std::thread([this] { run(); });

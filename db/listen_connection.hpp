@@ -80,6 +80,9 @@ struct listen_config {
   /// instance leads (persistence/pg/wal_relay.hpp) instead of streaming a
   /// slot of this instance's own, and stand as a candidate for its lead.
   bool wal_relay = false;
+  /// changelog.slot-create-wait: how long a new slot may wait for the
+  /// transactions running when it is made (wal_stream_options::create_wait).
+  std::chrono::milliseconds slot_create_wait{10'000};
   /// The watermark the tiers hold durably (LMDB committed and synced): the
   /// WAL feed's slot is confirmed no further. Empty: the applied one.
   std::function<uint64_t()> durable_watermark;

@@ -83,7 +83,8 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     if (!drop_tiers && applied != 0 && witness && facts.confirmed_flush < witness->seq)
       verify = witness;
   }
-  pg::wal_stream stream{o};
+  o.create_wait = cfg_.slot_create_wait;
+  auto stream = open_stream(c, o);
   // After the new slot's consistent point: every change committed since is
   // streamed, what the tiers hold from before is dropped.
   if (drop_tiers && (applied != 0 || connected_before)) {

@@ -92,9 +92,12 @@ bool wal_relay_leader::lead(pg::connection& c) {
   const auto live = pg::read_history(c);
   const auto slot = pg::slot_name(live.identity.system_id, pg::relay_slot_id);
   auto state = pg::read_relay_state(c);
-  if (state.led && state.fingerprint != fingerprint_)
-    spdlog::warn("WAL relay: the previous leader ({}) served other declarations: its followers that serve them "
-                 "stream slots of their own from now on",
+  // The windows carry kinds as bits of the leader's catalogue: those of
+  // other declarations mean other kinds, so the relay starts again.
+  const bool other_declarations = state.led && state.fingerprint != fingerprint_;
+  if (other_declarations)
+    spdlog::warn("WAL relay: the previous leader ({}) served other declarations: the relay starts again (its "
+                 "followers drop both tiers; those serving the previous declarations stream slots of their own)",
                  state.leader);
 
   pg::wal_stream_options o;
@@ -120,18 +123,19 @@ bool wal_relay_leader::lead(pg::connection& c) {
       break;
     case pg::slot_verdict::missing: o.create = pg::wal_stream_options::create_slot::permanent; break;
   }
-  std::optional<pg::wal_stream> streamed{std::in_place, o};
+  o.create_wait = cfg_.slot_create_wait;
+  std::optional<pg::wal_stream> streamed{open_stream(c, o)};
   auto& stream = *streamed;
   uint64_t relayed = state.relayed_to;
   std::optional<uint64_t> restart;
-  if (judged.drop_tiers() || !state.led) {
+  if (judged.drop_tiers() || !state.led || other_declarations) {
     // What lies between the table and the slot is not known (or nothing
     // says what the table held): the relay starts again where the slot
     // does, its followers below drop their tiers.
     restart = o.create != pg::wal_stream_options::create_slot::no ? stream.consistent_point() : facts.confirmed_flush;
     if (state.led) {
       spdlog::warn("WAL relay: slot {}: {}: the relay starts again at {}; its followers drop both tiers", slot,
-                   judged.reason, format_wal_lsn(*restart));
+                   other_declarations ? "another leader's declarations" : judged.reason, format_wal_lsn(*restart));
       bump(metrics_.relay_restarts);
     }
     relayed = *restart;

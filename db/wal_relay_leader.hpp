@@ -36,6 +36,7 @@ struct relay_leader_config {
   std::chrono::milliseconds check_interval{2'000};  ///< changelog.drift-interval: the feed checked
   std::chrono::milliseconds candidate_interval{1'000}; ///< how often a follower tries the lock
   size_t max_keys = 1'000'000;                      ///< keys in one row at most
+  std::chrono::milliseconds slot_create_wait{10'000}; ///< changelog.slot-create-wait
 };
 
 class wal_relay_leader {

@@ -5,7 +5,10 @@
 #include <optional>
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/wal_slot.hpp"
 
 namespace restcache {
 
@@ -53,6 +56,23 @@ table_names inheritance(pg::connection& c, const std::string& schema, const std:
 }
 
 } // namespace
+
+pg::wal_stream open_stream(pg::connection& c, const pg::wal_stream_options& o) {
+  try {
+    return pg::wal_stream{o};
+  } catch (const pg::slot_creation_waits& e) {
+    std::string blockers;
+    try {
+      blockers = pg::slot_creation_blockers(c);
+    } catch (const pg::error& again) {
+      blockers = std::string{"not known ("} + again.what() + ")";
+    }
+    spdlog::warn("{}: a new slot waits for every transaction running when it is made to end (prepared ones too, "
+                 "in every database of the cluster); running now: {}",
+                 e.what(), blockers);
+    throw;
+  }
+}
 
 pg::wal_change_reader watch_reader(pg::connection& c, const std::vector<watched_table>& tables,
                                    identities_at_start& identities, bool keep_log_keys) {

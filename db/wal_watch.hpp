@@ -13,6 +13,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/wal_changes.hpp"
+#include "persistence/pg/wal_stream.hpp"
 
 namespace restcache {
 
@@ -21,6 +22,12 @@ namespace restcache {
 /// these, so a key changed since names no row and its kinds are dropped
 /// rather than missed. Filled by watch_reader as tables are first seen.
 using identities_at_start = std::map<std::string, std::vector<std::string>>;
+
+/// Opens a session's stream; a slot's creation that waits past
+/// o.create_wait says in the log which transactions it waits for (read on
+/// `c`) before the exception goes on: the session ends, uncached, and the
+/// next one tries again.
+pg::wal_stream open_stream(pg::connection& c, const pg::wal_stream_options& o);
 
 /// `keep_log_keys`: the commits keep their keys' text (the relay writes it).
 pg::wal_change_reader watch_reader(pg::connection& c, const std::vector<watched_table>& watched,

@@ -679,4 +679,35 @@ CAF_TEST(an instance serving other declarations than the relay leader streams a 
   CAF_CHECK(serves_truth(leader->port(), 22, 2s));
 }
 
+CAF_TEST(a new slot waiting for a prepared transaction names it and the instance serves fresh meanwhile) {
+  pg::connection holder{dsn};
+  holder.exec("BEGIN; UPDATE dept SET loc = 'Prepared' WHERE deptno = 23; PREPARE TRANSACTION 'rc_holds_the_slot'");
+  // Never left prepared: the database could not be dropped.
+  struct finish {
+    pg::connection& c;
+    ~finish() {
+      try {
+        c.exec("ROLLBACK PREPARED 'rc_holds_the_slot'");
+      } catch (const std::exception&) {
+      }
+    }
+  } guard{holder};
+  daemon_process d{{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+                    "--changelog.slot-create-wait=300", "--lmdb.path=" + lmdb.path}};
+  CAF_CHECK(wait_until([&] { return d.log().find("'rc_holds_the_slot'") != std::string::npos; }, 10s));
+  CAF_CHECK_EQUAL(metric_of(d.port(), "restcache_listener_caught_up"), 0);
+  // Answered from PostgreSQL meanwhile.
+  auto before = truth(23);
+  CAF_CHECK_EQUAL(get(d.port(), 23), before);
+  sql.exec("UPDATE dept SET loc = 'While the slot waits' WHERE deptno = 24");
+  CAF_CHECK_EQUAL(get(d.port(), 24), truth(24));
+  holder.exec("COMMIT PREPARED 'rc_holds_the_slot'");
+  CAF_CHECK(wait_until([&] { return metric_of(d.port(), "restcache_listener_caught_up") == 1; }, 10s));
+  CAF_CHECK(slot() != "");
+  CAF_CHECK(serves_truth(d.port(), 23));
+  CAF_CHECK(cached(d.port(), 23));
+  sql.exec("UPDATE dept SET loc = 'Once streamed' WHERE deptno = 23");
+  CAF_CHECK(serves_truth(d.port(), 23, 2s));
+}
+
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -81,6 +81,19 @@ std::vector<std::string> drop_idle_restcache_slots(connection& c) {
   return dropped;
 }
 
+std::string slot_creation_blockers(connection& c) {
+  auto r = c.exec("SELECT 'prepared transaction ' || quote_literal(gid) || ' (prepared ' || prepared::text || ' by '"
+                  " || owner || ' in ' || database || ')' FROM pg_prepared_xacts"
+                  " UNION ALL"
+                  " SELECT 'process ' || pid || ' (' || coalesce(nullif(application_name, ''), backend_type, '?')"
+                  " || ', in a transaction since ' || coalesce(xact_start::text, '?') || ')'"
+                  " FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()");
+  std::string out;
+  for (int i = 0; i < r.rows(); ++i)
+    out += (out.empty() ? "" : "; ") + std::string{r.text(i, 0)};
+  return out.empty() ? "none left now" : out;
+}
+
 slot_judgement judge_slot(const slot_facts& f, uint64_t applied, std::string_view database, int64_t own_pid) {
   if (!f.exists)
     return {slot_verdict::missing, "the slot does not exist (dropped, or never made)"};

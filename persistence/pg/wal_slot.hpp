@@ -58,6 +58,12 @@ std::vector<slot_census_row> restcache_slots(connection& c);
 /// instances are gone); returns their names. Throws pg::error.
 std::vector<std::string> drop_idle_restcache_slots(connection& c);
 
+/// The transactions a slot's creation waits for, for the log: every
+/// prepared transaction of the cluster (its gid, when and by whom), and
+/// every session with a transaction id (pid, application, since when).
+/// Throws pg::error.
+std::string slot_creation_blockers(connection& c);
+
 enum class slot_verdict : uint8_t {
   usable,           ///< stream from it
   missing,          ///< none: create one; what the tiers hold cannot be vouched for

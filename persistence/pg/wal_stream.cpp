@@ -54,7 +54,30 @@ wal_stream::wal_stream(const wal_stream_options& o) : status_interval_(o.status_
     auto create = "CREATE_REPLICATION_SLOT " + quoted_identifier(o.slot)
                   + (o.create == wal_stream_options::create_slot::temporary ? " TEMPORARY" : "")
                   + " LOGICAL pgoutput (SNAPSHOT 'nothing')";
-    std::unique_ptr<PGresult, decltype(&PQclear)> made{PQexec(conn_.get(), create.c_str()), &PQclear};
+    if (PQsendQuery(conn_.get(), create.c_str()) != 1)
+      lost("CREATE_REPLICATION_SLOT " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())));
+    const auto deadline = std::chrono::steady_clock::now() + o.create_wait;
+    while (PQisBusy(conn_.get()) == 1) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        // Cancelled, the slot is not made: the walsender drops what it began.
+        if (PGcancel* cancel = PQgetCancel(conn_.get())) {
+          char why[256];
+          PQcancel(cancel, why, sizeof why);
+          PQfreeCancel(cancel);
+        }
+        while (PGresult* r = PQgetResult(conn_.get()))
+          PQclear(r);
+        throw slot_creation_waits("CREATE_REPLICATION_SLOT " + o.slot + " waited "
+                                  + std::to_string(o.create_wait.count())
+                                  + " ms for transactions running when it began to end");
+      }
+      if (wait_readable(left) && PQconsumeInput(conn_.get()) != 1)
+        lost("CREATE_REPLICATION_SLOT " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())));
+    }
+    std::unique_ptr<PGresult, decltype(&PQclear)> made{PQgetResult(conn_.get()), &PQclear};
+    while (PGresult* rest = PQgetResult(conn_.get()))
+      PQclear(rest);
     if (PQresultStatus(made.get()) != PGRES_TUPLES_OK || PQntuples(made.get()) != 1) {
       const char* state = PQresultErrorField(made.get(), PG_DIAG_SQLSTATE);
       throw error("CREATE_REPLICATION_SLOT " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())),

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "persistence/pg/connection.hpp"
 #include "persistence/pg/pgoutput.hpp"
 
 namespace restcache::pg {
@@ -32,7 +33,19 @@ struct wal_stream_options {
   /// prepared transactions decoded at COMMIT PREPARED): a temporary one
   /// is gone with the connection.
   enum class create_slot : uint8_t { no, temporary, permanent } create = create_slot::no;
+  /// How long the creation may wait: a slot is consistent only once every
+  /// transaction running when it began (prepared ones too, in any database
+  /// of the cluster) has ended. Past it the creation is cancelled and
+  /// slot_creation_waits thrown.
+  std::chrono::milliseconds create_wait{10'000};
   std::chrono::milliseconds status_interval{10'000};
+};
+
+/// A slot's creation cancelled after create_wait: transactions that were
+/// running when it began have not ended (pg::slot_creation_blockers says
+/// which).
+struct slot_creation_waits : error {
+  using error::error;
 };
 
 class wal_stream {
