@@ -19,6 +19,7 @@
 #include <sstream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "messages/document_encoder.hpp"
@@ -708,6 +709,57 @@ CAF_TEST(a new slot waiting for a prepared transaction names it and the instance
   CAF_CHECK(cached(d.port(), 23));
   sql.exec("UPDATE dept SET loc = 'Once streamed' WHERE deptno = 23");
   CAF_CHECK(serves_truth(d.port(), 23, 2s));
+}
+
+CAF_TEST(a switch of feed each way under a writer serves nothing stale and fails no write) {
+  // Starts on the triggers; the WAL feed at 2 s, the triggers again at 5 s,
+  // while restcache-freshness writes by SQL and reads every changed
+  // document back through the instance 300 ms after its COMMIT.
+  pg::install_feed(sql, feed_kind::triggers);
+  auto d = std::make_unique<daemon_process>(std::vector<std::string>{
+    "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info", "--lmdb.path=" + lmdb.path});
+  CAF_REQUIRE(wait_until([&] { return metric_of(d->port(), "restcache_listener_caught_up") == 1; }, 15s));
+  std::string switched;
+  std::thread switcher{[&] {
+    try {
+      pg::connection admin{dsn};
+      std::this_thread::sleep_for(2s);
+      pg::install_feed(admin, feed_kind::wal);
+      switched += "wal ";
+      std::this_thread::sleep_for(3s);
+      pg::install_feed(admin, feed_kind::triggers);
+      switched += "triggers";
+    } catch (const std::exception& e) {
+      switched += std::string{"failed: "} + e.what();
+    }
+  }};
+  auto out_path = lmdb.path + "/freshness-switch.out";
+  auto cmd = std::string{RESTCACHE_FRESHNESS_BIN} + " --duration 8 --writes-per-second 15"
+             + " --read-delay-ms 300 --readers 1 --reads-per-second 100 --latency-every 0"
+             + " --kinds rename_dept,change_sal,move_emp,insert_emp,delete_emp --json"
+             + " --dsn '" + dsn + "' --url http://127.0.0.1:" + std::to_string(d->port()) + " > " + out_path;
+  auto status = std::system(cmd.c_str());
+  switcher.join();
+  CAF_CHECK_EQUAL(switched, "wal triggers");
+  std::ifstream in{out_path};
+  std::string out{std::istreambuf_iterator<char>{in}, {}};
+  auto field = [&](const std::string& name) {
+    auto at = out.find("\"" + name + "\":");
+    return at == std::string::npos ? -1 : std::atoll(out.c_str() + at + name.size() + 3);
+  };
+  CAF_CHECK(WIFEXITED(status));
+  CAF_CHECK_EQUAL(WEXITSTATUS(status), 0); // 0 stale, 0 errors
+  CAF_CHECK_EQUAL(field("stale"), 0);
+  CAF_CHECK_EQUAL(field("write_failures"), 0);
+  CAF_CHECK_GREATER(field("writes"), 50);
+  if (WEXITSTATUS(status) != 0)
+    CAF_MESSAGE("restcache-freshness: " << out << "\nrestcached's log:\n" << d->log());
+  // Followed both ways: on the triggers again, caught up.
+  CAF_CHECK(wait_until([&] {
+    return metric_of(d->port(), "restcache_listener_feed_wal") == 0
+           && metric_of(d->port(), "restcache_listener_caught_up") == 1;
+  }, 5s));
+  CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_connects_total"), 3);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

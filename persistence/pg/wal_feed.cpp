@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/wal_feed.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include <map>
 
 #include "messages/doc_catalogue.hpp"
@@ -186,9 +189,39 @@ std::optional<feed_kind> recorded_feed(connection& c) {
   return f.rows() == 1 ? parse_feed_kind(f.text(0, 0)) : std::nullopt;
 }
 
+namespace {
+
+identity_report install_feed_once(connection& c, feed_kind feed);
+
+} // namespace
+
 identity_report install_feed(connection& c, feed_kind feed) {
+  // Its DDL (identities, triggers, the publication) locks the watched
+  // tables: a writer holding one of them and waiting for another it holds
+  // would deadlock with it, and PostgreSQL might abort the writer. So it
+  // waits for a table lock less than the deadlock check's delay, gives up
+  // first, and tries again: a writer is never the one to fail.
+  using namespace std::chrono_literals;
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  for (int tries = 1;; ++tries) {
+    try {
+      return install_feed_once(c, feed);
+    } catch (const error& e) {
+      const bool yielded = e.sqlstate() == "55P03" || e.sqlstate() == "40P01"; // lock_timeout, deadlock
+      if (!yielded || std::chrono::steady_clock::now() >= until)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds{std::min(20 * tries, 500)});
+    }
+  }
+}
+
+namespace {
+
+identity_report install_feed_once(connection& c, feed_kind feed) {
   identity_report report;
-  c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
+  c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql
+         + "; SELECT set_config('lock_timeout', greatest(10, least(200, (SELECT setting::int / 2 FROM pg_settings"
+           " WHERE name = 'deadlock_timeout')))::text || 'ms', true)");
   try {
     // A switch: running instances follow the feed they started on, and the
     // new one logs nothing they read. Before the feed changes, it is logged
@@ -245,6 +278,8 @@ identity_report install_feed(connection& c, feed_kind feed) {
   }
   return report;
 }
+
+} // namespace
 
 feed_kind resolve_feed(feed_choice choice, const wal_readiness& r) {
   switch (choice) {
