@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "db/listen_connection.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <unistd.h>
 
 #include <memory>
 
@@ -45,8 +42,6 @@ listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, lis
                                      std::function<void(uint64_t, uint64_t)> up, std::function<void()> down)
   : cfg_(std::move(cfg)), inbox_(inbox), metrics_(metrics), up_(std::move(up)), down_(std::move(down)),
     history_(cfg_.history), catalog_(cfg_.catalog), tiers_feed_(cfg_.tiers_feed) {
-  if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw std::runtime_error("listen_connection: pipe failed");
   if (cfg_.wal_relay) {
     relay_fingerprint_ = pg::relay_fingerprint(cfg_.watched);
     relay_leader_config leader;
@@ -68,26 +63,20 @@ listen_connection::listen_connection(listen_config cfg, change_inbox& inbox, lis
 
 listen_connection::~listen_connection() {
   relay_leader_.reset(); // its lead ends with its session
-  stopping_.store(true, std::memory_order_release);
-  char one = 1;
-  [[maybe_unused]] auto n = write(stop_fds_[1], &one, 1);
+  stop_.stop();
   if (thread_.joinable())
     thread_.join();
-  close(stop_fds_[0]);
-  close(stop_fds_[1]);
 }
 
 bool listen_connection::pause(std::chrono::milliseconds d) {
-  pollfd p{stop_fds_[0], POLLIN, 0};
-  ::poll(&p, 1, static_cast<int>(d.count()));
-  return !stopping_.load(std::memory_order_acquire);
+  return stop_.pause(d);
 }
 
 void listen_connection::run() {
   auto backoff = std::chrono::milliseconds{50};
   std::optional<std::chrono::steady_clock::time_point> session_started;
   bool connected_before = false;
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     try {
       pg::connection c{cfg_.dsn, application_name};
       // Checked at every connect: a newer build may have migrated the schema
@@ -115,7 +104,7 @@ void listen_connection::run() {
       if (metrics_.connected.exchange(0) == 1) {
         spdlog::warn("change listener: connection lost: {}", e.what());
         down_();
-      } else if (!stopping_.load(std::memory_order_acquire)) {
+      } else if (!stop_.stopping()) {
         spdlog::warn("change listener: cannot connect: {}", e.what());
       }
     }
@@ -489,7 +478,7 @@ void listen_connection::session(pg::connection& c) {
   // stopped prunes what they left (once its own watermark is known).
   auto next_prune = clock::now() + cfg_.poll_interval;
   auto next_drift_check = clock::now() + cfg_.drift_interval;
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     auto started = clock::now();
     if (started >= next_drift_check) {
       // Before the poll: the drop it may ask for goes into the same round as

@@ -24,6 +24,7 @@
 #include "config/defaults.hpp"
 #include "db/change_inbox.hpp"
 #include "db/db_metrics.hpp"
+#include "db/stop_signal.hpp"
 #include "db/wal_relay_leader.hpp"
 #include "db/wal_watch.hpp"
 #include "messages/feed_kind.hpp"
@@ -121,6 +122,18 @@ private:
   bool wait_relay(pg::connection& c, std::chrono::milliseconds d);
   /// Whether the relay's leader serves this instance's declarations.
   bool relay_follows_this(pg::connection& c);
+  /// Where a WAL session (its own slot, or the relay) stands with its marks.
+  struct wal_marks {
+    uint64_t catch_up_to = 0; ///< the server's WAL position at connect: caught up once a mark reaches it
+    bool caught_up = false;
+    uint64_t last = 0;        ///< the last mark put into the inbox
+  };
+  /// Puts a WAL session's mark into the inbox. Marks of the catch-up carry
+  /// no generation (the actor takes none of them for caught up); the first
+  /// one at or past catch_up_to comes after up_, as a trigger session's
+  /// first mark does.
+  void mark_wal(wal_marks& m, uint64_t lsn, std::optional<log_witness> witness,
+                std::optional<time_point>& session_started, const char* feed);
   /// Applies decoded commits (in commit order) as one round: their keys
   /// and rows into the inbox (stamped with their ends for standbys), the
   /// drops they call for asked of the inbox, altered tables checked. The
@@ -213,8 +226,7 @@ private:
   /// A reset of the watermark was asked for this session (the actor
   /// applies it with the next round): the watermark read now is void.
   bool watermark_reset_ = false;
-  int stop_fds_[2] = {-1, -1}; ///< a pipe: writing to it wakes poll() at stop
-  std::atomic<bool> stopping_{false};
+  stop_signal stop_;
   std::thread thread_;
 };
 

@@ -41,9 +41,9 @@ bool listen_connection::wait_relay(pg::connection& c, std::chrono::milliseconds 
   };
   if (drain()) // came with the last statement's answer
     return true;
-  pollfd p[2] = {{stop_fds_[0], POLLIN, 0}, {PQsocket(c.get()), POLLIN, 0}};
+  pollfd p[2] = {{stop_.fd(), POLLIN, 0}, {PQsocket(c.get()), POLLIN, 0}};
   ::poll(p, 2, static_cast<int>(d.count()));
-  if (stopping_.load(std::memory_order_acquire))
+  if (stop_.stopping())
     return false;
   if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && PQconsumeInput(c.get()) == 0)
     throw std::runtime_error(std::string{"connection lost: "} + PQerrorMessage(c.get()));
@@ -141,23 +141,14 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
   spdlog::info("change listener: following the WAL relay (leader {}; session {}, from {}, catching up to {})",
                start.state.leader, generation_, format_wal_lsn(position), format_wal_lsn(catch_up_to));
 
-  bool caught_up = false;
-  uint64_t last_mark = 0;
-  // As a session on a slot of its own marks (listen_wal.cpp).
+  wal_marks marks{catch_up_to};
   auto mark = [&](uint64_t lsn, std::optional<log_witness> witness = std::nullopt) {
-    if (!caught_up && lsn >= catch_up_to) {
-      caught_up = true;
-      spdlog::info("change listener: the WAL relay reached {} (session {})", format_wal_lsn(lsn), generation_);
-      up_(generation_, cfg_.stamp_lsn ? catch_up_to : 0);
-      session_started = clock::now();
-    }
-    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, witness, catalog_});
-    last_mark = lsn;
-    catalog_moved_ = false;
+    mark_wal(marks, lsn, witness, session_started, "the WAL relay");
   };
+
   auto next_drift_check = clock::now() + cfg_.drift_interval;
   clock::time_point last_slot_read{};
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     auto now = clock::now();
     if (now >= next_drift_check) {
       check_drift(c, false);
@@ -165,7 +156,7 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
     }
     // The slot's position moves a follower when nothing the kinds read is
     // written: read (before the table) while catching up, then each second.
-    const bool with_slot = !caught_up || now - last_slot_read >= 1s;
+    const bool with_slot = !marks.caught_up || now - last_slot_read >= 1s;
     auto page = pg::read_relay(c, with_slot ? relay_slot : std::string{}, position, relay_page_windows);
     if (with_slot)
       last_slot_read = now;
@@ -195,14 +186,14 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
       position = std::max(position, end);
     }
     if (!commits.empty()) {
-      apply_commits(c, commits, caught_up);
+      apply_commits(c, commits, marks.caught_up);
       const auto& last = commits.back();
       mark(position, log_witness{last_xid, last.end_lsn, last.commit_us});
     }
     if (!page.full) {
       // Everything up to the slot's position is in the table, read above.
       position = std::max(position, page.confirmed);
-      if (position > last_mark || catalog_moved_)
+      if (position > marks.last || catalog_moved_)
         mark(position);
     }
     metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
@@ -212,7 +203,7 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
       throw std::runtime_error("connection status bad");
     // Until the next window's notification; no longer than a second (the
     // slot's position), or a poll interval while catching up.
-    if (!page.full && !wait_relay(c, caught_up ? std::chrono::milliseconds{1'000} : cfg_.poll_interval))
+    if (!page.full && !wait_relay(c, marks.caught_up ? std::chrono::milliseconds{1'000} : cfg_.poll_interval))
       break;
   }
   return true;

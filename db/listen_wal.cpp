@@ -124,27 +124,14 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     }
     verify.reset();
   };
-  bool caught_up = false;
-  uint64_t last_mark = 0;
-  // Marks of the catch-up carry no generation (the actor takes none of them
-  // for caught up); the first one at or past catch_up_to comes after up_,
-  // as a trigger session's first mark does.
+  wal_marks marks{catch_up_to};
   auto mark = [&](uint64_t lsn, std::optional<log_witness> witness = std::nullopt) {
-    if (!caught_up && lsn >= catch_up_to) {
-      caught_up = true;
-      spdlog::info("change listener: the WAL feed reached {} (session {})", format_wal_lsn(lsn), generation_);
-      up_(generation_, cfg_.stamp_lsn ? catch_up_to : 0);
-      session_started = clock::now();
-    }
-    inbox_.add_mark({lsn, caught_up ? generation_ : 0, {}, witness, catalog_});
-    last_mark = lsn;
-    catalog_moved_ = false;
+    mark_wal(marks, lsn, witness, session_started, "the WAL feed");
   };
+
   auto next_drift_check = clock::now() + cfg_.drift_interval;
   auto next_ask = clock::now();
-  std::vector<pg::wal_commit> commits;
-  size_t keys = 0;
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     auto now = clock::now();
     if (now >= next_drift_check) {
       check_drift(c, false);
@@ -162,33 +149,19 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     // bench/writecost at 8 and 32 clients on 2 cores: a 2 ms window took
     // 39 and 16 µs of the daemon's CPU a write and an invalidation p99 of
     // 275 and 144 ms, 25 ms took 14 and 7 µs and 43 and 49 ms.
-    auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
-    std::optional<clock::time_point> window_ends;
-    while (ev) {
-      if (auto done = reader.feed(ev->message)) {
-        if (verify && done->end_lsn >= verify->seq)
-          witness_met(*done);
-        keys += done->changes.size();
-        commits.push_back(std::move(*done));
-        if (!window_ends)
-          window_ends = clock::now() + cfg_.poll_interval;
-      }
-      if (keys >= cfg_.replay_limit || commits.size() >= 4'096)
-        break;
-      auto left = window_ends ? std::chrono::duration_cast<std::chrono::milliseconds>(*window_ends - clock::now())
-                              : 0ms;
-      ev = stream.next(std::max(left, 0ms));
-    }
+    auto commits = read_round(stream, reader, cfg_.poll_interval, cfg_.replay_limit, [&](const pg::wal_commit& t) {
+      if (verify && t.end_lsn >= verify->seq)
+        witness_met(t);
+      return std::optional<size_t>{t.changes.size()};
+    });
     if (!commits.empty()) {
       std::vector<uint32_t> xids;
       for (const auto& t : commits)
         xids.push_back(t.xid);
       auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return pause(d); });
-      apply_commits(c, commits, caught_up);
+      apply_commits(c, commits, marks.caught_up);
       const auto& last = commits.back();
       mark(last.end_lsn, log_witness{pg::full_xid(last.xid, xmax), last.end_lsn, last.commit_us});
-      commits.clear();
-      keys = 0;
     } else if (!reader.in_transaction()) {
       // Idle between transactions: the walsender's position (its keepalive)
       // is applied too, so a quiet publication on a busy server holds no WAL.
@@ -198,24 +171,37 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
         passed.end_lsn = end;
         witness_met(passed);
       }
-      if (end > last_mark || catalog_moved_) {
-        mark(std::max(last_mark, end));
+      if (end > marks.last || catalog_moved_) {
+        mark(std::max(marks.last, end));
       } else if (now >= next_ask) {
         stream.ask_position();
-        next_ask = now + (caught_up ? std::chrono::milliseconds{o.status_interval} : 20ms);
+        next_ask = now + (marks.caught_up ? std::chrono::milliseconds{o.status_interval} : 20ms);
       }
     }
     // Confirmed no further than the tiers hold durably.
     auto held = metrics_.watermark.load(std::memory_order_acquire);
     if (cfg_.durable_watermark)
       held = std::min(held, cfg_.durable_watermark());
-    if (held > stream.confirmed() && held <= last_mark)
+    if (held > stream.confirmed() && held <= marks.last)
       stream.confirm(held);
     metrics_.slot_confirmed_lsn.store(stream.confirmed(), std::memory_order_relaxed);
     metrics_.slot_server_lsn.store(stream.server_end(), std::memory_order_relaxed);
     if (PQstatus(c.get()) != CONNECTION_OK)
       throw std::runtime_error("connection status bad");
   }
+}
+
+void listen_connection::mark_wal(wal_marks& m, uint64_t lsn, std::optional<log_witness> witness,
+                                 std::optional<time_point>& session_started, const char* feed) {
+  if (!m.caught_up && lsn >= m.catch_up_to) {
+    m.caught_up = true;
+    spdlog::info("change listener: {} reached {} (session {})", feed, format_wal_lsn(lsn), generation_);
+    up_(generation_, cfg_.stamp_lsn ? m.catch_up_to : 0);
+    session_started = std::chrono::steady_clock::now();
+  }
+  inbox_.add_mark({lsn, m.caught_up ? generation_ : 0, {}, witness, catalog_});
+  m.last = lsn;
+  catalog_moved_ = false;
 }
 
 void listen_connection::apply_commits(pg::connection& c, std::vector<pg::wal_commit>& commits, bool caught_up) {

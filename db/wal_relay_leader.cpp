@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "db/wal_relay_leader.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <optional>
@@ -25,45 +22,33 @@ using namespace std::chrono_literals;
 
 wal_relay_leader::wal_relay_leader(relay_leader_config cfg, listener_metrics& metrics)
   : cfg_(std::move(cfg)), metrics_(metrics), fingerprint_(pg::relay_fingerprint(cfg_.watched)) {
-  if (pipe2(stop_fds_, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw std::runtime_error("wal_relay_leader: pipe failed");
   thread_ = std::thread([this] { run(); });
   pthread_setname_np(thread_.native_handle(), "rc.relay");
 }
 
 wal_relay_leader::~wal_relay_leader() {
-  stopping_.store(true, std::memory_order_release);
-  char one = 1;
-  [[maybe_unused]] auto n = write(stop_fds_[1], &one, 1);
+  stop_.stop();
   if (thread_.joinable())
     thread_.join();
-  close(stop_fds_[0]);
-  close(stop_fds_[1]);
-}
-
-bool wal_relay_leader::pause(std::chrono::milliseconds d) {
-  pollfd p{stop_fds_[0], POLLIN, 0};
-  ::poll(&p, 1, static_cast<int>(d.count()));
-  return !stopping_.load(std::memory_order_acquire);
 }
 
 void wal_relay_leader::run() {
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     try {
       pg::connection c{cfg_.dsn, "restcache-relay"};
       pg::prepare_feed_session(c);
       // One connection for every try: an idle candidate costs the server a
       // statement a second.
-      while (!stopping_.load(std::memory_order_acquire) && !lead(c))
-        if (!pause(cfg_.candidate_interval))
+      while (!stop_.stopping() && !lead(c))
+        if (!stop_.pause(cfg_.candidate_interval))
           break;
     } catch (const std::exception& e) {
       if (metrics_.relay_leading.exchange(0) == 1)
         spdlog::warn("WAL relay: the lead ended: {}", e.what());
-      else if (!stopping_.load(std::memory_order_acquire))
+      else if (!stop_.stopping())
         spdlog::debug("WAL relay: {}", e.what());
     }
-    if (!pause(cfg_.candidate_interval))
+    if (!stop_.pause(cfg_.candidate_interval))
       break;
   }
   metrics_.relay_leading.store(0);
@@ -150,9 +135,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
   auto next_check = clock::now() + cfg_.check_interval;
   auto next_prune = clock::now() + cfg_.prune_interval;
   auto next_ask = clock::now();
-  std::vector<pg::wal_commit> commits;
-  size_t keys = 0;
-  while (!stopping_.load(std::memory_order_acquire)) {
+  while (!stop_.stopping()) {
     auto now = clock::now();
     if (now >= next_check) {
       if (pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal)
@@ -163,32 +146,18 @@ bool wal_relay_leader::lead(pg::connection& c) {
       pg::prune_relay(c, cfg_.retention);
       next_prune = now + cfg_.prune_interval;
     }
-    auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
-    std::optional<clock::time_point> window_ends;
-    while (ev) {
-      if (auto done = reader.feed(ev->message)) {
-        // Relayed by the previous leader: the slot is confirmed only as far
-        // as the table held, so the stream may start before its end.
-        if (done->end_lsn > relayed) {
-          keys += done->log_keys.size() + done->changed_rows.size();
-          commits.push_back(std::move(*done));
-          if (!window_ends)
-            window_ends = clock::now() + cfg_.window;
-        }
-      }
-      if (keys >= cfg_.max_keys || commits.size() >= 4'096)
-        break;
-      auto left = window_ends ? std::chrono::duration_cast<std::chrono::milliseconds>(*window_ends - clock::now())
-                              : 0ms;
-      ev = stream.next(std::max(left, 0ms));
-    }
+    // Relayed by the previous leader: the slot is confirmed only as far as
+    // the table held, so the stream may start before its end.
+    auto commits = read_round(stream, reader, cfg_.window, cfg_.max_keys, [&](const pg::wal_commit& t) {
+      return t.end_lsn > relayed ? std::optional<size_t>{t.log_keys.size() + t.changed_rows.size()} : std::nullopt;
+    });
     if (!commits.empty()) {
       std::vector<uint32_t> xids;
       for (const auto& t : commits)
         xids.push_back(t.xid);
       // Relayed only once other sessions see them: a follower dropping a
       // document sooner lets a fill read the old row again.
-      auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return pause(d); });
+      auto xmax = pg::wait_visible(c, xids, [this](std::chrono::milliseconds d) { return stop_.pause(d); });
       const auto first_end = commits.front().end_lsn;
       // One commit for the window: each commit's end, xid and time cost
       // the relay's WAL more than its keys do (measured: 1.14 times the
@@ -199,8 +168,6 @@ bool wal_relay_leader::lead(pg::connection& c) {
       relayed = commits.back().end_lsn;
       bump(metrics_.relay_windows);
       stream.confirm(relayed);
-      commits.clear();
-      keys = 0;
     } else if (!reader.in_transaction()) {
       // Idle between transactions: everything the stream brought is in the
       // table, so the slot is confirmed as far as the walsender went (its
@@ -214,7 +181,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
       }
     }
   }
-  if (!stopping_.load(std::memory_order_acquire)) {
+  if (!stop_.stopping()) {
     // Switched to the triggers: nothing reads the slot, which would hold
     // WAL on the server until dropped. Its walsender ends a moment after
     // its connection.
@@ -225,7 +192,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
         c.exec_params("SELECT pg_drop_replication_slot($1)", {slot});
         break;
       } catch (const pg::error&) {
-        if (tries == 50 || !pause(100ms))
+        if (tries == 50 || !stop_.pause(100ms))
           throw;
       }
     }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "db/db_metrics.hpp"
+#include "db/stop_signal.hpp"
 #include "db/wal_watch.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
@@ -49,16 +50,13 @@ private:
   /// One try: false when the lock is held elsewhere (or the feed is not
   /// the WAL); true after a lead that ended. Throws on a broken session.
   bool lead(pg::connection& c);
-  /// Sleeps up to `d`, or until stop; false when stopping.
-  bool pause(std::chrono::milliseconds d);
 
   const relay_leader_config cfg_;
   listener_metrics& metrics_;
   const std::string fingerprint_;
   identities_at_start identities_;
   bool missing_said_ = false; ///< "no relay tables" logged once
-  int stop_fds_[2] = {-1, -1};
-  std::atomic<bool> stopping_{false};
+  stop_signal stop_;
   std::thread thread_;
 };
 

@@ -74,6 +74,31 @@ pg::wal_stream open_stream(pg::connection& c, const pg::wal_stream_options& o) {
   }
 }
 
+std::vector<pg::wal_commit> read_round(pg::wal_stream& stream, pg::wal_change_reader& reader,
+                                       std::chrono::milliseconds window, size_t max_keys,
+                                       const std::function<std::optional<size_t>(const pg::wal_commit&)>& take) {
+  using namespace std::chrono_literals;
+  using clock = std::chrono::steady_clock;
+  std::vector<pg::wal_commit> commits;
+  size_t keys = 0;
+  auto ev = stream.next(reader.in_transaction() ? 1'000ms : 50ms);
+  std::optional<clock::time_point> window_ends;
+  while (ev) {
+    if (auto done = reader.feed(ev->message))
+      if (auto added = take(*done)) {
+        keys += *added;
+        commits.push_back(std::move(*done));
+        if (!window_ends)
+          window_ends = clock::now() + window;
+      }
+    if (keys >= max_keys || commits.size() >= 4'096)
+      break;
+    auto left = window_ends ? std::chrono::duration_cast<std::chrono::milliseconds>(*window_ends - clock::now()) : 0ms;
+    ev = stream.next(std::max(left, 0ms));
+  }
+  return commits;
+}
+
 pg::wal_change_reader watch_reader(pg::connection& c, const std::vector<watched_table>& tables,
                                    identities_at_start& identities, bool keep_log_keys) {
   std::vector<pg::watched_keys> watched;

@@ -6,7 +6,10 @@
 // inheriting tables (those made later are looked up as their Relation
 // messages come, on `c`, which must outlive the reader).
 
+#include <chrono>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,17 @@ using identities_at_start = std::map<std::string, std::vector<std::string>>;
 /// `c`) before the exception goes on: the session ends, uncached, and the
 /// next one tries again.
 pg::wal_stream open_stream(pg::connection& c, const pg::wal_stream_options& o);
+
+/// One round of a WAL session: waits for a first message (up to a second
+/// inside a transaction, 50 ms between), then takes every commit that
+/// completes within `window` of the first one taken, up to `max_keys` keys
+/// or 4,096 commits. `take(commit)` says how many keys the commit adds, or
+/// nullopt to leave it out (relayed already). Each round costs the session
+/// a snapshot read and a write or a wake of the actor, so one per commit
+/// would cost several times the CPU (docs/benchmarks.md).
+std::vector<pg::wal_commit> read_round(pg::wal_stream& stream, pg::wal_change_reader& reader,
+                                       std::chrono::milliseconds window, size_t max_keys,
+                                       const std::function<std::optional<size_t>(const pg::wal_commit&)>& take);
 
 /// `keep_log_keys`: the commits keep their keys' text (the relay writes it).
 pg::wal_change_reader watch_reader(pg::connection& c, const std::vector<watched_table>& watched,
