@@ -9,6 +9,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <deque>
 
 #include <spdlog/spdlog.h>
 
@@ -27,6 +28,12 @@ using namespace std::chrono_literals;
 
 /// Windows read at once: a follower far behind applies them in rounds.
 constexpr int relay_page_windows = 64;
+
+/// A follower whose position has not passed the server's WAL position of
+/// this long ago has nobody relaying (every candidate failing to lead, or a
+/// leader frozen with its lock held): it ends its session, and is bypassed
+/// until the relay catches up. Long enough for a leader to decode a storm.
+constexpr std::chrono::seconds relay_stall_limit{10};
 
 } // namespace
 
@@ -148,6 +155,9 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
 
   auto next_drift_check = clock::now() + cfg_.drift_interval;
   clock::time_point last_slot_read{};
+  // The server's WAL position at each slot read: the front is the newest
+  // one at least relay_stall_limit old.
+  std::deque<std::pair<clock::time_point, uint64_t>> server_at;
   while (!stop_.stopping()) {
     auto now = clock::now();
     if (now >= next_drift_check) {
@@ -158,8 +168,12 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
     // written: read (before the table) while catching up, then each second.
     const bool with_slot = !marks.caught_up || now - last_slot_read >= 1s;
     auto page = pg::read_relay(c, with_slot ? relay_slot : std::string{}, position, relay_page_windows);
-    if (with_slot)
+    if (with_slot) {
       last_slot_read = now;
+      server_at.emplace_back(now, page.server_lsn);
+      while (server_at.size() > 1 && now - server_at[1].first >= relay_stall_limit)
+        server_at.pop_front();
+    }
     if (page.state.fingerprint != relay_fingerprint_)
       throw std::runtime_error("the WAL relay's leader (" + page.state.leader + ") serves other declarations now");
     if (position < page.state.pruned_below) {
@@ -196,6 +210,12 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
       if (position > marks.last || catalog_moved_)
         mark(position);
     }
+    if (with_slot && !server_at.empty() && now - server_at.front().first >= relay_stall_limit
+        && position < server_at.front().second)
+      throw std::runtime_error("the WAL relay has not passed the server's WAL position of "
+                               + std::to_string(relay_stall_limit.count()) + " s ago ("
+                               + format_wal_lsn(server_at.front().second) + ", at " + format_wal_lsn(position)
+                               + "): no instance relays it (see their logs: \"WAL relay\")");
     metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
     if (with_slot)
       metrics_.slot_server_lsn.store(page.confirmed, std::memory_order_relaxed);

@@ -13,6 +13,8 @@
 
 #include <caf/test/unit_test.hpp>
 
+#include <signal.h>
+
 #include <algorithm>
 #include <fstream>
 #include <memory>
@@ -678,6 +680,29 @@ CAF_TEST(an instance serving other declarations than the relay leader streams a 
   sql.exec("UPDATE dept SET loc = 'Seen by its own slot' WHERE deptno = 22");
   CAF_CHECK(serves_truth(other->port(), 22, 2s));
   CAF_CHECK(serves_truth(leader->port(), 22, 2s));
+}
+
+CAF_TEST(the followers of a frozen relay leader stop serving their tiers until it relays again) {
+  const std::vector<std::string> relay{"--changelog.wal-relay=true"};
+  auto leader = start(relay);
+  CAF_REQUIRE(wait_until([&] { return metric_of(leader->port(), "restcache_wal_relay_leading") == 1; }, 5s));
+  temp_dir second{"walfeed-frozen"};
+  auto follower = start({"--changelog.wal-relay=true", "--lmdb.path=" + second.path}, false);
+  CAF_REQUIRE(cached(follower->port(), 25));
+  // Frozen, its lock held: nobody else may lead, nothing is relayed.
+  ::kill(leader->pid(), SIGSTOP);
+  struct thaw {
+    pid_t pid;
+    ~thaw() { ::kill(pid, SIGCONT); }
+  } guard{leader->pid()};
+  sql.exec("UPDATE dept SET loc = 'While the leader is frozen' WHERE deptno = 25");
+  CAF_CHECK(wait_until([&] { return metric_of(follower->port(), "restcache_listener_caught_up") == 0; }, 20s));
+  CAF_CHECK_EQUAL(get(follower->port(), 25), truth(25)); // from PostgreSQL
+  ::kill(leader->pid(), SIGCONT);
+  CAF_CHECK(wait_until([&] { return metric_of(follower->port(), "restcache_listener_caught_up") == 1; }, 20s));
+  CAF_CHECK(serves_truth(follower->port(), 25, 2s));
+  sql.exec("UPDATE dept SET loc = 'Relayed again' WHERE deptno = 25");
+  CAF_CHECK(serves_truth(follower->port(), 25, 2s));
 }
 
 CAF_TEST(a new slot waiting for a prepared transaction names it and the instance serves fresh meanwhile) {

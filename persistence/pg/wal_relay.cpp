@@ -244,10 +244,12 @@ relay_page read_relay(connection& c, const std::string& slot, uint64_t after, in
   // First the slot: the leader confirms a position once the windows below
   // it are committed, so the next statement's snapshot sees them all.
   if (!slot.empty()) {
-    prepare_once(c, relay_slot_stmt, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1");
+    prepare_once(c, relay_slot_stmt,
+                 "SELECT (SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1),"
+                 " pg_current_wal_insert_lsn()::text");
     auto s = c.exec_prepared(relay_slot_stmt, {slot});
-    if (s.rows() == 1)
-      page.confirmed = lsn_of(s, 0, 0);
+    page.confirmed = lsn_of(s, 0, 0);
+    page.server_lsn = lsn_of(s, 0, 1);
   }
   prepare_once(c, relay_page_stmt,
                std::string{"SELECT s.*, w.end_lsn::text, w.commits FROM ("} + relay_state_sql

@@ -104,6 +104,7 @@ int64_t prune_relay(connection& c, std::chrono::seconds retention);
 /// max_windows, ascending), in a later snapshot.
 struct relay_page {
   uint64_t confirmed = 0;     ///< the relay slot's confirmed position (0: no slot)
+  uint64_t server_lsn = 0;    ///< the server's WAL insert position, read with it (0: not read)
   relay_state state;
   std::vector<std::pair<uint64_t, std::string>> windows; ///< (end, encoded commits)
   bool full = false;          ///< max_windows came: more may follow
