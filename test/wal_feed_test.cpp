@@ -133,7 +133,7 @@ struct fixture {
     admin.exec("ALTER DATABASE " + db_name() + " ALLOW_CONNECTIONS " + (cut ? "false" : "true"));
     if (cut)
       admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db_name()
-                 + "' AND application_name IN ('restcache-listener', 'restcache-wal')");
+                 + "' AND application_name IN ('restcache-listener', 'restcache-wal', 'restcache-relay')");
   }
 
   std::string slot() {
@@ -648,7 +648,12 @@ CAF_TEST(a relay started again under its followers drops their tiers and serves 
   // The slot gone (a failover's new primary has none): the lead ends, the
   // next makes a new slot and starts the relay again past the follower.
   cut_connections(true);
-  sql.exec("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name LIKE '%\\_relay'");
+  // Its walsender ends a moment after it is cut off.
+  CAF_REQUIRE(wait_until([&] {
+    sql.exec("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+             " WHERE slot_name LIKE '%\\_relay' AND NOT active");
+    return sql.exec("SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE '%\\_relay'").int64(0, 0) == 0;
+  }, 5s));
   sql.exec("UPDATE dept SET loc = 'Between relays' WHERE deptno = 21");
   cut_connections(false);
   CAF_CHECK(wait_until([&] { return metric_of(d->port(), "restcache_listener_tier_drops_total") >= 1; }, 10s));
