@@ -420,11 +420,12 @@ bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>
   auto before = pg::recorded_feed(c);
   auto identities = pg::install_feed(c, feed);
   std::fprintf(stderr, "restcache-load: change feed: %s%s\n", restcache::to_string(feed),
-               feed == restcache::feed_kind::wal ? " (publication restcache, one slot per daemon instance)"
+               feed == restcache::feed_kind::wal ? " (publication restcache, one slot per daemon instance, or one for "
+                                                     "them all with changelog.wal-relay)"
                                                  : " (row triggers appending to change_log)");
   if (before && *before != feed)
-    std::fprintf(stderr, "restcache-load: the feed was %s: restart the running instances (until then they "
-                         "answer from PostgreSQL, uncached)\n",
+    std::fprintf(stderr, "restcache-load: the feed was %s: running instances follow the switch now (each drops "
+                         "its tiers and answers from PostgreSQL until it has caught up on the new feed)\n",
                  restcache::to_string(*before));
   for (const auto& t : identities.set_full)
     std::fprintf(stderr, "restcache-load: set REPLICA IDENTITY FULL on %s (was %s): every UPDATE and DELETE "
@@ -448,7 +449,7 @@ void plan_feed(pg::connection& c, const std::optional<restcache::feed_choice>& c
   auto feed = chosen_feed(c, choice, ready, pg::installed_schema_version(c) == 0);
   std::printf("feed: would be %s%s\n", restcache::to_string(feed),
               feed == restcache::feed_kind::wal ? " (publication restcache of the watched tables; each instance "
-                                                  "streams its own slot)"
+                                                  "streams its own slot, or one for them all with changelog.wal-relay)"
                                                 : " (row triggers in the writers' transactions)");
   auto lacks = ready.lacks();
   if (lacks.empty())
