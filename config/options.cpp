@@ -391,7 +391,8 @@ restcache_config::restcache_config() {
           "has the other",
           {"auto", "wal", "triggers"})
     .note("The WAL feed streams one logical replication slot per instance, named from the cluster and an id kept "
-          "with the LMDB file (temporary for `cache.mode` `memory`). See \"The WAL feed\" in "
+          "with the LMDB file (temporary for `cache.mode` `memory`), or one for them all with `changelog.wal-relay`. "
+          "See \"The WAL feed\" in "
           "[freshness.md](freshness.md) and [operating.md](operating.md).")
     .flag(o.changelog_wal_relay, "wal-relay", d::changelog_wal_relay,
           "under the WAL feed, one instance of the database (whichever holds the relay's lock) streams one slot "
@@ -411,7 +412,7 @@ restcache_config::restcache_config() {
           "it until `COMMIT PREPARED` or `ROLLBACK PREPARED`. The log line names each (`pg_prepared_xacts`' gid, "
           "`pg_stat_activity`'s pid).")
     .integer(o.changelog_retention, "retention", d::changelog_retention, 0, int_max,
-             "seconds change-log entries are kept once applied, 0 = never prune")
+             "seconds change-log entries (and the WAL relay's rows) are kept once applied, 0 = never prune")
     .note("An instance down for longer drops its tiers when it comes back. See \"Pruning\" in "
           "[freshness.md](freshness.md) and \"Running several instances\" in [operating.md](operating.md).")
     .integer(o.changelog_max_pending, "max-pending", d::changelog_max_pending, 1, int_max,
@@ -422,7 +423,8 @@ restcache_config::restcache_config() {
              "this (plus the shards' work)")
     .note("Each instance runs one small statement per interval on the primary, whether anything changed or "
           "not. Under the WAL feed, the commits that follow a first one within this interval are applied as one "
-          "round. See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
+          "round (through the WAL relay, written as one row by its leader; its followers wait for the leader's "
+          "notification instead of reading each interval). See \"From a commit to a dropped key\" in [freshness.md](freshness.md).")
     .integer(o.changelog_drift_interval_ms, "drift-interval", d::changelog_drift_interval_ms, 100, 600'000,
              "ms between checks of the watched tables' catalog: restcache's triggers present and enabled ALWAYS, "
              "the columns the documents read unchanged")

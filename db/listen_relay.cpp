@@ -218,7 +218,7 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
                                + "): no instance relays it (see their logs: \"WAL relay\")");
     metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
     if (with_slot)
-      metrics_.slot_server_lsn.store(page.confirmed, std::memory_order_relaxed);
+      metrics_.slot_server_lsn.store(page.server_lsn, std::memory_order_relaxed);
     if (PQstatus(c.get()) != CONNECTION_OK)
       throw std::runtime_error("connection status bad");
     // Until the next window's notification; no longer than a second (the

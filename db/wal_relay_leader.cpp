@@ -111,13 +111,15 @@ bool wal_relay_leader::lead(pg::connection& c) {
   o.create_wait = cfg_.slot_create_wait;
   std::optional<pg::wal_stream> streamed{open_stream(c, o)};
   auto& stream = *streamed;
+  const uint64_t starts_at =
+    o.create != pg::wal_stream_options::create_slot::no ? stream.consistent_point() : facts.confirmed_flush;
   uint64_t relayed = state.relayed_to;
   std::optional<uint64_t> restart;
   if (judged.drop_tiers() || !state.led || other_declarations) {
     // What lies between the table and the slot is not known (or nothing
     // says what the table held): the relay starts again where the slot
     // does, its followers below drop their tiers.
-    restart = o.create != pg::wal_stream_options::create_slot::no ? stream.consistent_point() : facts.confirmed_flush;
+    restart = starts_at;
     if (state.led) {
       spdlog::warn("WAL relay: slot {}: {}: the relay starts again at {}; its followers drop both tiers", slot,
                    other_declarations ? "another leader's declarations" : judged.reason, format_wal_lsn(*restart));
@@ -126,9 +128,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
     relayed = *restart;
   }
   pg::claim_relay(c, fingerprint_, cfg_.instance_id, restart);
-  spdlog::info("WAL relay: leading: streaming the slot {} from {}, relayed up to {}", slot,
-               format_wal_lsn(facts.exists && o.create == pg::wal_stream_options::create_slot::no ? facts.confirmed_flush
-                                                                                                 : stream.consistent_point()),
+  spdlog::info("WAL relay: leading: streaming the slot {} from {}, relayed up to {}", slot, format_wal_lsn(starts_at),
                format_wal_lsn(relayed));
   auto reader = watch_reader(c, cfg_.watched, identities_, true);
 
@@ -165,7 +165,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
       std::vector<pg::wal_commit> window{pg::coalesce_window(commits)};
       pg::write_relay(c, first_end, window.back().end_lsn,
                       pg::encode_relay_commits(window, {pg::full_xid(window.back().xid, xmax)}));
-      relayed = commits.back().end_lsn;
+      relayed = window.back().end_lsn;
       bump(metrics_.relay_windows);
       stream.confirm(relayed);
     } else if (!reader.in_transaction()) {

@@ -2,9 +2,8 @@
 #include "persistence/pg/wal_feed.hpp"
 
 #include <chrono>
-#include <thread>
-
 #include <map>
+#include <thread>
 
 #include "messages/doc_catalogue.hpp"
 #include "messages/text.hpp"
@@ -191,32 +190,6 @@ std::optional<feed_kind> recorded_feed(connection& c) {
 
 namespace {
 
-identity_report install_feed_once(connection& c, feed_kind feed);
-
-} // namespace
-
-identity_report install_feed(connection& c, feed_kind feed) {
-  // Its DDL (identities, triggers, the publication) locks the watched
-  // tables: a writer holding one of them and waiting for another it holds
-  // would deadlock with it, and PostgreSQL might abort the writer. So it
-  // waits for a table lock less than the deadlock check's delay, gives up
-  // first, and tries again: a writer is never the one to fail.
-  using namespace std::chrono_literals;
-  const auto until = std::chrono::steady_clock::now() + 30s;
-  for (int tries = 1;; ++tries) {
-    try {
-      return install_feed_once(c, feed);
-    } catch (const error& e) {
-      const bool yielded = e.sqlstate() == "55P03" || e.sqlstate() == "40P01"; // lock_timeout, deadlock
-      if (!yielded || std::chrono::steady_clock::now() >= until)
-        throw;
-      std::this_thread::sleep_for(std::chrono::milliseconds{std::min(20 * tries, 500)});
-    }
-  }
-}
-
-namespace {
-
 identity_report install_feed_once(connection& c, feed_kind feed) {
   identity_report report;
   c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql
@@ -280,6 +253,26 @@ identity_report install_feed_once(connection& c, feed_kind feed) {
 }
 
 } // namespace
+
+identity_report install_feed(connection& c, feed_kind feed) {
+  // Its DDL (identities, triggers, the publication) locks the watched
+  // tables: a writer holding one of them and waiting for another it holds
+  // would deadlock with it, and PostgreSQL might abort the writer. So it
+  // waits for a table lock less than the deadlock check's delay, gives up
+  // first, and tries again: a writer is never the one to fail.
+  using namespace std::chrono_literals;
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  for (int tries = 1;; ++tries) {
+    try {
+      return install_feed_once(c, feed);
+    } catch (const error& e) {
+      const bool yielded = e.sqlstate() == "55P03" || e.sqlstate() == "40P01"; // lock_timeout, deadlock
+      if (!yielded || std::chrono::steady_clock::now() >= until)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds{std::min(20 * tries, 500)});
+    }
+  }
+}
 
 feed_kind resolve_feed(feed_choice choice, const wal_readiness& r) {
   switch (choice) {

@@ -207,11 +207,11 @@ void claim_relay(connection& c, std::string_view fingerprint, std::string_view l
 }
 
 void write_relay(connection& c, uint64_t first_lsn, uint64_t end_lsn, const std::string& commits) {
-  constexpr const char* name = "restcache_relay_write";
-  if (!c.is_prepared(name))
-    c.prepare(name, std::string{"INSERT INTO wal_relay (first_lsn, end_lsn, commits) SELECT $1, $2, $3"
-                                " FROM (SELECT pg_notify('"} + relay_channel + "', '')) n");
-  c.exec_prepared(name, {format_wal_lsn(first_lsn), format_wal_lsn(end_lsn), commits});
+  static const std::string sql = std::string{"INSERT INTO wal_relay (first_lsn, end_lsn, commits) SELECT $1, $2, $3"
+                                             " FROM (SELECT pg_notify('"}
+                                 + relay_channel + "', '')) n";
+  c.prepare("restcache_relay_write", sql);
+  c.exec_prepared("restcache_relay_write", {format_wal_lsn(first_lsn), format_wal_lsn(end_lsn), commits});
 }
 
 int64_t prune_relay(connection& c, std::chrono::seconds retention) {
@@ -225,37 +225,26 @@ int64_t prune_relay(connection& c, std::chrono::seconds retention) {
   return r.int64(0, 0);
 }
 
-namespace {
-
-// A follower runs these every changelog.poll-interval: named, parsed and
-// planned once per session.
-constexpr const char* relay_slot_stmt = "restcache_relay_slot";
-constexpr const char* relay_page_stmt = "restcache_relay_page";
-
-void prepare_once(connection& c, const char* name, const std::string& sql) {
-  if (!c.is_prepared(name))
-    c.prepare(name, sql);
-}
-
-} // namespace
-
 relay_page read_relay(connection& c, const std::string& slot, uint64_t after, int max_windows) {
   relay_page page;
   // First the slot: the leader confirms a position once the windows below
   // it are committed, so the next statement's snapshot sees them all.
+  // Named, parsed and planned once per session: a follower runs them at
+  // every notification and every second.
+  static const std::string slot_sql =
+    "SELECT (SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1),"
+    " pg_current_wal_insert_lsn()::text";
+  static const std::string page_sql = std::string{"SELECT s.*, w.end_lsn::text, w.commits FROM ("} + relay_state_sql
+                                      + ") s LEFT JOIN LATERAL (SELECT end_lsn, commits FROM wal_relay"
+                                        " WHERE end_lsn > $1::pg_lsn ORDER BY end_lsn LIMIT $2::int) w ON true";
   if (!slot.empty()) {
-    prepare_once(c, relay_slot_stmt,
-                 "SELECT (SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1),"
-                 " pg_current_wal_insert_lsn()::text");
-    auto s = c.exec_prepared(relay_slot_stmt, {slot});
+    c.prepare("restcache_relay_slot", slot_sql);
+    auto s = c.exec_prepared("restcache_relay_slot", {slot});
     page.confirmed = lsn_of(s, 0, 0);
     page.server_lsn = lsn_of(s, 0, 1);
   }
-  prepare_once(c, relay_page_stmt,
-               std::string{"SELECT s.*, w.end_lsn::text, w.commits FROM ("} + relay_state_sql
-                 + ") s LEFT JOIN LATERAL (SELECT end_lsn, commits FROM wal_relay"
-                   " WHERE end_lsn > $1::pg_lsn ORDER BY end_lsn LIMIT $2::int) w ON true");
-  auto r = c.exec_prepared(relay_page_stmt, {format_wal_lsn(after), std::to_string(max_windows)});
+  c.prepare("restcache_relay_page", page_sql);
+  auto r = c.exec_prepared("restcache_relay_page", {format_wal_lsn(after), std::to_string(max_windows)});
   page.state = state_of(r, 0, 0);
   for (int i = 0; i < r.rows(); ++i)
     if (!r.is_null(i, 4))
