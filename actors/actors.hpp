@@ -160,6 +160,10 @@ using batch_writer_actor = caf::typed_actor<
   /// this identity and a watermark of 0 in the same transaction. The shards'
   /// own clears follow; the listener's next watermark comes after this.
   caf::reacts_to<history_atom, history_identity>,
+  /// The listener carried the tiers across a switch of feed: the watermark
+  /// restarts in the new feed's positions (the pending one is of the old
+  /// feed and goes; the stored one stays, still true, until the next).
+  caf::reacts_to<rebase_atom>,
   /// Writes the queued records now (timer, or batch size reached).
   caf::reacts_to<flush_atom, uint64_t>,
   /// Writes the pending deletes now.

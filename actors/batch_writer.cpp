@@ -317,6 +317,7 @@ batch_writer(batch_writer_actor::stateful_pointer<batch_writer_state> self, batc
       st.watermark = 0;
       st.schedule_delete_flush(self);
     },
+    [self](rebase_atom) { self->state.watermark.reset(); },
     [self](watermark_atom, uint64_t xmin, std::string& position, std::string& witness, std::string& catalog) {
       auto& st = self->state;
       // Marks come in order; one older than what is pending (a late message

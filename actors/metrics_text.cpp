@@ -128,6 +128,10 @@ std::string listener_metrics_text(const listener_metrics& m) {
   append_metric(out, "restcache_listener_tier_drops_total",
                 "Both tiers dropped: the log was pruned past the watermark, or a storm overflowed.",
                 "counter", rd(m.tier_drops));
+  append_metric(out, "restcache_listener_tiers_carried_total",
+                "Switches of feed (restcache-load --feed) the tiers were kept across: the old feed read up to where "
+                "the new one begins.",
+                "counter", rd(m.tiers_carried));
   append_metric(out, "restcache_listener_truncates_total",
                 "TRUNCATEs of a watched table seen, live or on replay: both tiers dropped.", "counter",
                 rd(m.truncates));

@@ -83,6 +83,18 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
     // Only at shutdown (a shard gone): the round stays unconfirmed, so the
     // watermark does not advance past it.
   };
+  if (r.rebase && !r.new_history) {
+    // Carried across a switch of feed: the old feed's positions mean
+    // nothing in the new one's, the tiers stay.
+    metrics->watermark.store(0, std::memory_order_release);
+    inbox->set_applied(std::nullopt);
+    inbox->set_applied_witness(std::nullopt);
+    applied_position.reset();
+    applied_witness.reset();
+    marks.clear();
+    if (writer)
+      caf::anon_send(writer, rebase_atom::value);
+  }
   if (r.new_history) {
     // Another history: its xids have nothing to do with the old watermark,
     // and marks taken on the old one must not raise it again.
@@ -267,6 +279,7 @@ actor_report notify_listener_state::report(notify_listener_ptr self) const {
     .add("changes read", rd(metrics->changes_read))
     .add("replayed", rd(metrics->replayed))
     .add("tier drops", rd(metrics->tier_drops))
+    .add("tiers carried", rd(metrics->tiers_carried))
     .add("truncates", rd(metrics->truncates));
   return r;
 }

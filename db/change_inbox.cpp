@@ -2,6 +2,7 @@
 #include "db/change_inbox.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace restcache {
 
@@ -14,7 +15,7 @@ void change_inbox::set_wake(std::function<void()> wake) {
     std::lock_guard guard{mtx_};
     wake_ = std::move(wake);
     // Something came before the taker was there: wake it now.
-    if ((!changes_.empty() || !rows_.empty() || drop_ || mark_) && !woken_) {
+    if ((!changes_.empty() || !rows_.empty() || drop_ || rebase_ || mark_) && !woken_) {
       woken_ = true;
       now = wake_;
     }
@@ -159,6 +160,18 @@ void change_inbox::request_reset(const history_identity& history) {
     wake();
 }
 
+void change_inbox::request_rebase() {
+  std::function<void()> wake;
+  {
+    std::lock_guard guard{mtx_};
+    rebase_ = true;
+    mark_.reset(); // of the old feed
+    wake = note_added();
+  }
+  if (wake)
+    wake();
+}
+
 change_inbox::round change_inbox::take() {
   std::lock_guard guard{mtx_};
   round r;
@@ -166,6 +179,7 @@ change_inbox::round change_inbox::take() {
   r.drop_kinds = drop_ ? 0 : drop_kinds_;
   r.new_history = std::move(new_history_);
   new_history_.reset();
+  r.rebase = std::exchange(rebase_, false);
   r.changes.reserve(changes_.size());
   for (auto& [key, change] : changes_)
     r.changes.push_back(change);

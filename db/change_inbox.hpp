@@ -48,6 +48,10 @@ public:
     /// With drop_tiers: the tiers are to hold this history from now on, and
     /// the watermark restarts from 0 (marks of the old history are gone).
     std::optional<history_identity> new_history;
+    /// Without drop_tiers: the tiers were carried across a switch of feed;
+    /// the watermark restarts from 0 in the new feed's positions, and marks
+    /// taken before are gone. This round's changes are applied.
+    bool rebase = false;
     change_batch changes;
     /// Changed rows whose old keys the WAL did not carry, each once.
     row_batch rows;
@@ -76,6 +80,9 @@ public:
   /// The connection reaches another history than the tiers hold: a drop
   /// that also forgets the pending mark (it belongs to the old history).
   void request_reset(const history_identity& history);
+  /// The tiers are carried across a switch of feed: what is pending stays
+  /// and is applied, the watermark restarts (round::rebase).
+  void request_rebase();
 
   /// Everything pending; the next add wakes the actor again.
   round take();
@@ -110,6 +117,7 @@ private:
   bool drop_ = false;
   uint64_t drop_kinds_ = 0;
   std::optional<history_identity> new_history_;
+  bool rebase_ = false;
   std::optional<mark_point> mark_;
   std::optional<feed_position> applied_;
   std::optional<log_witness> applied_witness_;

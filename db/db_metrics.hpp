@@ -65,6 +65,7 @@ struct listener_metrics {
   std::atomic<int64_t> caught_up{0};       ///< connected and a mark applied since
   std::atomic<uint64_t> replayed{0};       ///< changes re-applied after a (re)connect: change-log entries, or what the slot streamed before catching up
   std::atomic<uint64_t> tier_drops{0};     ///< both tiers dropped: log pruned, or storm overflow
+  std::atomic<uint64_t> tiers_carried{0};  ///< both tiers kept across a switch of feed
   std::atomic<uint64_t> truncates{0};      ///< TRUNCATEs of a watched table seen (live or replayed): both tiers dropped
   /// (Re)connects that found another history than the tiers held, by the
   /// rule that fired (history_rule; `same` is never counted).

@@ -8,9 +8,11 @@
 #include <spdlog/spdlog.h>
 
 #include "messages/text.hpp"
+#include "messages/wal_lsn.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/stored_declarations.hpp"
 #include "persistence/pg/connection.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "persistence/pg/wal_feed.hpp"
@@ -86,15 +88,31 @@ void listen_connection::run() {
                                  + ", newer than this build's " + std::to_string(pg::schema_version)
                                  + ": not reading its change log (upgrade restcached)");
       pg::prepare_feed_session(c);
-      kinds_checked_.reset(); // the statements are checked again on this connection
+      holds_trigger_reader_ = false;
       watermark_reset_ = false;
-      metrics_.feed_wal.store(0, std::memory_order_relaxed);
-      metrics_.relay_following.store(0, std::memory_order_relaxed);
-      if (choose_feed(c) == feed_kind::wal) {
-        if (!cfg_.wal_relay || !relay_session(c, connected_before, session_started))
-          wal_session(c, connected_before, session_started);
-      } else
-        trigger_session(c, connected_before, session_started);
+      finish_.reset();
+      carried_position_.reset();
+      // A reset asked for by a session ended by a switch stands for the
+      // next one (the actor may not have applied it yet).
+      for (bool next = true; next && !stop_.stopping();) {
+        next = false;
+        kinds_checked_.reset(); // the statements are checked again on this connection
+        metrics_.feed_wal.store(0, std::memory_order_relaxed);
+        metrics_.relay_following.store(0, std::memory_order_relaxed);
+        try {
+          if (choose_feed(c) == feed_kind::wal) {
+            if (!cfg_.wal_relay || !relay_session(c, connected_before, session_started))
+              wal_session(c, connected_before, session_started);
+          } else
+            trigger_session(c, connected_before, session_started);
+        } catch (const feed_switched& e) {
+          // Bypassed until the new feed's session has caught up.
+          spdlog::info("change listener: {}", e.what());
+          if (metrics_.connected.exchange(0) == 1)
+            down_();
+          next = true;
+        }
+      }
     } catch (const std::exception& e) {
       // A session that ran a while was healthy: reconnect at once. One that
       // ends as soon as it starts (the same failure each time) backs off.
@@ -123,10 +141,19 @@ feed_kind listen_connection::choose_feed(pg::connection& c) {
     throw std::runtime_error(std::string{"changelog.feed is "} + (cfg_.feed == feed_choice::wal ? "wal" : "triggers")
                              + " but the database's change feed is " + to_string(feed)
                              + " (restcache-load --feed chooses it; changelog.feed = auto follows it)");
-  if (feed != tiers_feed_) {
+  const bool held = !watermark_reset_ && metrics_.watermark.load(std::memory_order_acquire) != 0;
+  if (feed == feed_kind::wal && tiers_feed_ == feed_kind::triggers && held) {
+    // Carried onto the WAL by its session, or dropped there.
+  } else if (feed == feed_kind::triggers && tiers_feed_ == feed_kind::wal && held && cfg_.feed == feed_choice::automatic
+             && finish_ahead(c)) {
+    // The WAL kept the tiers: a WAL session streams up to where the
+    // triggers' log takes over, and hands over there (finish_on_wal).
+    feed_ = feed_kind::wal;
+    return feed_kind::wal;
+  } else if (feed != tiers_feed_) {
     // A watermark of one feed is no position in the other's (an xid, an
     // LSN): what the tiers hold cannot be replayed from it.
-    if (metrics_.watermark.load(std::memory_order_acquire) != 0) {
+    if (held) {
       spdlog::warn("change listener: the database's change feed is {} now, the tiers were kept by the {} feed: "
                    "dropping both tiers",
                    to_string(feed), to_string(tiers_feed_));
@@ -139,18 +166,82 @@ feed_kind listen_connection::choose_feed(pg::connection& c) {
   return feed;
 }
 
+void listen_connection::let_go_of_trigger_log(pg::connection& c) {
+  if (std::exchange(holds_trigger_reader_, false))
+    pg::release_trigger_reader(c);
+}
+
+bool listen_connection::finish_ahead(pg::connection& c) {
+  if (!finish_ && (finish_ = pg::triggers_switch_point(c))) {
+    finish_by_ = std::chrono::steady_clock::now() + std::chrono::seconds{30};
+    spdlog::info("change listener: the database's change feed is the triggers now: streaming the WAL up to {}, "
+                 "where their log takes over",
+                 format_wal_lsn(finish_->lsn));
+  }
+  return finish_.has_value();
+}
+
 void listen_connection::trigger_session(pg::connection& c, bool& connected_before,
                                         std::optional<std::chrono::steady_clock::time_point>& session_started) {
+  // Registered as a reader of the log for as long as this connection reads
+  // it, and until it has moved: a switch to the WAL keeps the triggers
+  // until then. Not when pinned to the triggers (it will not move), nor
+  // when the triggers are being retired now (taken: its move then finds
+  // them gone, and drops the tiers).
+  if (!holds_trigger_reader_ && cfg_.feed == feed_choice::automatic)
+    holds_trigger_reader_ = pg::hold_trigger_reader(c);
   // The polls start from a snapshot taken before the replay: what
   // committed after it is polled, what before it is replayed (the two
   // may overlap; invalidations are idempotent).
   newest_ = pg::read_position(c, position_).newest;
   last_poll_us_ = now_us();
   last_mark_.reset();
-  auto watermark = metrics_.watermark.load(std::memory_order_acquire);
-  const bool same = same_history(c, pg::read_history(c), watermark);
+  auto watermark = watermark_reset_ ? 0 : metrics_.watermark.load(std::memory_order_acquire);
+  // Tiers the WAL kept up to the switch point: the log from the switch's
+  // snapshot is what they lack.
+  const auto carried = std::exchange(carried_position_, std::nullopt);
+  const bool same = carried || same_history(c, pg::read_history(c), watermark);
+  bool tiers_fresh = !same || watermark == 0;
   std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
-  if (!same) {
+  if (carried) {
+    auto replay = pg::read_changes_since(c, *carried, cfg_.replay_limit, cfg_.replay_digest_from);
+    if (!replay.complete) {
+      spdlog::warn("change listener: the change log no longer reaches back to the switch of feed (pruned below {}), "
+                   "or holds more than {} entries since: dropping both tiers",
+                   replay.horizon, cfg_.replay_limit);
+      bump(metrics_.tier_drops);
+      reset_history(pg::read_history(c).identity);
+    } else {
+      if (replay.truncated) {
+        bump(metrics_.truncates);
+        inbox_.request_drop();
+      }
+      if (replay.key_spaces != 0)
+        drop_key_spaces(replay.key_spaces);
+      altered_away = std::move(replay.altered_tables);
+      bump(metrics_.replayed, replay.changes.size());
+      add_stamped(c, replay.changes);
+      // Filled under the WAL feed's fingerprint: what the documents read
+      // must be unchanged, or the check below drops what changed.
+      auto now = read_drift(c);
+      if (!catalog_.empty()
+          && pg::fingerprint_of_documents(catalog_) == pg::fingerprint_of_documents(now.fingerprint)) {
+        catalog_ = now.fingerprint;
+        catalog_moved_ = true;
+      }
+      bump(metrics_.tiers_carried);
+      spdlog::info("change listener: carried both tiers from the WAL onto the change log (read from {})",
+                   to_text(*carried));
+      tiers_fresh = false;
+    }
+    // This instance's slot, streamed up to the switch point, holds WAL for
+    // nobody now.
+    if (!cfg_.temporary_slot) {
+      auto own = pg::slot_name(pg::read_history(c).identity.system_id, cfg_.instance_id);
+      if (pg::read_slot(c, own).exists)
+        pg::drop_released_slot(c, own, [this](std::chrono::milliseconds d) { return pause(d); });
+    }
+  } else if (!same) {
     // Dropped; nothing of the old history is worth replaying.
   } else if (watermark == 0) {
     // Nothing applied through a mark yet. At the first start the tiers
@@ -191,7 +282,8 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   // Before the session's first mark (which lets the tiers serve): a kind
   // whose tables drifted while the listener was away is bypassed from
   // the start, and what changed unseen is dropped with the replay.
-  check_drift(c, !same || watermark == 0, altered_away);
+  check_drift(c, tiers_fresh, altered_away);
+  watermark_reset_ = false;
   // Read after the replay: every change committed before this session
   // (replayed or not) lies below it.
   uint64_t lsn_floor = cfg_.stamp_lsn ? pg::insert_lsn(c) : 0;
@@ -337,9 +429,19 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
   // switch through the old feed so that this check runs at once): this
   // session's feed reports nothing more. Ending it bypasses the tiers until
   // the next session, on the new feed, has dropped them and caught up.
-  if (auto now = pg::recorded_feed(c); now && *now != feed_)
-    throw std::runtime_error(std::string{"the database's change feed is "} + to_string(*now) + " now, not "
-                             + to_string(feed_) + ": following it");
+  if (auto now = pg::recorded_feed(c); now && *now != feed_) {
+    // From the WAL to the triggers: streamed on up to where their log
+    // takes over, keeping the tiers (finish_on_wal).
+    const bool finishing = *now == feed_kind::triggers && tiers_feed_ == feed_kind::wal
+                           && cfg_.feed == feed_choice::automatic
+                           && finish_ahead(c);
+    if (!finishing)
+      throw feed_switched(std::string{"the database's change feed is "} + to_string(*now) + " now, not "
+                          + to_string(feed_) + ": following it");
+    // The trigger session's first check compares what the documents read
+    // with what the tiers were filled under.
+    return;
+  }
   check_declarations(c);
   count_slots(c);
   // Only the kinds reading what changed: the others' documents stay.

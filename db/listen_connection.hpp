@@ -31,6 +31,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/change_feed.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/wal_changes.hpp"
 
@@ -101,11 +102,40 @@ public:
 
 private:
   using time_point = std::chrono::steady_clock::time_point;
+  /// The database switched feeds: the next session follows the new one on
+  /// the same connection (which may hold the triggers' log for the move).
+  struct feed_switched : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
   void run();
   /// The feed this session follows: the database's (restcache_feed), or
-  /// throws when changelog.feed requires the other. A change of feed
-  /// (or tiers of the other one) restarts the watermark and drops the tiers.
+  /// throws when changelog.feed requires the other. Tiers the triggers kept
+  /// are carried onto the WAL by its session (carry_from_triggers); tiers
+  /// of the WAL under the triggers are dropped, the watermark restarted.
   feed_kind choose_feed(pg::connection& c);
+  /// A WAL session's first step when the triggers kept the tiers
+  /// (listen_carry.cpp): `snapshot` is the one the slot it follows
+  /// exported where it begins (`onto` names it in the log; empty: none
+  /// known). When the triggers logged everything from the tiers' position
+  /// up to it and the log still holds it, replays that into the inbox,
+  /// takes the catalog fingerprint over when what the documents read is
+  /// unchanged, and restarts the watermark keeping the tiers: true. Else
+  /// the tiers are dropped: false. Either way the watermark is the WAL's
+  /// from then on, and this connection no longer holds the triggers' log.
+  bool carry_from_triggers(pg::connection& c, const std::string& snapshot, const std::string& onto);
+  /// A WAL session's, the database having switched to the triggers
+  /// (finish_ set): once the session's applied position `reached` has
+  /// passed the switch point, restarts the watermark keeping the tiers,
+  /// leaves the trigger session the switch's snapshot to read the log from
+  /// (carried_position_), and ends the session (feed_switched). Past
+  /// finish_by_ without reaching it, the tiers are dropped instead.
+  void finish_on_wal(uint64_t reached);
+  /// Reads the switch point into finish_ (once: the session then has 30 s
+  /// to reach it); whether there is one.
+  bool finish_ahead(pg::connection& c);
+  /// No longer reading the change log: a switch to the WAL need not wait
+  /// for this connection (pg::release_trigger_reader).
+  void let_go_of_trigger_log(pg::connection& c);
   /// The trigger feed: replay the log from the watermark, then poll it.
   void trigger_session(pg::connection& c, bool& connected_before, std::optional<time_point>& session_started);
   /// The WAL feed (listen_wal.cpp): judge the slot (create it, or drop the
@@ -223,6 +253,16 @@ private:
   bool prune_refused_ = false;
   feed_kind feed_ = feed_kind::triggers;  ///< the feed of the current (or last) session
   feed_kind tiers_feed_;                  ///< the feed the watermark is of
+  /// Where a WAL session hands over to the triggers after a switch, and
+  /// by when it must have (pg::triggers_switch_point).
+  std::optional<pg::switch_point> finish_;
+  std::chrono::steady_clock::time_point finish_by_{};
+  /// The trigger session's first read of the log, for tiers the WAL kept
+  /// up to the switch point (finish_on_wal).
+  std::optional<feed_position> carried_position_;
+  /// This connection holds pg::trigger_reader_lock_key shared: a switch to
+  /// the WAL keeps the triggers until it has moved.
+  bool holds_trigger_reader_ = false;
   /// A reset of the watermark was asked for this session (the actor
   /// applies it with the next round): the watermark read now is void.
   bool watermark_reset_ = false;

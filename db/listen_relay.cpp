@@ -97,9 +97,14 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
   newest_.reset();
   const auto live = pg::read_history(c);
   const auto relay_slot = pg::slot_name(live.identity.system_id, pg::relay_slot_id);
+  // The triggers kept the tiers: carried onto the relay from where it
+  // last started (carry_from_triggers).
+  const bool carry = tiers_feed_ != feed_kind::wal;
+  if (!carry)
+    let_go_of_trigger_log(c);
   const auto witness = inbox_.applied_witness();
-  const uint64_t watermark = watermark_reset_ ? 0 : metrics_.watermark.load(std::memory_order_acquire);
-  const bool same = same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
+  const uint64_t watermark = watermark_reset_ || carry ? 0 : metrics_.watermark.load(std::memory_order_acquire);
+  const bool same = carry || same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
   const uint64_t applied = same ? watermark : 0;
 
   // A slot of this instance's own, from before it followed the relay,
@@ -113,29 +118,51 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
   }
 
   auto start = pg::read_relay(c, relay_slot, applied, 0);
+  // Just after a switch the leader is making the relay's slot: its start
+  // is what tiers are carried onto.
+  for (auto waited = clock::now(); carry && start.confirmed == 0 && clock::now() - waited < 10s;
+       start = pg::read_relay(c, relay_slot, applied, 0))
+    if (!pause(200ms))
+      throw std::runtime_error("stopping");
   const uint64_t reached = std::max(start.state.relayed_to, start.confirmed);
-  std::string why;
-  if (applied != 0) {
-    if (applied < start.state.pruned_below)
-      why = "the relay no longer holds what came after the tiers' position " + format_wal_lsn(applied)
-            + " (pruned, or started again at " + format_wal_lsn(start.state.pruned_below) + ")";
-    else if (applied > reached)
-      why = "the tiers applied past what the relay reached (" + format_wal_lsn(reached) + "): an older copy restored";
-    else if (witness && witness->seq > start.state.pruned_below)
-      if (auto x = pg::relayed_xid_at(c, witness->seq); x && *x != witness->xid)
-        why = "the relay holds another transaction where the tiers' last one ended: an older copy restored";
+  uint64_t position = 0;
+  if (carry) {
+    // Every window since the start is there while nothing was pruned.
+    const bool whole = start.confirmed != 0 && !start.state.start_snapshot.empty()
+                       && start.state.start_lsn != 0 && start.state.pruned_below <= start.state.start_lsn;
+    const bool carried = carry_from_triggers(c, whole ? start.state.start_snapshot : std::string{}, "the WAL relay");
+    position = carried ? start.state.start_lsn : reached;
+    check_drift(c, !carried);
+  } else {
+    std::string why;
+    if (applied != 0) {
+      if (applied < start.state.pruned_below)
+        why = "the relay no longer holds what came after the tiers' position " + format_wal_lsn(applied)
+              + " (pruned, or started again at " + format_wal_lsn(start.state.pruned_below) + ")";
+      else if (applied > reached)
+        why = "the tiers applied past what the relay reached (" + format_wal_lsn(reached) + "): an older copy restored";
+      else if (witness && witness->seq > start.state.pruned_below)
+        if (auto x = pg::relayed_xid_at(c, witness->seq); x && *x != witness->xid)
+          why = "the relay holds another transaction where the tiers' last one ended: an older copy restored";
+    }
+    const bool drop = !why.empty() || (applied == 0 && connected_before);
+    if (drop && (applied != 0 || connected_before)) {
+      spdlog::warn("change listener: WAL relay: {}: dropping both tiers",
+                   why.empty() ? "nothing applied since the last session" : why);
+      bump(metrics_.tier_drops);
+    }
+    if (finish_ && (drop || applied == 0)) {
+      // Switched to the triggers, and the relay cannot carry the tiers to
+      // where their log takes over.
+      finish_by_ = {};
+      finish_on_wal(0);
+    }
+    if (drop || applied == 0)
+      reset_history(live.identity);
+    position = drop || applied == 0 ? reached : applied;
+    check_drift(c, drop || applied == 0);
   }
-  const bool drop = !why.empty() || (applied == 0 && connected_before);
-  if (drop && (applied != 0 || connected_before)) {
-    spdlog::warn("change listener: WAL relay: {}: dropping both tiers",
-                 why.empty() ? "nothing applied since the last session" : why);
-    bump(metrics_.tier_drops);
-  }
-  if (drop || applied == 0)
-    reset_history(live.identity);
   watermark_reset_ = false;
-  uint64_t position = drop || applied == 0 ? reached : applied;
-  check_drift(c, drop || applied == 0);
 
   // Woken by the leader's commits (NOTIFY from its transactions only,
   // never a writer's) rather than reading the table every poll interval.
@@ -217,6 +244,7 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
                                + format_wal_lsn(server_at.front().second) + ", at " + format_wal_lsn(position)
                                + "): no instance relays it (see their logs: \"WAL relay\")");
     metrics_.slot_confirmed_lsn.store(position, std::memory_order_relaxed);
+    finish_on_wal(marks.last);
     if (with_slot)
       metrics_.slot_server_lsn.store(page.server_lsn, std::memory_order_relaxed);
     if (PQstatus(c.get()) != CONNECTION_OK)

@@ -13,6 +13,7 @@
 
 #include "db/listen_connection.hpp"
 #include "messages/wal_lsn.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/statements.hpp"
 #include "persistence/pg/wal_changes.hpp"
 #include "persistence/pg/wal_feed.hpp"
@@ -36,12 +37,18 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   last_mark_.reset();
   newest_.reset();
   const auto live = pg::read_history(c);
+  // The triggers kept the tiers: a slot made now carries them over
+  // (carry_from_triggers), whatever an older one of this instance held.
+  const bool carry = tiers_feed_ != feed_kind::wal;
+  if (!carry)
+    let_go_of_trigger_log(c);
   // The identity, and the last transaction the tiers applied against the
   // next xid (below it: an older copy, however far its WAL went since); the
   // slot and its stream say the rest.
   const auto witness = inbox_.applied_witness();
-  const uint64_t watermark = watermark_reset_ ? 0 : metrics_.watermark.load(std::memory_order_acquire);
-  const bool same = same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
+  const uint64_t watermark =
+    watermark_reset_ || carry ? 0 : metrics_.watermark.load(std::memory_order_acquire);
+  const bool same = carry || same_history(c, live, watermark != 0 && witness ? witness->xid + 1 : 0);
   const uint64_t applied = same ? watermark : 0;
   const auto name = pg::slot_name(live.identity.system_id, cfg_.instance_id);
 
@@ -56,7 +63,23 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   // the slot starts before it: a slot of an older copy restored in place
   // streams other commits there.
   std::optional<log_witness> verify;
-  if (cfg_.temporary_slot) {
+  std::string exported; // the new slot's snapshot, when carrying
+  if (carry) {
+    o.exported = [&](const std::string& name) { exported = pg::exported_snapshot(c, name); };
+    if (!cfg_.temporary_slot) {
+      auto facts = pg::read_slot(c, name);
+      if (facts.exists) {
+        // Of an earlier time on the WAL: where it stands means nothing to
+        // what the triggers kept since.
+        auto judged = pg::judge_slot(facts, 0, live.identity.database_name);
+        if (judged.verdict == pg::slot_verdict::active_elsewhere || judged.verdict == pg::slot_verdict::foreign)
+          throw std::runtime_error("replication slot " + name + ": " + judged.reason);
+        c.exec_params("SELECT pg_drop_replication_slot($1)", {name});
+      }
+    }
+    o.create = cfg_.temporary_slot ? pg::wal_stream_options::create_slot::temporary
+                                   : pg::wal_stream_options::create_slot::permanent;
+  } else if (cfg_.temporary_slot) {
     // Gone with the last connection: what memory holds was kept by it.
     o.create = pg::wal_stream_options::create_slot::temporary;
     drop_tiers = connected_before;
@@ -84,6 +107,12 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       verify = witness;
   }
   o.create_wait = cfg_.slot_create_wait;
+  if (finish_ && (drop_tiers || applied == 0 || o.create != pg::wal_stream_options::create_slot::no)) {
+    // Switched to the triggers, and this slot cannot carry the tiers to
+    // where their log takes over.
+    finish_by_ = {};
+    finish_on_wal(0);
+  }
   auto stream = open_stream(c, o);
   // After the new slot's consistent point: every change committed since is
   // streamed, what the tiers hold from before is dropped.
@@ -92,10 +121,15 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
     bump(metrics_.slot_resets);
     bump(metrics_.tier_drops);
   }
-  if (drop_tiers || o.create != pg::wal_stream_options::create_slot::no)
-    reset_history(live.identity);
+  if (carry) {
+    const bool carried = carry_from_triggers(c, exported, "the slot " + name);
+    check_drift(c, !carried);
+  } else {
+    if (drop_tiers || o.create != pg::wal_stream_options::create_slot::no)
+      reset_history(live.identity);
+    check_drift(c, drop_tiers || applied == 0);
+  }
   watermark_reset_ = false;
-  check_drift(c, drop_tiers || applied == 0);
 
   auto reader = watch_reader(c, cfg_.watched, identity_at_start_);
 
@@ -186,6 +220,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
       stream.confirm(held);
     metrics_.slot_confirmed_lsn.store(stream.confirmed(), std::memory_order_relaxed);
     metrics_.slot_server_lsn.store(stream.server_end(), std::memory_order_relaxed);
+    finish_on_wal(marks.last);
     if (PQstatus(c.get()) != CONNECTION_OK)
       throw std::runtime_error("connection status bad");
   }

@@ -11,6 +11,7 @@
 #include "messages/wal_lsn.hpp"
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/wal_feed.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/wal_relay.hpp"
 #include "persistence/pg/wal_slot.hpp"
 #include "persistence/pg/wal_stream.hpp"
@@ -109,6 +110,11 @@ bool wal_relay_leader::lead(pg::connection& c) {
     case pg::slot_verdict::missing: o.create = pg::wal_stream_options::create_slot::permanent; break;
   }
   o.create_wait = cfg_.slot_create_wait;
+  // What committed visibly to a new slot's snapshot lies below its start:
+  // followers whose tiers the triggers kept carry them over from there.
+  std::optional<std::string> exported;
+  if (o.create != pg::wal_stream_options::create_slot::no)
+    o.exported = [&](const std::string& name) { exported = pg::exported_snapshot(c, name); };
   std::optional<pg::wal_stream> streamed{open_stream(c, o)};
   auto& stream = *streamed;
   const uint64_t starts_at =
@@ -127,7 +133,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
     }
     relayed = *restart;
   }
-  pg::claim_relay(c, fingerprint_, cfg_.instance_id, restart);
+  pg::claim_relay(c, fingerprint_, cfg_.instance_id, restart, exported);
   spdlog::info("WAL relay: leading: streaming the slot {} from {}, relayed up to {}", slot, format_wal_lsn(starts_at),
                format_wal_lsn(relayed));
   auto reader = watch_reader(c, cfg_.watched, identities_, true);
@@ -135,12 +141,28 @@ bool wal_relay_leader::lead(pg::connection& c) {
   auto next_check = clock::now() + cfg_.check_interval;
   auto next_prune = clock::now() + cfg_.prune_interval;
   auto next_ask = clock::now();
+  // Switched to the triggers: relayed on up to where their log takes over
+  // (its followers carry their tiers across there), then a last window
+  // ending past it, so that they pass it once the slot is gone.
+  std::optional<uint64_t> finish_at;
+  const auto finish_by = [&] { return clock::now() + 30s; };
+  auto give_up_at = clock::time_point::max();
   while (!stop_.stopping()) {
     auto now = clock::now();
     if (now >= next_check) {
-      if (pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal)
-        break;
+      if (!finish_at && pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal) {
+        auto point = pg::triggers_switch_point(c);
+        finish_at = point ? point->lsn : 0;
+        give_up_at = finish_by();
+      }
       next_check = now + cfg_.check_interval;
+    }
+    if (finish_at && !reader.in_transaction()
+        && (std::max(relayed, stream.confirmed()) >= *finish_at || now >= give_up_at)) {
+      const auto end = std::max(relayed, stream.confirmed());
+      if (end > relayed)
+        pg::write_relay(c, end, end, pg::encode_relay_commits({}, {}));
+      break;
     }
     if (cfg_.retention.count() > 0 && now >= next_prune) {
       pg::prune_relay(c, cfg_.retention);
@@ -187,15 +209,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
     // its connection.
     streamed.reset();
     spdlog::info("WAL relay: the database's feed is the triggers now: dropping the relay slot {}", slot);
-    for (int tries = 0;; ++tries) {
-      try {
-        c.exec_params("SELECT pg_drop_replication_slot($1)", {slot});
-        break;
-      } catch (const pg::error&) {
-        if (tries == 50 || !stop_.pause(100ms))
-          throw;
-      }
-    }
+    pg::drop_released_slot(c, slot, [this](std::chrono::milliseconds d) { return stop_.pause(d); });
   }
   metrics_.relay_leading.store(0);
   return true;

@@ -32,6 +32,7 @@ using drain_atom = caf::atom_constant<caf::atom("drain")>;
 using clear_atom = caf::atom_constant<caf::atom("clear")>;
 using watermark_atom = caf::atom_constant<caf::atom("watermark")>;
 using history_atom = caf::atom_constant<caf::atom("history")>;     // the tiers now hold another history
+using rebase_atom = caf::atom_constant<caf::atom("rebase")>;       // the watermark restarts in another feed's positions
 using changes_atom = caf::atom_constant<caf::atom("changes")>;
 using listen_up_atom = caf::atom_constant<caf::atom("listen_up")>;
 using listen_dn_atom = caf::atom_constant<caf::atom("listen_dn")>;

@@ -160,6 +160,44 @@ CAF_TEST(a fingerprint change drops only the kinds that read the changed table) 
   CAF_CHECK_EQUAL(pg::kinds_of_table(tables, "other.unknown"), all);
 }
 
+CAF_TEST(what the documents read is compared across a switch of feed without the feeds own objects) {
+  auto tables = watched_tables();
+  auto emp = index_of(tables, "emp");
+  auto triggers = healthy(tables);
+  auto wal = healthy(tables);
+  wal.feed = feed_kind::wal;
+  wal.wal.recorded_feed = "wal";
+  wal.wal.publication = "16500:900";
+  wal.wal.publishes_all = true;
+  for (auto& t : wal.tables) {
+    t.changed = {};   // retired
+    t.truncated = {};
+  }
+  const auto of = [&](const pg::catalog_facts& f) {
+    return pg::fingerprint_of_documents(pg::judge_catalog(f, tables).fingerprint);
+  };
+  // The triggers gone and the publication there: the same documents.
+  CAF_CHECK_EQUAL(of(triggers), of(wal));
+  CAF_CHECK_NOT_EQUAL(pg::judge_catalog(triggers, tables).fingerprint, pg::judge_catalog(wal, tables).fingerprint);
+  // A column read, the table itself, a partition or the log: not the same.
+  auto column = wal;
+  column.tables[emp].columns[5].id = "6/20/-1/9";
+  CAF_CHECK_NOT_EQUAL(of(triggers), of(column));
+  auto table = wal;
+  table.tables[emp].oid = "200";
+  CAF_CHECK_NOT_EQUAL(of(triggers), of(table));
+  auto partition = wal;
+  partition.tables[emp].descendants.push_back({"public.emp_1", "101", true, false, {}, {}});
+  CAF_CHECK_NOT_EQUAL(of(triggers), of(partition));
+  auto log = wal;
+  log.log_id = "1/2";
+  CAF_CHECK_NOT_EQUAL(of(triggers), of(log));
+  // Under the WAL feed a trigger installed again is no change at all.
+  auto reinstalled = wal;
+  reinstalled.tables[emp].changed.id = "1/9/3/4";
+  CAF_CHECK_EQUAL(pg::judge_catalog(reinstalled, tables).fingerprint, pg::judge_catalog(wal, tables).fingerprint);
+}
+
 CAF_TEST(a fingerprint change says which table changed and how) {
   auto tables = watched_tables();
   auto emp = index_of(tables, "emp");

@@ -596,7 +596,11 @@ CAF_TEST(a slot streamed again starts past what was confirmed) {
   c.exec("SELECT pg_create_logical_replication_slot('restcache_stream', 'pgoutput')");
   c.exec("INSERT INTO pet VALUES (1, 'a')");
   c.exec("INSERT INTO pet VALUES (2, 'b')");
-  const pg::wal_stream_options options{dsn, "restcache_stream", "restcache_stream"};
+  pg::wal_stream_options stream_options;
+  stream_options.dsn = dsn;
+  stream_options.slot = "restcache_stream";
+  stream_options.publication = "restcache_stream";
+  const auto& options = stream_options;
   /// The ids inserted in the next `commits` transactions, and the end of the last.
   auto read = [](pg::wal_stream& s, int commits, uint64_t& end) {
     std::vector<std::string> ids;

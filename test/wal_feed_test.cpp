@@ -27,6 +27,7 @@
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/wal_feed.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
@@ -741,6 +742,54 @@ CAF_TEST(a new slot waiting for a prepared transaction names it and the instance
   CAF_CHECK(serves_truth(d.port(), 23, 2s));
 }
 
+CAF_TEST(a switch to the WAL waits for the instances reading the log and an instance left on it is bypassed) {
+  // One instance follows the database (it carries its tiers across);
+  // another is pinned to the triggers, as one that cannot follow is; a
+  // third session registered as a reader never moves.
+  pg::install_feed(sql, feed_kind::triggers);
+  const auto args = [&](const std::string& feed, const std::string& path) {
+    return std::vector<std::string>{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
+                                    "--changelog.feed=" + feed, "--lmdb.path=" + path};
+  };
+  temp_dir pinned_lmdb{"restcache-test-walfeed-pinned"};
+  auto follows = std::make_unique<daemon_process>(args("auto", lmdb.path));
+  auto pinned = std::make_unique<daemon_process>(args("triggers", pinned_lmdb.path));
+  for (auto* d : {follows.get(), pinned.get()}) {
+    CAF_REQUIRE(wait_until([&] { return metric_of(d->port(), "restcache_listener_caught_up") == 1; }, 15s));
+    CAF_REQUIRE(cached(d->port(), 20));
+  }
+  pg::connection stuck{dsn};
+  CAF_REQUIRE(pg::hold_trigger_reader(stuck));
+  auto started = std::chrono::steady_clock::now();
+  auto report = pg::install_feed(sql, feed_kind::wal, 3s);
+  auto waited = std::chrono::steady_clock::now() - started;
+  // Waited for the reader that never moved, named it, retired the
+  // triggers all the same.
+  CAF_CHECK(report.triggers_retired);
+  CAF_CHECK_EQUAL(report.readers_left.size(), 1u);
+  CAF_CHECK_GREATER_OR_EQUAL(waited, 3s);
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname = 'restcache_changed'").int64(0, 0), 0);
+  sql.exec("UPDATE dept SET loc = 'After the switch' WHERE deptno = 20");
+  // The pinned one answers from PostgreSQL, never from what the log no
+  // longer reports; the other follows with its tiers.
+  CAF_CHECK(serves_truth(pinned->port(), 20, 2s));
+  CAF_CHECK(serves_truth(follows->port(), 20, 2s));
+  CAF_CHECK(wait_until([&] { return metric_of(pinned->port(), "restcache_listener_caught_up") == 0; }, 2s));
+  {
+    http_client c{pinned->port()};
+    auto status = c.get("/deptemps/20").header_or_empty("Cache-Status");
+    CAF_CHECK_EQUAL(status.find("hit"), std::string::npos);
+  }
+  CAF_CHECK(wait_until([&] { return metric_of(follows->port(), "restcache_listener_feed_wal") == 1
+                                    && metric_of(follows->port(), "restcache_listener_caught_up") == 1; }, 5s));
+  CAF_CHECK_EQUAL(metric_of(follows->port(), "restcache_listener_tiers_carried_total"), 1);
+  CAF_CHECK(cached(follows->port(), 20));
+  // The next write is seen through the WAL alone.
+  sql.exec("UPDATE dept SET loc = 'Through the WAL' WHERE deptno = 20");
+  CAF_CHECK(serves_truth(follows->port(), 20, 2s));
+  CAF_CHECK(serves_truth(pinned->port(), 20, 2s));
+}
+
 CAF_TEST(a switch of feed each way under a writer serves nothing stale and fails no write) {
   // Starts on the triggers; the WAL feed at 2 s, the triggers again at 5 s,
   // while restcache-freshness writes by SQL and reads every changed
@@ -750,12 +799,21 @@ CAF_TEST(a switch of feed each way under a writer serves nothing stale and fails
     "--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2", "--log.level=info", "--lmdb.path=" + lmdb.path});
   CAF_REQUIRE(wait_until([&] { return metric_of(d->port(), "restcache_listener_caught_up") == 1; }, 15s));
   std::string switched;
+  int64_t drops_before = metric_of(d->port(), "restcache_listener_tier_drops_total");
+  int64_t drops_on_wal = -1, carried_on_wal = -1;
+  bool triggers_went = false;
   std::thread switcher{[&] {
     try {
       pg::connection admin{dsn};
       std::this_thread::sleep_for(2s);
-      pg::install_feed(admin, feed_kind::wal);
+      // Returns once the instance has moved (the triggers retired then).
+      auto report = pg::install_feed(admin, feed_kind::wal);
+      triggers_went = report.triggers_retired && report.readers_left.empty();
       switched += "wal ";
+      wait_until([&] { return metric_of(d->port(), "restcache_listener_feed_wal") == 1
+                              && metric_of(d->port(), "restcache_listener_caught_up") == 1; }, 5s);
+      drops_on_wal = metric_of(d->port(), "restcache_listener_tier_drops_total");
+      carried_on_wal = metric_of(d->port(), "restcache_listener_tiers_carried_total");
       std::this_thread::sleep_for(3s);
       pg::install_feed(admin, feed_kind::triggers);
       switched += "triggers";
@@ -771,6 +829,11 @@ CAF_TEST(a switch of feed each way under a writer serves nothing stale and fails
   auto status = std::system(cmd.c_str());
   switcher.join();
   CAF_CHECK_EQUAL(switched, "wal triggers");
+  // Onto the WAL with its tiers: the log read up to the slot's snapshot,
+  // and the triggers retired only once the instance had moved.
+  CAF_CHECK(triggers_went);
+  CAF_CHECK_EQUAL(carried_on_wal, 1);
+  CAF_CHECK_EQUAL(drops_on_wal, drops_before);
   std::ifstream in{out_path};
   std::string out{std::istreambuf_iterator<char>{in}, {}};
   auto field = [&](const std::string& name) {
@@ -790,6 +853,9 @@ CAF_TEST(a switch of feed each way under a writer serves nothing stale and fails
            && metric_of(d->port(), "restcache_listener_caught_up") == 1;
   }, 5s));
   CAF_CHECK_GREATER_OR_EQUAL(metric_of(d->port(), "restcache_listener_connects_total"), 3);
+  // And back with them: the WAL streamed up to where the log takes over.
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_tiers_carried_total"), 2);
+  CAF_CHECK_EQUAL(metric_of(d->port(), "restcache_listener_tier_drops_total"), drops_before);
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -95,6 +96,11 @@ constexpr const char* help_text =
   "                      it, else the triggers. Without --feed a database keeps\n"
   "                      the feed it has (the triggers for one installed by a\n"
   "                      build before the choice)\n"
+  "  --switch-wait SECONDS  on a switch from the triggers to the WAL, how long\n"
+  "                      to wait for the running instances to move (each carries\n"
+  "                      its tiers across) before the triggers are removed\n"
+  "                      anyway: an instance still reading their log then is\n"
+  "                      bypassed and drops its tiers (default 60)\n"
   "  --openapi           print the OpenAPI document of the kinds (the demo's, with\n"
   "                      its writes, or those of --documents FILE) and exit;\n"
   "                      needs no database\n"
@@ -131,6 +137,7 @@ struct args {
   bool help = false;
   std::string documents; ///< a declaration file; empty: the demo's kinds
   std::optional<restcache::feed_choice> feed; ///< --feed; none: the database's, else auto
+  int64_t switch_wait_s = 60; ///< --switch-wait
   pg::load_options load;
 };
 
@@ -206,6 +213,8 @@ args parse_args(int argc, char** argv) {
       a.feed = restcache::parse_feed_choice(v);
       if (!a.feed)
         usage_error("--feed takes auto, wal or triggers, not '" + std::string{v} + "'");
+    } else if (arg == "--switch-wait") {
+      a.switch_wait_s = parse_count(arg, value(), 0, 86'400);
     } else if (arg == "--if-empty") {
       flag();
       a.load.only_if_empty = true;
@@ -407,7 +416,8 @@ restcache::feed_kind chosen_feed(pg::connection& c, const std::optional<restcach
 
 /// Installs the feed (after the schema and the watched keys); false when
 /// the WAL feed was asked for and the database does not allow it.
-bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice, bool first_install) {
+bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>& choice, bool first_install,
+                  std::chrono::seconds switch_wait) {
   auto ready = pg::read_wal_readiness(c, watched_table_names());
   auto feed = chosen_feed(c, choice, ready, first_install);
   if (feed == restcache::feed_kind::wal && !ready.ready()) {
@@ -418,15 +428,26 @@ bool install_feed(pg::connection& c, const std::optional<restcache::feed_choice>
     return false;
   }
   auto before = pg::recorded_feed(c);
-  auto identities = pg::install_feed(c, feed);
+  if (before && *before == restcache::feed_kind::triggers && feed == restcache::feed_kind::wal)
+    std::fprintf(stderr, "restcache-load: switching to the WAL: the triggers stay until the running instances have "
+                         "moved (up to %lld s)\n",
+                 static_cast<long long>(switch_wait.count()));
+  auto identities = pg::install_feed(c, feed, switch_wait);
   std::fprintf(stderr, "restcache-load: change feed: %s%s\n", restcache::to_string(feed),
                feed == restcache::feed_kind::wal ? " (publication restcache, one slot per daemon instance, or one for "
                                                      "them all with changelog.wal-relay)"
                                                  : " (row triggers appending to change_log)");
   if (before && *before != feed)
-    std::fprintf(stderr, "restcache-load: the feed was %s: running instances follow the switch now (each drops "
-                         "its tiers and answers from PostgreSQL until it has caught up on the new feed)\n",
+    std::fprintf(stderr, "restcache-load: the feed was %s: running instances follow the switch now, each keeping "
+                         "its tiers where the old feed reaches the new one (it answers from PostgreSQL until it has "
+                         "caught up; restcache_listener_tiers_carried_total counts it)\n",
                  restcache::to_string(*before));
+  if (identities.triggers_retired)
+    std::fprintf(stderr, "restcache-load: removed the trigger feed's row triggers\n");
+  for (const auto& r : identities.readers_left)
+    std::fprintf(stderr, "restcache-load: warning: %s still read the change log when the triggers went: it is "
+                         "bypassed and drops its tiers\n",
+                 r.c_str());
   for (const auto& t : identities.set_full)
     std::fprintf(stderr, "restcache-load: set REPLICA IDENTITY FULL on %s (was %s): every UPDATE and DELETE "
                          "of it now writes its whole old row to the WAL (declaring the read's row_columns "
@@ -616,7 +637,7 @@ int main(int argc, char** argv) {
                    before == digest ? "already" : "now", origin.c_str(), digest.c_str(),
                    before && before != digest ? ": running instances serve them once restarted" : "");
     }
-    if (!install_feed(c, a.feed, first_install))
+    if (!install_feed(c, a.feed, first_install, std::chrono::seconds{a.switch_wait_s}))
       return 1;
     if (a.schema_only)
       return 0;

@@ -404,9 +404,13 @@ drift_report judge_catalog(const catalog_facts& facts, const std::vector<watched
           judge_trigger(d.changed, "restcache_changed", which, 29, check.problems);
           judge_trigger(d.truncated, "restcache_truncated", which, 32, check.problems);
         }
-        descendants += (descendants.empty() ? "" : ",") + d.oid + ":" + d.changed.id + ":" + d.truncated.id;
+        // Under the WAL feed restcache's triggers are none of its concern:
+        // retired after a switch, or installed before one back, they
+        // change nothing it reports.
+        descendants += (descendants.empty() ? "" : ",") + d.oid + ":" + (wal ? "" : d.changed.id) + ":"
+                       + (wal ? "" : d.truncated.id);
       }
-      print += "|" + f->changed.id + "|" + f->truncated.id + "|" + columns + "|" + f->rows_seen + "|" + descendants;
+      print += "|" + (wal ? "" : f->changed.id) + "|" + (wal ? "" : f->truncated.id) + "|" + columns + "|" + f->rows_seen + "|" + descendants;
       if (wal) {
         std::string published;
         for (const auto& r : f->wal) {
@@ -480,6 +484,26 @@ uint64_t fingerprint_kinds(std::string_view before, std::string_view after, cons
     if (now.find(name) == now.end())
       note(name);
   return kinds;
+}
+
+std::string fingerprint_of_documents(std::string_view fingerprint) {
+  std::string out;
+  for (const auto& [name, part] : fingerprint_parts(fingerprint)) {
+    if (name == "feed")
+      continue;
+    std::string kept = part;
+    if (name != "log" && !name.starts_with(kind_part)) {
+      auto f = split(part, '|');
+      f.resize(7);
+      // The descendants' oids without their triggers' ids.
+      std::string descendants;
+      for (const auto& d : split(f[5], ','))
+        descendants += (descendants.empty() ? "" : ",") + d.substr(0, d.find(':'));
+      kept = f[0] + "|" + f[3] + "|" + f[4] + "|" + descendants;
+    }
+    out += (out.empty() ? "" : ";") + name + "=" + kept;
+  }
+  return out;
 }
 
 std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after) {

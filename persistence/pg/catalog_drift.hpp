@@ -167,6 +167,12 @@ inline bool fingerprint_of_wal_feed(std::string_view fingerprint) noexcept {
 /// that changed; empty when they are the same.
 std::vector<std::string> fingerprint_changes(std::string_view before, std::string_view after);
 
+/// A fingerprint less what belongs to a feed (restcache's triggers, the
+/// publication and the tables' identities in it): what the documents read.
+/// Tiers a switch of feed carries over are still vouched for when theirs
+/// matches the catalog's now.
+std::string fingerprint_of_documents(std::string_view fingerprint);
+
 /// The kinds whose documents a change between two fingerprints may have
 /// made old: those reading a table whose part differs; every kind when the
 /// log's differs or `before` is empty (nothing known).

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: Apache-2.0
--- restcache schema, version 12 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 13 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -262,6 +262,30 @@ RETURNS text LANGUAGE sql STABLE AS $fn$
   SELECT coalesce((SELECT f.feed FROM restcache_feed f), 'triggers')
 $fn$;
 
+-- What a switch of feed leaves for the instances carrying their tiers across
+-- it (version 13; persistence/pg/feed_switch.hpp):
+--   triggers_removed: the transaction that last removed the row triggers. An
+--     instance whose tiers stand at a trigger-log position P carries them
+--     onto a slot made with the exported snapshot S when no removal lies
+--     between (restcache_triggers_logged): the log holds every change
+--     committed after P and visible in S, the slot every one after S.
+--   triggers_from, triggers_from_lsn: the snapshot and WAL insert position
+--     the transaction installing the triggers took once it held every
+--     watched table. Whatever committed visibly to that snapshot wrote its
+--     watched rows below that position (the triggers' DDL waited for it);
+--     whatever did not is logged. An instance on the WAL streams up to the
+--     position and then polls the log from the snapshot.
+ALTER TABLE restcache_feed ADD COLUMN IF NOT EXISTS triggers_removed xid8;
+ALTER TABLE restcache_feed ADD COLUMN IF NOT EXISTS triggers_from pg_snapshot;
+ALTER TABLE restcache_feed ADD COLUMN IF NOT EXISTS triggers_from_lsn pg_lsn;
+
+CREATE OR REPLACE FUNCTION restcache_triggers_logged(p pg_snapshot, s pg_snapshot)
+RETURNS boolean LANGUAGE sql STABLE AS $fn$
+  SELECT coalesce((SELECT f.triggers_removed IS NULL OR pg_visible_in_snapshot(f.triggers_removed, p)
+                          OR NOT pg_visible_in_snapshot(f.triggers_removed, s)
+                     FROM restcache_feed f), true)
+$fn$;
+
 -- The WAL feed's relay (changelog.wal-relay; persistence/pg/wal_relay.hpp):
 -- the instance holding advisory lock 7310593858020254570 streams the slot
 -- restcache_<system id>_relay and writes each window of commits it decoded
@@ -286,6 +310,12 @@ CREATE TABLE IF NOT EXISTS wal_relay_head (
   led_since    timestamptz NOT NULL DEFAULT now(),
   pruned_below pg_lsn NOT NULL DEFAULT '0/0'
 );
+-- Where the relay last started again, and the snapshot its new slot
+-- exported (NULL when the slot was not made anew): an instance whose tiers
+-- the triggers kept follows the relay from start_lsn, keeping them, while
+-- nothing since was pruned (version 13).
+ALTER TABLE wal_relay_head ADD COLUMN IF NOT EXISTS start_lsn pg_lsn;
+ALTER TABLE wal_relay_head ADD COLUMN IF NOT EXISTS start_snapshot pg_snapshot;
 
 -- The replica identity restcache-load found on a table before it changed it
 -- for the WAL feed (the old key columns of an UPDATE or DELETE must be in the
@@ -726,7 +756,13 @@ BEGIN
     PERFORM restcache_remove_row_triggers();
     RETURN restcache_publish_watched();
   END IF;
-  IF EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache') THEN
+  -- The publication stays while a restcache slot streams it: after a switch
+  -- to the triggers each instance streams its slot up to where the log
+  -- takes over (restcache_feed.triggers_from_lsn), and a walsender whose
+  -- publication is gone ends with an error. A later install drops it.
+  IF EXISTS (SELECT 1 FROM pg_publication WHERE pubname = 'restcache')
+     AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
+                      WHERE s.database = current_database() AND s.slot_name LIKE 'restcache\_%') THEN
     EXECUTE 'DROP PUBLICATION restcache';
   END IF;
   FOR t IN SELECT DISTINCT w.table_schema, w.table_name FROM restcache_watched_key w ORDER BY 1, 2 LOOP
@@ -788,6 +824,34 @@ BEGIN
     END IF;
   END LOOP;
   PERFORM set_config('restcache.adding_triggers', 'off', true);
+END
+$fn$;
+
+-- The second step of a switch to the WAL: once the instances reading the
+-- change log have moved (persistence/pg/feed_switch.hpp), the row triggers
+-- go. The removal is logged through them first ("!:" keys, read like a
+-- write): an instance still polling the log (an older build, or one pinned
+-- to the triggers) checks at once and stops serving what the log no longer
+-- reports. The transaction is recorded (restcache_triggers_logged). False
+-- when there were none to remove, or the feed is not the WAL.
+CREATE OR REPLACE FUNCTION restcache_retire_triggers()
+RETURNS boolean LANGUAGE plpgsql AS $fn$
+DECLARE
+  k text[];
+BEGIN
+  IF restcache_feed() <> 'wal'
+     OR NOT EXISTS (SELECT 1 FROM pg_trigger g
+                     WHERE g.tgname IN ('restcache_changed', 'restcache_truncated') AND NOT g.tgisinternal) THEN
+    RETURN false;
+  END IF;
+  SELECT array_agg(DISTINCT '!:' || quote_ident(w.table_schema) || '.' || quote_ident(w.table_name)) INTO k
+    FROM restcache_watched_key w;
+  IF k IS NOT NULL THEN
+    EXECUTE format('INSERT INTO %s (keys) VALUES ($1)', restcache_log_table()) USING k;
+  END IF;
+  UPDATE restcache_feed SET triggers_removed = pg_current_xact_id();
+  PERFORM restcache_install_triggers();
+  RETURN true;
 END
 $fn$;
 
@@ -939,6 +1003,6 @@ CREATE TABLE IF NOT EXISTS restcache_declarations (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
-INSERT INTO restcache_schema (version) VALUES (12) ON CONFLICT (version) DO NOTHING;
+INSERT INTO restcache_schema (version) VALUES (13) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;

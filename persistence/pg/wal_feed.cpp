@@ -7,6 +7,7 @@
 
 #include "messages/doc_catalogue.hpp"
 #include "messages/text.hpp"
+#include "persistence/pg/feed_switch.hpp"
 #include "persistence/pg/schema.hpp"
 
 namespace restcache::pg {
@@ -192,19 +193,18 @@ namespace {
 
 identity_report install_feed_once(connection& c, feed_kind feed) {
   identity_report report;
-  c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql
-         + "; SELECT set_config('lock_timeout', greatest(10, least(200, (SELECT setting::int / 2 FROM pg_settings"
-           " WHERE name = 'deadlock_timeout')))::text || 'ms', true)");
+  begin_yielding_ddl(c);
   try {
     // A switch: running instances follow the feed they started on, and the
     // new one logs nothing they read. Before the feed changes, it is logged
     // through the old one (a change-log row, or a logical message), as the
     // DDL event trigger logs a watched table altered: each instance checks
-    // at once, in commit order with the writes, and ends the old feed's
-    // session (listen_connection::check_drift) rather than serve what that
-    // feed no longer reports.
+    // at once, in commit order with the writes, and moves to the new feed
+    // (listen_connection::check_drift) rather than serve what the old one
+    // no longer reports.
     auto recorded = c.exec("SELECT restcache_feed()");
-    if (recorded.rows() == 1 && recorded.text(0, 0) != to_string(feed))
+    const bool switching = recorded.rows() == 1 && recorded.text(0, 0) != to_string(feed);
+    if (switching)
       c.exec("SELECT restcache_log_keys(k) FROM (SELECT array_agg(DISTINCT '!:' || quote_ident(table_schema) || '.'"
              " || quote_ident(table_name)) AS k FROM restcache_watched_key) w WHERE k IS NOT NULL");
     c.exec_params("INSERT INTO restcache_feed (feed) VALUES ($1)"
@@ -243,7 +243,18 @@ identity_report install_feed_once(connection& c, feed_kind feed) {
     }
     for (const auto& [table, identity] : was)
       report.restored.push_back(table + ": " + identity);
-    c.exec("SELECT restcache_install_triggers()");
+    if (feed == feed_kind::wal) {
+      // The triggers stay until the instances reading their log have moved
+      // (retire_triggers, in a transaction of its own).
+      c.exec("SELECT restcache_publish_watched()");
+    } else {
+      c.exec("SELECT restcache_install_triggers()");
+      // Every watched table is held now: what committed visibly to this
+      // snapshot wrote below this WAL position, the rest is logged.
+      if (switching)
+        c.exec("UPDATE restcache_feed SET triggers_from = pg_current_snapshot(),"
+               " triggers_from_lsn = pg_current_wal_insert_lsn()");
+    }
     c.exec("COMMIT");
   } catch (...) {
     rollback_if_in_transaction(c);
@@ -254,24 +265,17 @@ identity_report install_feed_once(connection& c, feed_kind feed) {
 
 } // namespace
 
-identity_report install_feed(connection& c, feed_kind feed) {
+identity_report install_feed(connection& c, feed_kind feed, std::chrono::milliseconds readers_wait) {
   // Its DDL (identities, triggers, the publication) locks the watched
-  // tables: a writer holding one of them and waiting for another it holds
-  // would deadlock with it, and PostgreSQL might abort the writer. So it
-  // waits for a table lock less than the deadlock check's delay, gives up
-  // first, and tries again: a writer is never the one to fail.
-  using namespace std::chrono_literals;
-  const auto until = std::chrono::steady_clock::now() + 30s;
-  for (int tries = 1;; ++tries) {
-    try {
-      return install_feed_once(c, feed);
-    } catch (const error& e) {
-      const bool yielded = e.sqlstate() == "55P03" || e.sqlstate() == "40P01"; // lock_timeout, deadlock
-      if (!yielded || std::chrono::steady_clock::now() >= until)
-        throw;
-      std::this_thread::sleep_for(std::chrono::milliseconds{std::min(20 * tries, 500)});
-    }
+  // tables: it yields to their writers and tries again.
+  identity_report report;
+  yielding_to_writers([&] { report = install_feed_once(c, feed); });
+  if (feed == feed_kind::wal) {
+    auto retired = retire_triggers(c, readers_wait);
+    report.triggers_retired = retired.retired;
+    report.readers_left = std::move(retired.readers);
   }
+  return report;
 }
 
 feed_kind resolve_feed(feed_choice choice, const wal_readiness& r) {

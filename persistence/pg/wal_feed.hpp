@@ -10,6 +10,7 @@
 // (restcache_feed), with the publication restcache_install_triggers keeps.
 // Blocking libpq calls; restcache-load and the listener run them.
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -79,15 +80,21 @@ std::optional<feed_kind> recorded_feed(connection& c);
 struct identity_report {
   std::vector<identity_change> set_full; ///< set to FULL
   std::vector<std::string> restored;     ///< FULL no longer needed: back as restcache found them ("emp: DEFAULT")
+  bool triggers_retired = false;         ///< the WAL feed's: the trigger feed's row triggers were removed
+  std::vector<std::string> readers_left; ///< sessions still reading their log then (pg::trigger_readers)
 };
 
 /// In one transaction under the schema lock: records the feed; puts back
 /// every identity it set before, then for the WAL feed sets REPLICA
 /// IDENTITY FULL where identity_changes says so (recording each table's
-/// identity as found, for --uninstall); then installs what the feed needs
-/// (restcache_install_triggers: the triggers, or the publication with
-/// none). The connection must not be in a transaction. Throws pg::error.
-identity_report install_feed(connection& c, feed_kind feed);
+/// identity as found, for --uninstall); then installs what the feed needs:
+/// the triggers (recording, on a switch, where their log takes over), or
+/// the publication. For the WAL feed, in a second transaction, the row
+/// triggers go once no instance reads their log, or `readers_wait` has
+/// passed (pg::retire_triggers). The connection must not be in a
+/// transaction. Throws pg::error.
+identity_report install_feed(connection& c, feed_kind feed,
+                             std::chrono::milliseconds readers_wait = std::chrono::seconds{60});
 
 /// The feed `choice` gives this database: auto is the WAL when the
 /// readiness allows it, else the triggers.

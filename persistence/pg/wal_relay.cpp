@@ -172,7 +172,8 @@ namespace {
 
 constexpr const char* relay_state_sql =
   "SELECT h.fingerprint, h.leader, h.pruned_below::text,"
-  " greatest((SELECT max(w.end_lsn) FROM wal_relay w), h.pruned_below)::text"
+  " greatest((SELECT max(w.end_lsn) FROM wal_relay w), h.pruned_below)::text,"
+  " h.start_lsn::text, h.start_snapshot::text"
   " FROM (SELECT 1) one LEFT JOIN wal_relay_head h ON true";
 
 relay_state state_of(const result& r, int row, int col) {
@@ -184,6 +185,10 @@ relay_state state_of(const result& r, int row, int col) {
   s.leader = std::string{r.text(row, col + 1)};
   s.pruned_below = lsn_of(r, row, col + 2);
   s.relayed_to = lsn_of(r, row, col + 3);
+  if (!r.is_null(row, col + 4))
+    s.start_lsn = lsn_of(r, row, col + 4);
+  if (!r.is_null(row, col + 5))
+    s.start_snapshot = std::string{r.text(row, col + 5)};
   return s;
 }
 
@@ -194,16 +199,19 @@ relay_state read_relay_state(connection& c) {
 }
 
 void claim_relay(connection& c, std::string_view fingerprint, std::string_view leader,
-                 std::optional<uint64_t> restart_from) {
+                 std::optional<uint64_t> restart_from, std::optional<std::string> start_snapshot) {
   // One statement: a follower never sees the new leader's head without
-  // the horizon that goes with it.
+  // the horizon (and the start) that goes with it.
   c.exec_params("WITH d AS (DELETE FROM wal_relay WHERE $3::bool)"
-                " INSERT INTO wal_relay_head (fingerprint, leader, pruned_below)"
-                " VALUES ($1, $2, coalesce($4::pg_lsn, '0/0'))"
+                " INSERT INTO wal_relay_head (fingerprint, leader, pruned_below, start_lsn, start_snapshot)"
+                " VALUES ($1, $2, coalesce($4::pg_lsn, '0/0'), $4::pg_lsn, $5::pg_snapshot)"
                 " ON CONFLICT (one) DO UPDATE SET fingerprint = $1, leader = $2, led_since = now(),"
-                "   pruned_below = CASE WHEN $3::bool THEN $4::pg_lsn ELSE wal_relay_head.pruned_below END",
+                "   pruned_below = CASE WHEN $3::bool THEN $4::pg_lsn ELSE wal_relay_head.pruned_below END,"
+                "   start_lsn = CASE WHEN $3::bool THEN $4::pg_lsn ELSE wal_relay_head.start_lsn END,"
+                "   start_snapshot = CASE WHEN $3::bool THEN $5::pg_snapshot ELSE wal_relay_head.start_snapshot END",
                 {std::string{fingerprint}, std::string{leader}, restart_from ? "true" : "false",
-                 restart_from ? std::optional<std::string>{format_wal_lsn(*restart_from)} : std::nullopt});
+                 restart_from ? std::optional<std::string>{format_wal_lsn(*restart_from)} : std::nullopt,
+                 restart_from ? std::move(start_snapshot) : std::nullopt});
 }
 
 void write_relay(connection& c, uint64_t first_lsn, uint64_t end_lsn, const std::string& commits) {
@@ -247,8 +255,8 @@ relay_page read_relay(connection& c, const std::string& slot, uint64_t after, in
   auto r = c.exec_prepared("restcache_relay_page", {format_wal_lsn(after), std::to_string(max_windows)});
   page.state = state_of(r, 0, 0);
   for (int i = 0; i < r.rows(); ++i)
-    if (!r.is_null(i, 4))
-      page.windows.emplace_back(lsn_of(r, i, 4), std::string{r.text(i, 5)});
+    if (!r.is_null(i, 6))
+      page.windows.emplace_back(lsn_of(r, i, 6), std::string{r.text(i, 7)});
   page.full = static_cast<int>(page.windows.size()) >= max_windows;
   return page;
 }

@@ -83,15 +83,20 @@ struct relay_state {
   std::string leader;         ///< the leader's instance id
   uint64_t relayed_to = 0;    ///< the newest window's end, or the horizon
   uint64_t pruned_below = 0;  ///< commits ending at or below it may be gone
+  uint64_t start_lsn = 0;     ///< where the relay last started again (0: not known)
+  /// The snapshot the slot made at that start exported (empty when none
+  /// was made then): what committed visibly to it lies below start_lsn.
+  std::string start_snapshot;
 };
 relay_state read_relay_state(connection& c);
 
 /// The leader's, once its stream is open: names it and its declarations
 /// in the head; with `restart_from`, nothing up to there is relayed any
 /// more (a slot made anew, or a table that does not match it): every
-/// window goes and the horizon is set there.
+/// window goes and the horizon is set there, recorded as the start with
+/// the snapshot the slot made there exported (when it was made then).
 void claim_relay(connection& c, std::string_view fingerprint, std::string_view leader,
-                 std::optional<uint64_t> restart_from);
+                 std::optional<uint64_t> restart_from, std::optional<std::string> start_snapshot = std::nullopt);
 /// The leader's: one window (its first and last commits' ends, encoded),
 /// notifying relay_channel at its commit.
 void write_relay(connection& c, uint64_t first_lsn, uint64_t end_lsn, const std::string& commits);

@@ -81,6 +81,19 @@ std::vector<std::string> drop_idle_restcache_slots(connection& c) {
   return dropped;
 }
 
+void drop_released_slot(connection& c, const std::string& name,
+                        const std::function<bool(std::chrono::milliseconds)>& pause) {
+  for (int tries = 0;; ++tries) {
+    try {
+      c.exec_params("SELECT pg_drop_replication_slot($1)", {name});
+      return;
+    } catch (const error& e) {
+      if (e.connection_lost() || tries == 50 || !pause(std::chrono::milliseconds{100}))
+        throw;
+    }
+  }
+}
+
 std::string slot_creation_blockers(connection& c) {
   auto r = c.exec("SELECT 'prepared transaction ' || quote_literal(gid) || ' (prepared ' || prepared::text || ' by '"
                   " || owner || ' in ' || database || ')' FROM pg_prepared_xacts"

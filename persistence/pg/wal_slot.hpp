@@ -8,7 +8,9 @@
 // the tiers must be dropped rather than trusted. Judging is plain C++
 // (judge_slot), reading needs a server (read_slot).
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +59,12 @@ std::vector<slot_census_row> restcache_slots(connection& c);
 /// Drops the database's restcache slots that no process streams (their
 /// instances are gone); returns their names. Throws pg::error.
 std::vector<std::string> drop_idle_restcache_slots(connection& c);
+
+/// Drops the slot `name` once its walsender has let it go (it ends a
+/// moment after its connection closes): tried again every 100 ms for up to
+/// 5 s, `pause` waiting (false: stopping, and the last error goes on).
+void drop_released_slot(connection& c, const std::string& name,
+                        const std::function<bool(std::chrono::milliseconds)>& pause);
 
 /// The transactions a slot's creation waits for, for the log: every
 /// prepared transaction of the cluster (its gid, when and by whom), and

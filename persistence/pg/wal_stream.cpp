@@ -53,7 +53,7 @@ wal_stream::wal_stream(const wal_stream_options& o) : status_interval_(o.status_
   if (o.create != wal_stream_options::create_slot::no) {
     auto create = "CREATE_REPLICATION_SLOT " + quoted_identifier(o.slot)
                   + (o.create == wal_stream_options::create_slot::temporary ? " TEMPORARY" : "")
-                  + " LOGICAL pgoutput (SNAPSHOT 'nothing')";
+                  + " LOGICAL pgoutput (SNAPSHOT '" + (o.exported ? "export" : "nothing") + "')";
     if (PQsendQuery(conn_.get(), create.c_str()) != 1)
       lost("CREATE_REPLICATION_SLOT " + o.slot + ": " + trimmed_message(PQerrorMessage(conn_.get())));
     const auto deadline = std::chrono::steady_clock::now() + o.create_wait;
@@ -85,6 +85,8 @@ wal_stream::wal_stream(const wal_stream_options& o) : status_interval_(o.status_
     }
     // slot_name, consistent_point, snapshot_name, output_plugin
     consistent_point_ = parse_wal_lsn(PQgetvalue(made.get(), 0, 1)).value_or(0);
+    if (o.exported)
+      o.exported(PQgetvalue(made.get(), 0, 2));
   }
   auto start = "START_REPLICATION SLOT " + quoted_identifier(o.slot) + " LOGICAL " + format_wal_lsn(o.start_lsn)
                + " (proto_version '1', publication_names " + quoted_literal(quoted_identifier(o.publication))

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,11 @@ struct wal_stream_options {
   /// of the cluster) has ended. Past it the creation is cancelled and
   /// slot_creation_waits thrown.
   std::chrono::milliseconds create_wait{10'000};
+  /// When set, a slot made here exports its snapshot (the database as of
+  /// its consistent point), and this is called with the snapshot's name
+  /// before streaming starts: only until then may another session import
+  /// it (SET TRANSACTION SNAPSHOT).
+  std::function<void(const std::string&)> exported;
   std::chrono::milliseconds status_interval{10'000};
 };
 
