@@ -15,7 +15,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,16 +56,6 @@ struct switch_point {
   uint64_t lsn = 0;
 };
 std::optional<switch_point> triggers_switch_point(connection& c);
-
-/// Starts a transaction whose DDL on the watched tables yields to their
-/// writers: under the schema lock, waiting for a table lock less than the
-/// deadlock check's delay. A writer holding one of the tables and waiting
-/// for another this DDL holds would deadlock with it, and PostgreSQL might
-/// abort the writer; so this gives up first.
-void begin_yielding_ddl(connection& c);
-/// Runs `attempt` (which begins with begin_yielding_ddl) again while it
-/// gave up for a writer, for up to 30 s: a writer is never the one to fail.
-void yielding_to_writers(const std::function<void()>& attempt);
 
 /// The switch's second step, in a transaction of its own: waits for the
 /// lock (up to the caller's deadline, polling) and retires the triggers.

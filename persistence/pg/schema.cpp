@@ -6,6 +6,7 @@
 #include <string>
 
 #include "messages/doc_catalogue.hpp"
+#include "persistence/pg/yielding_ddl.hpp"
 
 namespace restcache::pg {
 
@@ -52,49 +53,50 @@ int ensure_schema(connection& c) {
 int watch_keys(connection& c, const std::vector<watch_row>& rows) {
   if (rows.empty())
     return 0;
-  // Installing triggers locks the watched tables: without schema.sql's lock,
-  // two installs at once (two restcache-load runs) can deadlock.
-  // The first install drops triggers that do not exist yet ("... does not
-  // exist, skipping"): notices that look like failures and are none.
-  c.exec(std::string{"BEGIN; SET LOCAL client_min_messages = warning; "} + schema_lock_sql);
+  // Installing triggers locks the watched tables while their writers run:
+  // it yields to them (persistence/pg/yielding_ddl.hpp).
   int added = 0;
-  int removed = 0;
-  try {
-    for (const auto& [table, space, column] : rows)
-      added += c.exec_params("INSERT INTO restcache_watched_key (table_schema, table_name, key_space, key_column,"
-                             " key_attnum) SELECT current_schema(), $1::text, $2::text, $3::text, (SELECT a.attnum FROM pg_attribute a"
-                             " WHERE a.attrelid = to_regclass(format('%I.%I', current_schema(), $1::text))"
-                             " AND a.attname = $3::text AND a.attnum > 0 AND NOT a.attisdropped)"
-                             " ON CONFLICT DO NOTHING RETURNING 1",
-                             {table, space, column})
-                 .rows();
-    // A key column of these tables that is gone (renamed or dropped) and
-    // that these rows no longer name: its trigger would log the whole table
-    // on every write for want of it. A key still named stays (its kinds are
-    // refused, or bypassed as drift, until the column is back).
-    auto gone = c.exec("SELECT w.table_name, w.key_space, w.key_column FROM restcache_watched_key w"
-                       " WHERE w.table_schema = current_schema()"
-                       "   AND to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL"
-                       "   AND NOT EXISTS (SELECT 1 FROM pg_attribute a"
-                       "                    WHERE a.attrelid = to_regclass(format('%I.%I', w.table_schema, w.table_name))"
-                       "                      AND a.attname = w.key_column AND a.attnum > 0 AND NOT a.attisdropped)");
-    for (int i = 0; i < gone.rows(); ++i) {
-      watch_row row{std::string{gone.text(i, 0)}, std::string{gone.text(i, 1)}, std::string{gone.text(i, 2)}};
-      auto same_table = [&](const watch_row& r) { return r[0] == row[0]; };
-      if (std::none_of(rows.begin(), rows.end(), same_table) || std::find(rows.begin(), rows.end(), row) != rows.end())
-        continue;
-      removed += c.exec_params("DELETE FROM restcache_watched_key WHERE table_schema = current_schema()"
-                               " AND table_name = $1 AND key_space = $2 AND key_column = $3 RETURNING 1",
-                               {row[0], row[1], row[2]})
+  yielding_to_writers([&] {
+    begin_yielding_ddl(c);
+    added = 0;
+    int removed = 0;
+    try {
+      for (const auto& [table, space, column] : rows)
+        added += c.exec_params("INSERT INTO restcache_watched_key (table_schema, table_name, key_space, key_column,"
+                               " key_attnum) SELECT current_schema(), $1::text, $2::text, $3::text, (SELECT a.attnum FROM pg_attribute a"
+                               " WHERE a.attrelid = to_regclass(format('%I.%I', current_schema(), $1::text))"
+                               " AND a.attname = $3::text AND a.attnum > 0 AND NOT a.attisdropped)"
+                               " ON CONFLICT DO NOTHING RETURNING 1",
+                               {table, space, column})
                    .rows();
+      // A key column of these tables that is gone (renamed or dropped) and
+      // that these rows no longer name: its trigger would log the whole table
+      // on every write for want of it. A key still named stays (its kinds are
+      // refused, or bypassed as drift, until the column is back).
+      auto gone = c.exec("SELECT w.table_name, w.key_space, w.key_column FROM restcache_watched_key w"
+                         " WHERE w.table_schema = current_schema()"
+                         "   AND to_regclass(format('%I.%I', w.table_schema, w.table_name)) IS NOT NULL"
+                         "   AND NOT EXISTS (SELECT 1 FROM pg_attribute a"
+                         "                    WHERE a.attrelid = to_regclass(format('%I.%I', w.table_schema, w.table_name))"
+                         "                      AND a.attname = w.key_column AND a.attnum > 0 AND NOT a.attisdropped)");
+      for (int i = 0; i < gone.rows(); ++i) {
+        watch_row row{std::string{gone.text(i, 0)}, std::string{gone.text(i, 1)}, std::string{gone.text(i, 2)}};
+        auto same_table = [&](const watch_row& r) { return r[0] == row[0]; };
+        if (std::none_of(rows.begin(), rows.end(), same_table) || std::find(rows.begin(), rows.end(), row) != rows.end())
+          continue;
+        removed += c.exec_params("DELETE FROM restcache_watched_key WHERE table_schema = current_schema()"
+                                 " AND table_name = $1 AND key_space = $2 AND key_column = $3 RETURNING 1",
+                                 {row[0], row[1], row[2]})
+                     .rows();
+      }
+      if (added > 0 || removed > 0)
+        c.exec("SELECT restcache_install_triggers()");
+      c.exec("COMMIT");
+    } catch (...) {
+      rollback_if_in_transaction(c);
+      throw;
     }
-    if (added > 0 || removed > 0)
-      c.exec("SELECT restcache_install_triggers()");
-    c.exec("COMMIT");
-  } catch (...) {
-    rollback_if_in_transaction(c);
-    throw;
-  }
+  });
   return added;
 }
 
@@ -171,7 +173,8 @@ void uninstall_schema(connection& c) {
     "  restcache_function_as_generated(oid, text), restcache_ddl_followed(), restcache_define_trigger_functions(),"
     "  restcache_descendant_triggers(bool), restcache_descendants(regclass), restcache_remove_row_triggers(),"
     "  restcache_feed(), restcache_log_keys(text[]), restcache_publish_watched(), restcache_identity_usable(regclass),"
-    "  restcache_unpublish_unusable();"
+    "  restcache_unpublish_unusable(), restcache_triggers_logged(pg_snapshot, pg_snapshot),"
+    "  restcache_retire_triggers();"
     "DROP TABLE IF EXISTS change_log, change_log_horizon, change_log_digest, restcache_watched_key,"
     "  wal_relay, wal_relay_head,"
     "  restcache_declarations, restcache_feed, restcache_replica_identity, restcache_schema;"

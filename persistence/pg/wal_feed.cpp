@@ -8,6 +8,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "messages/text.hpp"
 #include "persistence/pg/feed_switch.hpp"
+#include "persistence/pg/yielding_ddl.hpp"
 #include "persistence/pg/schema.hpp"
 
 namespace restcache::pg {
