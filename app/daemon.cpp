@@ -345,6 +345,7 @@ void daemon::make_server() {
   http_opts.openapi = http::openapi_document(startup::serves_demo() ? demo::demo_openapi : "");
   http_opts.honour_no_cache = o_.cache_no_cache == "honour";
   http_opts.request_timeout = std::chrono::milliseconds{o_.http_request_timeout_ms};
+  http_opts.body_idle_timeout = std::chrono::milliseconds{o_.http_body_idle_timeout_ms};
   http_opts.body_budget = static_cast<size_t>(o_.http_body_budget_bytes);
   // Who may write, said once at start: an operator reading the log knows
   // what the instance exposes.

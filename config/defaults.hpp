@@ -27,6 +27,9 @@ inline constexpr int64_t http_read_timeout_ms = 30'000;
 /// A request (header and body) must arrive whole within this long of its
 /// first byte: a client trickling bytes cannot extend it.
 inline constexpr int64_t http_request_timeout_ms = 30'000;
+/// A request body that sends nothing for this long loses its connection
+/// (and its share of the body budget).
+inline constexpr int64_t http_body_idle_timeout_ms = 5'000;
 /// A file holding the write token (a systemd credential, say); empty: none.
 inline constexpr const char* http_write_token_file = "";
 /// The environment variable a write token may come from instead.

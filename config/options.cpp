@@ -281,6 +281,9 @@ restcache_config::restcache_config() {
     .integer(o.http_request_timeout_ms, "request-timeout-ms", d::http_request_timeout_ms, 1, int_max,
              "ms from a request's first byte by which its header and body must have arrived; trickled bytes "
              "do not extend it")
+    .integer(o.http_body_idle_timeout_ms, "body-idle-timeout-ms", d::http_body_idle_timeout_ms, 1, int_max,
+             "ms a request body may send nothing before its connection is closed (and its share of "
+             "http.body-budget-bytes given back)")
     .integer(o.http_shutdown_timeout_ms, "shutdown-timeout-ms", d::http_shutdown_timeout_ms, 0, 600'000,
              "on SIGTERM/SIGINT, ms requests in flight may take to finish");
   spec_builder{specs_, custom_options_, "db"}

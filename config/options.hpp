@@ -38,6 +38,7 @@ struct daemon_options {
   int64_t http_max_connections;
   int64_t http_read_timeout_ms;
   int64_t http_request_timeout_ms;
+  int64_t http_body_idle_timeout_ms;
   int64_t http_shutdown_timeout_ms;
   std::string http_write_token;      ///< after validate_and_resolve: from the option, its file or the environment
   std::string http_write_token_file;

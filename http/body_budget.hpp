@@ -16,8 +16,11 @@ namespace restcache::http {
 inline constexpr std::string_view body_budget_refusal =
   "the server holds as many request bodies as it may; retry later";
 
-/// One connection's share of the budget: taken as its body is announced or
-/// grows, given back when the request is answered (or the connection goes).
+/// One connection's share of the budget: taken as its body's bytes arrive
+/// (its buffer's capacity, which grows by doubling up to what it
+/// announced), given back when the request is answered (or the connection
+/// goes). Announcing a body takes nothing: a few bytes cannot take the
+/// budget from the writes that send theirs.
 class body_reservation {
 public:
   body_reservation() = default;
@@ -45,6 +48,13 @@ public:
     } while (!held_->compare_exchange_weak(now, now + n, std::memory_order_relaxed));
     bytes_ += n;
     return true;
+  }
+
+  /// Whether `n` more bytes would fit now (nothing taken): a body is let
+  /// in only when its announced length would, and takes its share as its
+  /// bytes arrive.
+  bool has_room(int64_t n) const noexcept {
+    return held_ != nullptr && held_->load(std::memory_order_relaxed) + n <= limit_;
   }
 
   /// Gives everything taken back.

@@ -52,6 +52,8 @@ struct server_options {
   /// From a request's first byte until its header and body are in: trickled
   /// bytes never extend it.
   std::chrono::milliseconds request_timeout{defaults::http_request_timeout_ms};
+  /// A body that sends nothing this long loses its connection and its share.
+  std::chrono::milliseconds body_idle_timeout{defaults::http_body_idle_timeout_ms};
   /// Request body bytes all connections together may hold (503 beyond).
   size_t body_budget = defaults::http_body_budget_bytes;
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504

@@ -23,10 +23,13 @@ constexpr std::size_t max_drain_bytes = 1 << 20;
 /// Request line plus header fields (Beast's default, stated here so the 431
 /// detail names it).
 constexpr std::uint32_t header_limit = 8 * 1024;
+/// What a connection keeps between requests of the read buffer a body
+/// grew: a header and one read beyond it.
+constexpr std::size_t kept_buffer_capacity = 16 * 1024;
 
 /// A body buffer larger than this is freed once parsed, not kept for the
-/// connection's next request.
-constexpr std::size_t kept_body_capacity = 64 * 1024;
+/// connection's next request (a small write's is kept: no allocation).
+constexpr std::size_t kept_body_capacity = 4 * 1024;
 
 bool is_http_error(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::end_of_stream).category();
@@ -131,6 +134,11 @@ void session::on_shutdown(bool force) {
 void session::do_read() {
   state_ = state::reading;
   st_.request_id.clear();
+  // What a write's body grew of the read buffer is not kept for the
+  // connection's life: the bound a connection holds (docs/operating.md,
+  // "Security") counts none.
+  if (buffer_.capacity() > kept_buffer_capacity && buffer_.size() <= kept_buffer_capacity)
+    buffer_.shrink_to_fit();
   // The last request's share of the body budget went back with its answer
   // (send_reply), and a large body's buffer once it was parsed.
   parser_.emplace(request_, body_);
@@ -184,8 +192,14 @@ void session::parse_buffered() {
     beast::error_code ec;
     auto used = parser_->put(buffer_.data(), ec);
     buffer_.consume(used);
-    if (ec == bhttp::error::need_more)
+    if (ec == bhttp::error::need_more) {
+      // Past the header, what the parser leaves is a chunk header or the
+      // trailer not yet whole (a body's bytes are taken as they come):
+      // Beast bounds neither, so they are bounded here like a header.
+      if (header_checked_ && buffer_.size() > header_limit)
+        return reject_unbounded_chunk_line();
       break;
+    }
     if (ec)
       return on_read_error(ec);
     if (!header_checked_ && parser_->is_header_done()) {
@@ -216,7 +230,7 @@ bool session::admit_body() {
     send_reply(); // keep_alive is off: the body is never read
     return false;
   }
-  if (length && !body_.grow(static_cast<int64_t>(*length))) {
+  if (length && !body_.has_room(static_cast<int64_t>(*length))) {
     core_.metrics.body_budget_refusals.fetch_add(1, std::memory_order_relaxed);
     send_problem(make_problem(503, body_budget_refusal));
     return false;
@@ -254,6 +268,10 @@ coarse_clock::time_point session::request_deadline() {
 void session::read_more() {
   state_ = state::reading;
   deadline_ = request_started_ ? request_deadline() : idle_deadline_;
+  // A body that was let in and sends nothing loses its connection (and
+  // its share of the body budget) well before the request's deadline.
+  if (header_checked_ && !parser_->is_done())
+    deadline_ = std::min(deadline_, coarse_clock::now() + core_.opts.body_idle_timeout);
   // At least 4 KB of room: a whole keep-alive request in one read.
   auto room = std::clamp<std::size_t>(buffer_.capacity() - buffer_.size(), 4096, 65536);
   stream_.async_read_some(buffer_.prepare(room),
@@ -271,6 +289,21 @@ void session::on_read(beast::error_code ec, std::size_t bytes) {
     return finish(); // reset, aborted (also by the sweep: the read took too long)
   buffer_.commit(bytes);
   parse_buffered();
+}
+
+void session::reject_unbounded_chunk_line() {
+  // The last chunk ("0") is parsed with the trailer after it: a whole first
+  // line naming size 0 means the trailer is what grows.
+  auto data = std::string_view{static_cast<const char*>(buffer_.data().data()), buffer_.size()};
+  auto line_end = data.find("\r\n");
+  const bool trailer = line_end != std::string_view::npos && data.substr(0, std::min(line_end, data.find(';')))
+                                                                 .find_first_not_of('0') == std::string_view::npos;
+  buffer_.clear();
+  if (trailer)
+    return reject_request(431, "the chunked body's trailer exceeds the limit of " + std::to_string(header_limit)
+                                 + " bytes");
+  reject_request(400, "a chunk header (its size and extensions) exceeds the limit of " + std::to_string(header_limit)
+                        + " bytes");
 }
 
 void session::on_read_error(beast::error_code ec) {

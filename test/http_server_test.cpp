@@ -587,6 +587,65 @@ CAF_TEST(write bodies share one byte budget and a write beyond it gets 503) {
   CAF_CHECK(eventually([&] { return srv->metrics().body_bytes_held.load() == 0; }));
 }
 
+CAF_TEST(an announced body takes no share until it is sent and an idle one loses its connection) {
+  auto o = test_options();
+  o.body_limit = 100'000;
+  o.body_budget = 10'000;
+  o.body_idle_timeout = 300ms;
+  restart(o);
+  // Eight bodies announced that together exceed the budget, none sent:
+  // each may go on (100 Continue), none holds anything.
+  std::vector<std::unique_ptr<http_client>> idle;
+  for (int i = 0; i < 8; ++i) {
+    idle.push_back(std::make_unique<http_client>(port, 5s));
+    CAF_REQUIRE(idle.back()->send_raw("PUT /depts/7 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                      "Expect: 100-continue\r\nContent-Length: 5000\r\n\r\n"));
+    CAF_CHECK_EQUAL(idle.back()->read_response().status, 100);
+  }
+  CAF_CHECK_EQUAL(srv->metrics().body_bytes_held.load(), 0);
+  // A write that sends its body is answered beside them.
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})";
+  http_client w{port, 5s};
+  CAF_REQUIRE(w.send_raw("PUT /depts/7 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                         "Content-Length: " + std::to_string(dept.size()) + "\r\n\r\n" + dept));
+  CAF_CHECK_EQUAL(w.read_response().status, 204);
+  // A body that sends some bytes holds about what it sent, not what it
+  // announced; then, silent, it loses its connection and its share.
+  http_client part{port, 5s};
+  CAF_REQUIRE(part.send_raw("PUT /depts/7 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            "Content-Length: 9000\r\n\r\n" + std::string(100, ' ')));
+  CAF_CHECK(eventually([&] { return srv->metrics().body_bytes_held.load() > 0; }));
+  CAF_CHECK_LESS_OR_EQUAL(srv->metrics().body_bytes_held.load(), 4096);
+  for (auto& c : idle)
+    CAF_CHECK(c->wait_closed_by_peer(3s));
+  CAF_CHECK(part.wait_closed_by_peer(3s));
+  CAF_CHECK(eventually([&] { return srv->metrics().body_bytes_held.load() == 0; }));
+  CAF_CHECK_EQUAL(gw.writes.load(), 1u);
+}
+
+CAF_TEST(a chunk header or trailer that never ends is refused at the header limit) {
+  auto o = test_options();
+  o.body_limit = 100'000;
+  restart(o);
+  const std::string head = "PUT /depts/7 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                           "Transfer-Encoding: chunked\r\n\r\n";
+  auto refused = [&](const std::string& tail, int status, std::string_view detail) {
+    http_client c{port, 5s};
+    CAF_REQUIRE(c.send_raw(head));
+    // Sent in pieces, as an attacker trickles it: never a whole line.
+    CAF_REQUIRE(c.send_raw(tail));
+    for (int i = 0; i < 20 && c.send_raw(std::string(1000, 'a')); ++i)
+      std::this_thread::sleep_for(5ms);
+    auto r = c.read_response();
+    check_problem(r, status, detail);
+    CAF_CHECK(r.closes_connection());
+  };
+  refused("2;x=", 400, "chunk header");
+  refused("5\r\nhello\r\n0\r\nX-Trailer: ", 431, "trailer");
+  CAF_CHECK_EQUAL(gw.writes.load(), 0u);
+  CAF_CHECK(eventually([&] { return srv->metrics().body_bytes_held.load() == 0; }));
+}
+
 CAF_TEST(framing RFC 9112: transfer codings Host and empty lines) {
   auto refused = [&](std::string raw, int status) {
     http_client c{port, 5s};

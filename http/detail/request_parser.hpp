@@ -26,9 +26,8 @@ namespace restcache::http::detail {
 /// Parses one request into a request_head (which must outlive it).
 class request_parser final : public boost::beast::http::basic_parser<true> {
 public:
-  /// `reservation`: the connection's share of the body budget, which a
-  /// chunked body's buffer grows against (a Content-Length body's share is
-  /// taken by the session before the body is read).
+  /// `reservation`: the connection's share of the body budget, which the
+  /// body's buffer grows against as its bytes arrive.
   request_parser(request_head& head, body_reservation& reservation) : head_(head), reservation_(reservation) {
     head_.clear();
   }
@@ -141,26 +140,30 @@ private:
   }
 
   void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
-    if (length)
-      head_.body.reserve(static_cast<size_t>(*length)); // within body_limit and the reservation
+    // Grown as the bytes come, never past what was announced.
+    body_cap_ = length ? static_cast<size_t>(*length) : body_limit_;
   }
-  std::size_t on_body_impl(std::string_view body, error_code&) override {
-    head_.body.append(body.data(), body.size());
-    return body.size();
-  }
+  std::size_t on_body_impl(std::string_view body, error_code& ec) override { return append_body(body, ec); }
   void on_chunk_header_impl(std::uint64_t, std::string_view, error_code&) override {}
   std::size_t on_chunk_body_impl(std::uint64_t, std::string_view body, error_code& ec) override {
-    // A chunked body's buffer grows against the body budget: its capacity,
-    // not only its length, is what is held.
+    return append_body(body, ec);
+  }
+
+  /// A body's buffer grows against the body budget as its bytes arrive,
+  /// doubling (from 4 KiB, up to what was announced): the share is what
+  /// the buffer may hold, not only what it holds.
+  std::size_t append_body(std::string_view body, error_code& ec) {
     auto need = head_.body.size() + body.size();
-    if (need > head_.body.capacity()) {
-      auto cap = std::max(need, std::min<size_t>(2 * head_.body.capacity(), body_limit_));
-      if (!reservation_.grow(static_cast<int64_t>(cap - head_.body.capacity()))) {
+    auto held = static_cast<size_t>(reservation_.bytes());
+    if (need > held) {
+      auto cap = std::max(need, std::min<size_t>(std::max<size_t>(2 * held, 4096), body_cap_));
+      if (!reservation_.grow(static_cast<int64_t>(cap - held))) {
         refused_ = refusal{503, body_budget_refusal};
         ec = boost::beast::http::error::body_limit;
         return 0;
       }
-      head_.body.reserve(cap);
+      if (cap > head_.body.capacity())
+        head_.body.reserve(cap);
     }
     head_.body.append(body.data(), body.size());
     return body.size();
@@ -175,6 +178,7 @@ private:
   bool last_coding_chunked_ = false;
   bool only_chunked_ = false;       ///< one field, exactly "chunked"
   size_t body_limit_ = 0;
+  size_t body_cap_ = 0; ///< what the body's buffer may grow to: its announced length, else body_limit_
 };
 
 } // namespace restcache::http::detail

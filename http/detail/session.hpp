@@ -65,6 +65,9 @@ private:
   coarse_clock::time_point request_deadline();
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_read_error(beast::error_code ec);
+  /// A chunk header or trailer longer than a header may be: 400 or 431,
+  /// and the connection closed.
+  void reject_unbounded_chunk_line();
   void handle_request();
   /// Carries out what the handler said: write the reply, or ask the gateway.
   void proceed(next_step next);
