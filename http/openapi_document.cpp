@@ -228,8 +228,12 @@ std::string key_description(key_type key) {
       return "A positive 64-bit integer in decimal digits, without a sign or leading zeros (anything else is 400).";
     case key_type::text:
       return "Text of 1 to " + std::to_string(max_text_key_bytes)
-             + " bytes of UTF-8 without control characters, percent-encoded in the path (anything else is 400).";
-    case key_type::uuid: return "A UUID in its 8-4-4-4-12 hexadecimal form (anything else is 400).";
+             + " bytes of UTF-8 without control characters, in the path with letters, digits and -._~ as they are "
+               "and every other byte as %XX in upper case (another spelling of a valid key is 308 to that one; "
+               "anything else is 400).";
+    case key_type::uuid:
+      return "A UUID in lower-case 8-4-4-4-12 hexadecimal form (another spelling of a valid one is 308 to that "
+             "one; anything else is 400).";
   }
   return {};
 }

@@ -186,6 +186,18 @@ void request_handler::unauthorized_reply(std::string_view detail, const request_
   out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
 }
 
+void request_handler::canonical_redirect(const route& r, std::string_view query, const request_state& st,
+                                         reply& out) const {
+  char segment[max_key_segment_bytes];
+  auto n = canonical_key_segment(r.kind_key, r.key_text(), segment);
+  std::string location{r.kind_route};
+  location.append(segment, n);
+  if (!query.empty())
+    location.append("?").append(query);
+  problem_reply(make_problem(308, "a document has one spelling of its key; its path is " + location), st, out);
+  out.add("Location", location);
+}
+
 bool request_handler::refuse_write(const request_head& req, request_state& st, reply& out) const {
   if (opts_.writes_closed) {
     problem_reply(make_problem(403, "writes are closed on this instance (http.writes=closed)"), st, out);
@@ -215,6 +227,10 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
   st.head = r.head;
   switch (r.kind) {
     case route_kind::document:
+      if (r.spelled_otherwise) {
+        canonical_redirect(r, query_of(req.target), st, out);
+        return next_step::reply;
+      }
       st.key = key_of(r);
       return next_step::lookup;
     case route_kind::action:

@@ -95,6 +95,9 @@ private:
   bool refuse_write(const request_head& req, request_state& st, reply& out) const;
   /// 401 with the WWW-Authenticate challenge (a write or /metrics without the token).
   void unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const;
+  /// 308 to the document's one spelling (route::spelled_otherwise), with
+  /// the request's query string: nothing is cached under another one.
+  void canonical_redirect(const route& r, std::string_view query, const request_state& st, reply& out) const;
   next_step start_action(const request_head& req, const route& r, request_state& st, reply& out) const;
   /// Asks the gateway to start the action of `st` with `call`.
   next_step run_action(const action_call& call, request_state& st, reply& out) const;

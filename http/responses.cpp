@@ -48,8 +48,10 @@ std::string_view status_title(unsigned status) noexcept {
   switch (status) {
     case 200: return "OK";
     case 304: return "Not Modified";
+    case 308: return "Permanent Redirect";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
@@ -59,10 +61,14 @@ std::string_view status_title(unsigned status) noexcept {
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
     case 415: return "Unsupported Media Type";
+    case 417: return "Expectation Failed";
     case 422: return "Unprocessable Content";
+    case 428: return "Precondition Required";
+    case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
     case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
     case 505: return "HTTP Version Not Supported";

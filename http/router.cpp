@@ -85,6 +85,35 @@ std::string_view query_of(std::string_view target) noexcept {
   return target.substr(0, target.find('#'));
 }
 
+size_t canonical_key_segment(key_type type, std::string_view key, char* out) noexcept {
+  static constexpr char upper[] = "0123456789ABCDEF";
+  static constexpr char lower[] = "0123456789abcdef";
+  size_t n = 0;
+  if (type == key_type::uuid) {
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10)
+        out[n++] = '-';
+      auto b = static_cast<unsigned char>(key[i]);
+      out[n++] = lower[b >> 4];
+      out[n++] = lower[b & 15];
+    }
+    return n;
+  }
+  for (char c : key) {
+    auto b = static_cast<unsigned char>(c);
+    const bool unreserved = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '-'
+                            || b == '.' || b == '_' || b == '~';
+    if (unreserved) {
+      out[n++] = c;
+    } else {
+      out[n++] = '%';
+      out[n++] = upper[b >> 4];
+      out[n++] = upper[b & 15];
+    }
+  }
+  return n;
+}
+
 doc_key key_of(const route& r) {
   return r.integer_key ? doc_key{r.doc, r.id} : doc_key::of_bytes(r.doc, r.key_text());
 }
@@ -171,6 +200,10 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
           canonicalise_text_key(key_comparison_of(kind.kind), r.key_bytes.data(), text.size()));
       }
     } else {
+      // Upper case is another spelling of the same uuid (redirected below).
+      for (size_t i = 0; i < text.size(); ++i)
+        if (decoded[i] >= 'A' && decoded[i] <= 'F')
+          decoded[i] = static_cast<char>(decoded[i] - 'A' + 'a');
       char uuid[16];
       err = parse_uuid_key(text, uuid);
       if (err == key_error::none) {
@@ -179,7 +212,17 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
       }
     }
   }
-  return err == key_error::none || fail(to_detail(err, kind.key));
+  if (err != key_error::none)
+    return fail(to_detail(err, kind.key));
+  if (!r.integer_key) {
+    // Integers have one spelling already (parse_integer_key refuses others).
+    char canonical[max_key_segment_bytes];
+    auto n = canonical_key_segment(kind.key, r.key_text(), canonical);
+    r.spelled_otherwise = std::string_view{canonical, n} != segment;
+    r.kind_route = kind.route;
+    r.kind_key = kind.key;
+  }
+  return true;
 }
 
 } // namespace

@@ -47,7 +47,24 @@ struct route {
   std::string_view key_text() const noexcept { return {key_bytes.data(), key_size}; }
   std::array<char, max_text_key_bytes> key_bytes;
   uint16_t key_size = 0;
+  /// document: the path spelled the key otherwise than its one canonical
+  /// spelling (canonical_key_segment): answered 308 to that, never looked up.
+  bool spelled_otherwise = false;
+  std::string_view kind_route; ///< document: its kind's route ("/orders/"), the Location's start
+  key_type kind_key = key_type::int4; ///< document: how its kind is keyed
 };
+
+/// The longest canonical spelling of a key: every byte escaped.
+inline constexpr size_t max_key_segment_bytes = 3 * max_text_key_bytes;
+
+/// Writes the one spelling of a document key (its bytes, as key_text()
+/// holds them) as a path segment into `out` (max_key_segment_bytes), and
+/// returns its length: a text key's unreserved characters (RFC 3986:
+/// letters, digits, '-', '.', '_', '~') as they are and every other byte
+/// as %XX in upper case; a uuid in lower case with its hyphens. A balancer
+/// hashing the path sends one document to one instance only if every
+/// client spells it one way.
+size_t canonical_key_segment(key_type type, std::string_view key, char* out) noexcept;
 
 /// The document key a document route names.
 doc_key key_of(const route& r);

@@ -19,6 +19,7 @@
 #include "demo/demo_actions.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
+#include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/http_client.hpp"
 
 using namespace std::chrono_literals;
@@ -644,6 +645,21 @@ CAF_TEST(a chunk header or trailer that never ends is refused at the header limi
   refused("5\r\nhello\r\n0\r\nX-Trailer: ", 431, "trailer");
   CAF_CHECK_EQUAL(gw.writes.load(), 0u);
   CAF_CHECK(eventually([&] { return srv->metrics().body_bytes_held.load() == 0; }));
+}
+
+CAF_TEST(a key spelled otherwise answers 308 to its one spelling and is never looked up) {
+  restcache::test::catalogue_guard with_tags{restcache::test::demo_and_text_kind()};
+  http_client c{port, 5s};
+  auto r = c.get("/tags/%61b@c?x=1");
+  CAF_CHECK_EQUAL(r.status, 308);
+  CAF_CHECK_EQUAL(r.header_or_empty("Location"), "/tags/ab%40c?x=1");
+  CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/problem+json");
+  CAF_CHECK(contains(r.body, R"("title":"Permanent Redirect")"));
+  CAF_CHECK_EQUAL(gw.lookups.load(), 0u);
+  CAF_CHECK(!r.closes_connection()); // the client follows on the same connection
+  r = c.get("/tags/ab%40c");
+  CAF_CHECK_EQUAL(r.status, 404); // looked up (the fake gateway has no tags)
+  CAF_CHECK_EQUAL(gw.lookups.load(), 1u);
 }
 
 CAF_TEST(framing RFC 9112: transfer codings Host and empty lines) {

@@ -5,6 +5,8 @@
 
 #include <caf/test/dsl.hpp>
 
+#include "test/fixtures/test_support.hpp"
+
 #include <string>
 
 using namespace restcache;
@@ -46,6 +48,13 @@ CAF_TEST(titles are the reason phrases) {
   CAF_CHECK_EQUAL(str(status_title(500)), "Internal Server Error");
   CAF_CHECK_EQUAL(str(status_title(503)), "Service Unavailable");
   CAF_CHECK_EQUAL(str(status_title(504)), "Gateway Timeout");
+  CAF_CHECK_EQUAL(str(status_title(403)), "Forbidden");
+  CAF_CHECK_EQUAL(str(status_title(417)), "Expectation Failed");
+  CAF_CHECK_EQUAL(str(status_title(308)), "Permanent Redirect");
+  // Every status a problem is made with has its title, never "Unknown".
+  for (unsigned status : {308u, 400u, 401u, 403u, 404u, 405u, 408u, 409u, 411u, 412u, 413u, 414u, 415u, 417u, 422u,
+                          428u, 429u, 431u, 500u, 501u, 502u, 503u, 504u, 505u})
+    CHECK_SAYING(str(status_title(status)) != "Unknown", status);
 }
 
 CAF_TEST(only 503 carries retry after) {

@@ -12,6 +12,7 @@
 #include "demo/demo_routes.hpp"
 #include "http/action_routes.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 using namespace restcache::http;
@@ -374,3 +375,59 @@ CAF_TEST(a kind keyed by text takes its key percent-decoded and checked) {
   // The demo's routes are as they were beside it.
   CAF_CHECK(get("/depts/emps/9").doc == demo::emp_kind);
 }
+
+CAF_TEST(a key has one spelling and a path spelling it otherwise is redirected to it) {
+  auto kinds = restcache::test::demo_and_text_kind();
+  doc_kind_entry ticket;
+  ticket.name = "ticket";
+  ticket.entity = "ticket";
+  ticket.key = key_type::uuid;
+  ticket.statement = {"test_fetch_ticket", "SELECT id FROM ticket WHERE id = $1::uuid"};
+  ticket.route = "/tickets/";
+  ticket.plan = {{{{"id", 0, value_type::text}}}, std::nullopt, false};
+  ticket.reads = {{"ticket", "id", "ticket:id", {}}};
+  ticket.noun = "ticket";
+  kinds.push_back(std::move(ticket));
+  restcache::test::catalogue_guard with_kinds{std::move(kinds)};
+  auto canonical = [](const route& r) {
+    char out[max_key_segment_bytes];
+    return std::string{out, canonical_key_segment(r.kind_key, r.key_text(), out)};
+  };
+  // Unreserved characters as they are, every other byte %XX in upper case.
+  for (const char* path : {"/tags/plain", "/tags/a-b.c_d~9", "/tags/a%2Fb%20c%C3%BC", "/tags/a%40b"}) {
+    auto r = get(path);
+    CAF_REQUIRE(r.kind == route_kind::document);
+    CHECK_SAYING(!r.spelled_otherwise, path);
+  }
+  struct respelled {
+    const char* path;
+    const char* canonical;
+  };
+  for (auto [path, want] : {respelled{"/tags/%61bc", "abc"}, respelled{"/tags/a%2fb", "a%2Fb"},
+                            respelled{"/tags/a@b", "a%40b"}, respelled{"/tags/%7E%2D", "~-"},
+                            respelled{"/tags/a+b", "a%2Bb"}}) {
+    auto r = get(path);
+    CAF_REQUIRE(r.kind == route_kind::document);
+    CHECK_SAYING(r.spelled_otherwise, path);
+    CAF_CHECK_EQUAL(canonical(r), want);
+    CAF_CHECK_EQUAL(str(r.kind_route), "/tags/");
+  }
+  // A uuid in lower case with its hyphens; escaped letters or upper case
+  // are other spellings of it.
+  const std::string id = "1c31e3dd-0a4b-4c5d-8e6f-7a8b9c0d1e2f";
+  CAF_CHECK(!get("/tickets/" + id).spelled_otherwise);
+  for (std::string path : {"/tickets/1%6331e3dd-0a4b-4c5d-8e6f-7a8b9c0d1e2f",
+                           "/tickets/1C31E3DD-0A4B-4C5D-8E6F-7A8B9C0D1E2F"}) {
+    auto r = get(path);
+    CHECK_SAYING(r.kind == route_kind::document, path << ": " << str(r.detail));
+    if (r.kind != route_kind::document)
+      continue;
+    CHECK_SAYING(r.spelled_otherwise, path);
+  }
+  auto upper = get("/tickets/1C31E3DD-0A4B-4C5D-8E6F-7A8B9C0D1E2F");
+  CAF_CHECK_EQUAL(canonical(upper), id);
+  // Integers were one spelling already: another is refused, not redirected.
+  CAF_CHECK(get("/deptemps/077").kind == route_kind::bad_request);
+  CAF_CHECK(!get("/deptemps/77").spelled_otherwise);
+}
+
