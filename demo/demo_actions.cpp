@@ -123,7 +123,8 @@ std::vector<http::action_handler> demo_actions::handlers() {
       w.id = static_cast<int32_t>(call.id);
       w.if_match = call.if_match;
       if (op == write_op::create_dept || op == write_op::replace_dept) {
-        auto parsed = parse_dept_body(call.body, call.id > 0 ? std::optional<int32_t>{w.id} : std::nullopt);
+        auto parsed = parse_dept_body(call.body, call.id > 0 ? std::optional<int32_t>{w.id} : std::nullopt,
+                                      op == write_op::replace_dept ? dept_body::whole : dept_body::partial_allowed);
         if (!parsed)
           return problem_now(parsed.error, parsed.detail);
         w.id = parsed.value->dept.deptno;

@@ -283,7 +283,7 @@ body_result<T> fail(failure f) {
   return r;
 }
 
-check read_dept(element root, std::optional<int32_t> path_id, dept_with_emps& out) {
+check read_dept(element root, std::optional<int32_t> path_id, dept_body shape, dept_with_emps& out) {
   if (root.type() != element_type::OBJECT)
     return wrong_type("the body", "a JSON object (a department)", root);
   constexpr std::string_view where = "the department";
@@ -334,6 +334,11 @@ check read_dept(element root, std::optional<int32_t> path_id, dept_with_emps& ou
     if (c)
       return c;
   }
+  if (shape == dept_body::whole)
+    for (size_t i = 1; i < dept_fields.size(); ++i)
+      if ((seen & (1u << i)) == 0)
+        return unprocessable(std::string{dept_fields[i]} + " is missing: a PUT replaces the whole department ("
+                             + (i == 3 ? "[] for no employees" : "null to set it NULL") + ")");
   if (check c = resolve_id(deptno, path_id, "deptNumber", out.dept.deptno))
     return c;
   const int32_t d = out.dept.deptno;
@@ -383,14 +388,14 @@ bool is_iso_date(std::string_view s) noexcept {
   return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
 }
 
-body_result<dept_with_emps> parse_dept_body(std::string_view body,
-                                            std::optional<int32_t> path_id) {
+body_result<dept_with_emps> parse_dept_body(std::string_view body, std::optional<int32_t> path_id,
+                                            dept_body shape) {
   simdjson::dom::parser parser{body_limits::max_body_bytes};
   element root;
   if (check c = parse_json(parser, body, root))
     return fail<dept_with_emps>(std::move(*c));
   dept_with_emps d;
-  if (check c = read_dept(root, path_id, d))
+  if (check c = read_dept(root, path_id, shape, d))
     return fail<dept_with_emps>(std::move(*c));
   body_result<dept_with_emps> r;
   r.value = std::move(d);

@@ -71,10 +71,17 @@ inline constexpr size_t max_emps = 10'000;
 template <class T>
 using body_result = outcome<T>;
 
+/// Whether a department body stands for the whole department: a PUT
+/// replaces it, so deptName, deptLocation and emps must each be there
+/// (null for a NULL column, [] for no employees); a missing one is 422,
+/// where it would have set a NULL or deleted every employee unasked.
+enum class dept_body : uint8_t { partial_allowed, whole };
+
 /// A department with its employees (POST /depts, PUT /depts/{id}).
 /// `path_id` is the department number from the path, if the path has one.
 body_result<dept_with_emps> parse_dept_body(std::string_view body,
-                                            std::optional<int32_t> path_id = std::nullopt);
+                                            std::optional<int32_t> path_id = std::nullopt,
+                                            dept_body shape = dept_body::partial_allowed);
 
 /// One employee (POST /depts/emps, PUT /depts/emps/{id}).
 /// `path_id` is the employee number from the path, if the path has one.

@@ -10,6 +10,7 @@
 
 #include "http/responses.hpp"
 #include "messages/document_encoder.hpp"
+#include "test/fixtures/test_support.hpp"
 
 using namespace restcache;
 
@@ -625,3 +626,25 @@ CAF_TEST(the first problem in document order is reported) {
   r = dept(R"({"deptNumber":8,"emps":[{"empNo":1,"sal":-1}]})", 7);
   CAF_CHECK_EQUAL(r.detail, "emps[0].sal must be between 0 and 2147483647, got -1");
 }
+
+CAF_TEST(a PUT of a department names every member or changes nothing) {
+  const auto whole = [](std::string_view body) { return parse_dept_body(body, 7, dept_body::whole); };
+  for (auto [body, member] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+         {R"({})", "deptName"},
+         {R"({"deptName":"x"})", "deptLocation"},
+         {R"({"deptName":"x","deptLocation":"y"})", "emps"},
+         {R"({"deptLocation":"y","emps":[]})", "deptName"}}) {
+    auto r = whole(body);
+    CAF_REQUIRE(!r);
+    CAF_CHECK(r.error == rc_error::unprocessable);
+    CHECK_SAYING(r.detail.find(std::string{member} + " is missing") == 0, body << ": " << r.detail);
+  }
+  // Explicit nulls and an empty list say what they mean.
+  auto r = whole(R"({"deptName":null,"deptLocation":null,"emps":[]})");
+  CAF_REQUIRE(r);
+  CAF_CHECK(!r.value->dept.dname);
+  CAF_CHECK(r.value->emps.empty());
+  // A POST may leave them out, as before.
+  CAF_CHECK(parse_dept_body(R"({"deptNumber":7,"deptName":"x"})"));
+}
+

@@ -509,7 +509,7 @@ CAF_TEST(a pipelined request cut in two is answered after the whole one before i
   CAF_CHECK_EQUAL(r.status, 200);
   CAF_CHECK_EQUAL(r.body, body_of(6));
   // A write's body cut in two as well.
-  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})";
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";
   CAF_REQUIRE(c.send_raw("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\nPUT /depts/7 HTTP/1.1\r\nHost: localhost\r\n"
                          "Content-Type: application/json\r\nContent-Length: " + std::to_string(dept.size())
                          + "\r\n\r\n" + dept.substr(0, 10)));
@@ -605,7 +605,7 @@ CAF_TEST(an announced body takes no share until it is sent and an idle one loses
   }
   CAF_CHECK_EQUAL(srv->metrics().body_bytes_held.load(), 0);
   // A write that sends its body is answered beside them.
-  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})";
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";
   http_client w{port, 5s};
   CAF_REQUIRE(w.send_raw("PUT /depts/7 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                          "Content-Length: " + std::to_string(dept.size()) + "\r\n\r\n" + dept));
@@ -697,7 +697,7 @@ CAF_TEST(100 Continue comes only once the route and the credentials pass) {
   auto o = test_options();
   o.write_token = "secret";
   restart(o);
-  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})";
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";
   auto head = [&](std::string auth) {
     return "PUT /depts/7 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n" + auth
            + "Content-Length: " + std::to_string(dept.size()) + "\r\n\r\n";
@@ -724,7 +724,7 @@ CAF_TEST(100 Continue comes only once the route and the credentials pass) {
 }
 
 CAF_TEST(open writes take only the allowed Host names) {
-  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y"})";
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";
   auto put_with_host = [&](std::string host) {
     http_client c{port, 5s};
     c.send_raw("PUT /depts/7 HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: "
@@ -788,7 +788,7 @@ CAF_TEST(a body over the limit answers 413 and closes) {
   // a body within the limit is read and the connection stays usable
   auto c2 = client();
   r = c2.request("PUT", "/depts/1", {{"Content-Type", "application/json"}},
-                 R"({"deptNumber":1,"deptName":")" + std::string(900, 'x') + R"(","deptLocation":"Y"})");
+                 R"({"deptNumber":1,"deptName":")" + std::string(900, 'x') + R"(","deptLocation":"Y","emps":[]})");
   CAF_CHECK_EQUAL(r.status, 422); // read whole and judged: the name is too long
   CAF_CHECK(!r.closes_connection());
   CAF_CHECK_EQUAL(c2.get("/deptemps/1").status, 200);

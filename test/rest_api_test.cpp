@@ -594,7 +594,7 @@ CAF_TEST(a body that is not application/json answers 415) {
   CAF_CHECK_EQUAL(call(c, "POST", "/depts/emps", {{"Content-Type", "application/xml"}}, R"({"empNo":1})").status, 415);
   // Parameters and case do not matter.
   CAF_CHECK_EQUAL(call(c, "PUT", "/depts/999996", {{"Content-Type", "Application/JSON; charset=utf-8"}},
-                       R"({"deptName":"x"})")
+                       R"({"deptName":"x","deptLocation":null,"emps":[]})")
                     .status,
                   404);
 }
@@ -724,11 +724,25 @@ CAF_TEST(PUT depts replaces the department and its employee set) {
   CAF_CHECK_EQUAL(call(c, "GET", "/depts/emps/313").status, 404);
   CAF_CHECK_EQUAL(call(c, "GET", "/depts/emps/900401").body, db.emp(900401));
   // Missing: 404, with the id in the path or in the body.
-  auto missing = call(c, "PUT", "/depts/999999", json_type, R"({"deptName":"ghost"})");
+  auto missing = call(c, "PUT", "/depts/999999", json_type, R"({"deptName":"ghost","deptLocation":null,"emps":[]})");
   CAF_CHECK_EQUAL(missing.status, 404);
   CAF_CHECK(missing.body.find("999999") != std::string::npos);
-  CAF_CHECK_EQUAL(call(c, "PUT", "/depts", json_type, R"({"deptNumber":999999,"deptName":"ghost"})").status, 404);
+  CAF_CHECK_EQUAL(call(c, "PUT", "/depts", json_type, R"({"deptNumber":999999,"deptName":"ghost","deptLocation":null,"emps":[]})").status, 404);
   CAF_CHECK_EQUAL(db.dept(999999), "");
+}
+
+CAF_TEST(a partial PUT of a department answers 422 naming the member and changes nothing) {
+  http_client c{main_daemon().port()};
+  truth db;
+  const auto before = db.deptemps(33);
+  CAF_REQUIRE(!before.empty());
+  for (std::string body : {std::string{"{}"}, std::string{R"({"deptName":"x"})"},
+                           std::string{R"({"deptName":"x","deptLocation":"y"})"}}) {
+    auto r = call(c, "PUT", "/depts/33", json_type, body);
+    CAF_CHECK_EQUAL(r.status, 422);
+    CHECK_SAYING(r.body.find("is missing: a PUT replaces the whole department") != std::string::npos, r.body);
+  }
+  CAF_CHECK_EQUAL(db.deptemps(33), before); // every employee still there
 }
 
 CAF_TEST(PUT depts with the id in the body replaces that department) {

@@ -178,11 +178,12 @@ json=(-H "Content-Type: application/json")
   req -X PUT "$base/depts/6" "${auth[@]}" -H "Content-Type: text/plain" --data-binary 'x'
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" --data-binary "$(head -c 5000 /dev/zero | tr '\0' ' ')"
+  req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" --data-binary '{"deptNumber":6,"deptName":"X"}'
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" -H 'If-Match: "0000000000000000"' \
-    --data-binary '{"deptNumber":6,"deptName":"X","deptLocation":"Y"}'
+    --data-binary '{"deptNumber":6,"deptName":"X","deptLocation":"Y","emps":[]}'
   seen="$(changes_read)"
   req -X PUT "$base/depts/6" "${auth[@]}" "${json[@]}" \
-    --data-binary '{"deptNumber":6,"deptName":"RENAMED","deptLocation":"HERE"}'
+    --data-binary '{"deptNumber":6,"deptName":"RENAMED","deptLocation":"HERE","emps":[]}'
   settle "$seen"
   req "$base/deptemps/6"
   seen="$(changes_read)"
