@@ -571,6 +571,14 @@ std::optional<std::string> restcache_config::resolve_write_access() {
   if (o.http_metrics == "token" && !has_token)
     return "http.metrics=token needs a write token (http.write-token-file, RESTCACHE_WRITE_TOKEN or "
            "http.write-token)";
+  // Off loopback a token is all that stands between anyone and the
+  // database: one short enough to guess is refused (401s are slowed too,
+  // but a slow guess still gets there).
+  if (has_token && !is_loopback_address(o.http_address) && o.http_write_token.size() < min_network_token_bytes)
+    return "refusing to start: http.address " + o.http_address + " is not loopback and the write token is "
+           + std::to_string(o.http_write_token.size()) + " bytes; one reachable from the network must be at least "
+           + std::to_string(min_network_token_bytes)
+           + " (for instance `head -c 24 /dev/urandom | base64` in http.write-token-file)";
   if (o.writes == write_access::open && !is_loopback_address(o.http_address)
       && !o.http_allow_open_writes_on_network)
     return "refusing to start: http.address " + o.http_address

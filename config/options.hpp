@@ -29,6 +29,8 @@ enum class write_access : uint8_t { token, open, closed };
 /// True for an address that only this machine reaches: 127.0.0.0/8, ::1,
 /// "localhost" (an IPv4-mapped ::ffff:127.x too).
 bool is_loopback_address(const std::string& address);
+/// The shortest write token accepted on an address that is not loopback.
+inline constexpr size_t min_network_token_bytes = 16;
 
 struct daemon_options {
   std::string http_address;

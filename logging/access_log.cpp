@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "logging/json_formatter.hpp"
 
@@ -12,6 +13,12 @@ namespace restcache::logging {
 namespace {
 
 thread_local void* own_buffer = nullptr;
+
+void append_count(std::string& out, uint64_t v) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+  out.append(digits, static_cast<size_t>(end - digits));
+}
 thread_local const access_log* own_buffer_owner = nullptr;
 
 /// A request target or id in a text line: quotes, backslashes and control
@@ -35,6 +42,10 @@ void append_text_escaped(std::string& out, std::string_view s) {
 /// line's format.
 void append_target(std::string& out, std::string_view target, bool json) {
   static constexpr char hex[] = "0123456789ABCDEF";
+  // Bounded: a flood of 8 KB targets must not crowd out the lines of other
+  // clients (the buffers are bounded, and drop what does not fit).
+  const size_t cut = target.size() > access_log::max_target_bytes ? target.size() - access_log::max_target_bytes : 0;
+  target = target.substr(0, target.size() - cut);
   size_t plain = 0; // start of the ASCII run not yet appended
   auto flush = [&](size_t end) {
     auto run = target.substr(plain, end - plain);
@@ -54,6 +65,11 @@ void append_target(std::string& out, std::string_view target, bool json) {
     plain = i + 1;
   }
   flush(target.size());
+  if (cut > 0) {
+    out += "...(+";
+    append_count(out, cut);
+    out += " bytes)";
+  }
 }
 
 void append_number(std::string& out, uint64_t v) {
@@ -146,6 +162,7 @@ void access_log::record(const access_entry& e) noexcept {
     std::lock_guard lk{b.mtx};
     if (b.text.size() > max_buffered) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
+      ++b.dropped; // said in the log itself once written
       return;
     }
     format(b.text, e);
@@ -160,17 +177,42 @@ void access_log::write_all() {
   std::lock_guard lk{buffers_mtx_};
   for (auto& b : buffers_) {
     uint64_t lines = 0;
+    uint64_t dropped = 0;
     {
       std::lock_guard blk{b.mtx};
       chunk.swap(b.text); // the thread keeps appending to a (reused) buffer
       lines = b.lines;
       b.lines = 0;
+      dropped = std::exchange(b.dropped, 0);
     }
+    if (dropped > 0)
+      note_dropped(chunk, dropped);
     if (!chunk.empty())
       out_->write(chunk.data(), chunk.size());
     written_.fetch_add(lines, std::memory_order_relaxed);
     chunk.clear();
   }
+}
+
+void access_log::note_dropped(std::string& out, uint64_t n) const {
+  // Where the lines are missing, in the log's own format: nobody's line
+  // goes unaccounted for.
+  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+  if (json_) {
+    out += "{\"time\":\"";
+    append_utc_time(out, now_ms);
+    out += "\",\"dropped_lines\":";
+    append_count(out, n);
+    out += ",\"why\":\"the access log writer was behind\"}\n";
+    return;
+  }
+  out += "- - - [";
+  append_utc_time(out, now_ms);
+  out += "] \"- -\" 0 0 0.000000 \"";
+  append_count(out, n);
+  out += " lines dropped: the access log writer was behind\"\n";
 }
 
 void access_log::run_writer() {

@@ -5,7 +5,8 @@
 // to a buffer of its own thread (an uncontended lock, no syscall, no
 // allocation once the buffer has grown); a writer thread takes the buffers
 // every 100 ms and writes them. A writer that falls behind makes lines
-// dropped and counted, never a slower request.
+// dropped, counted and said in the log where they are missing, never a
+// slower request. A target is logged up to max_target_bytes.
 
 #include <atomic>
 #include <condition_variable>
@@ -49,16 +50,21 @@ public:
   uint64_t written() const noexcept { return written_.load(std::memory_order_relaxed); }
 
   static constexpr size_t max_buffered = 8 << 20;
+  /// A longer request target is logged cut there, with how much was cut.
+  static constexpr size_t max_target_bytes = 512;
 
 private:
   struct alignas(64) thread_buffer {
     std::mutex mtx;
     std::string text;
     uint64_t lines = 0;
+    uint64_t dropped = 0; ///< lines that did not fit since the last write
   };
   thread_buffer& buffer_of_this_thread();
   void format(std::string& out, const access_entry& e) const;
   void run_writer();
+  /// A line saying `n` lines went unlogged here.
+  void note_dropped(std::string& out, uint64_t n) const;
   void write_all();
 
   std::shared_ptr<log_file> out_;

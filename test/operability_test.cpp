@@ -238,7 +238,12 @@ CAF_TEST(open writes beyond loopback refuse to start unless the operator says so
   check_refused({"--http.address=0.0.0.0"}, "writes need no token");
   // Closed writes, a token, or the operator's explicit word: it starts.
   CAF_CHECK_EQUAL(restcached({shipped, "--http.address=0.0.0.0", "--dump-config"}).status, 0);
-  CAF_CHECK_EQUAL(restcached({"--http.address=0.0.0.0", "--http.write-token=t0k3n", "--dump-config"}).status, 0);
+  CAF_CHECK_EQUAL(
+    restcached({"--http.address=0.0.0.0", "--http.write-token=t0k3n-of-16-bytes", "--dump-config"}).status, 0);
+  // A token short enough to guess is refused off loopback, from any source.
+  check_refused({"--http.address=0.0.0.0", "--http.write-token=t0k3n"}, "the write token is 5 bytes");
+  check_refused({"--http.address=10.1.2.3", "--http.write-token=x"}, "must be at least 16");
+  CAF_CHECK_EQUAL(restcached({"--http.address=127.0.0.1", "--http.write-token=t0k3n", "--dump-config"}).status, 0);
   CAF_CHECK_EQUAL(
     restcached({"--http.address=0.0.0.0", "--http.allow-open-writes-on-network", "--dump-config"}).status, 0);
   for (auto loopback : {"127.0.0.1", "127.1.2.3", "::1", "localhost"})
@@ -417,6 +422,14 @@ CAF_TEST(the text access log has one line per request in its own file) {
     R"(127\.0\.0\.1 - - \[\d{4}-\d\d-\d\dT[0-9:.]+Z\] "GET /deptemps/5 HTTP/1\.1" 200 \d+ \d+\.\d{6} "text-line"\n)"};
   CHECK_SAYING(std::regex_search(text, line), "access log: " << text);
   CAF_CHECK(text.find(R"("GET /deptemps/x\x22y HTTP/1.1" 400)") != std::string::npos); // quotes escaped
+  // A long target is logged cut, saying how much: a line stays bounded.
+  CAF_REQUIRE_EQUAL(c.get("/long/" + std::string(7000, 'q')).status, 404);
+  CAF_REQUIRE(wait_until([&] { return read_file(access).find("/long/") != std::string::npos; }, 5s));
+  text = read_file(access);
+  auto at = text.find("/long/");
+  auto end = text.find('\n', at);
+  CAF_CHECK(text.substr(at, end - at).find("...(+6494 bytes)") != std::string::npos);
+  CAF_CHECK_LESS(end - at, 700u);
   CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_access_log_dropped_total"), 0);
 }
 
