@@ -16,6 +16,18 @@ socket buffers do not).
       SOCKETS connections each send `GET /deptemps/77` announcing a
       Content-Length of 2 MiB and then all but 10 bytes of it; RSS before and
       after, held 5 s.
+  hostile_clients.py chunk_lines PID PORT SOCKETS SECONDS
+      SOCKETS connections each send an admitted chunked `PUT /depts/77`
+      (Host: localhost: open writes on loopback) and then, for SECONDS, a
+      chunk header (`2;x=aaaa...`) or a trailer (`0\\r\\nX-T: aaaa...`, every
+      other connection) that never ends, as fast as the daemon reads; RSS
+      before and at its peak, and how each connection ended.
+  hostile_clients.py announced_bodies PID PORT SOCKETS
+      SOCKETS connections each send `PUT /depts/77` with `Expect:
+      100-continue` and a Content-Length of 2 MiB, header only; then a real
+      client PUTs a whole department. Reports how many got 100 Continue, the
+      real write's status, restcache_http_body_bytes_held, and how many of the
+      idle ones the daemon had closed 10 s later.
   hostile_clients.py basp PID BYTES
       To every socket the daemon listens on (found from /proc/PID/fd and
       /proc/net/{tcp,tcp6,unix}), three connections each read what the server
@@ -197,6 +209,104 @@ def basp(pid, nbytes):
           f" health_after={get_status_any(targets)}")
 
 
+def chunk_lines(pid, port, n, seconds):
+    rss0 = rss_kib(pid)
+    head = (b"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n")
+    socks = []
+    for i in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(head + (b"2;x=" if i % 2 == 0 else b"5\r\nhello\r\n0\r\nX-T: "))
+        s.setblocking(False)
+        socks.append(s)
+    filler = b"a" * 65536
+    ended = {}
+    peak = rss0
+    start = time.monotonic()
+    while time.monotonic() - start < seconds and len(ended) < n:
+        for i, s in enumerate(socks):
+            if i in ended:
+                continue
+            try:
+                s.send(filler)
+            except BlockingIOError:
+                pass
+            except OSError:
+                ended[i] = "closed"
+                continue
+            try:
+                data = s.recv(64)
+                if data:
+                    ended[i] = data.split(b"\r\n")[0].decode(errors="replace").replace(" ", "_")
+            except BlockingIOError:
+                pass
+            except OSError:
+                ended[i] = "closed"
+        peak = max(peak, rss_kib(pid))
+        time.sleep(0.01)
+    for s in socks:
+        s.close()
+    answers = {}
+    for e in ended.values():
+        answers[e] = answers.get(e, 0) + 1
+    print(f"attack=chunk_lines sockets={n} seconds={seconds} ended={len(ended)}"
+          f" answers={','.join(f'{k}:{v}' for k, v in sorted(answers.items())) or 'none'}"
+          f" rss_before_kib={rss0} rss_peak_kib={peak} rss_growth_kib={peak - rss0}")
+
+
+def metric_value(port, name):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            data = b""
+            while True:
+                part = s.recv(65536)
+                if not part:
+                    break
+                data += part
+        for line in data.decode(errors="replace").splitlines():
+            if line.startswith(name + " "):
+                return int(float(line.split()[1]))
+    except OSError:
+        pass
+    return -1
+
+
+def announced_bodies(pid, port, n):
+    rss0 = rss_kib(pid)
+    length = 2 * 1024 * 1024
+    socks = []
+    continued = 0
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(f"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                  f"Expect: 100-continue\r\nContent-Length: {length}\r\n\r\n".encode())
+        try:
+            if s.recv(64).startswith(b"HTTP/1.1 100"):
+                continued += 1
+        except OSError:
+            pass
+        socks.append(s)
+    held = metric_value(port, "restcache_http_body_bytes_held")
+    body = b'{"deptNumber":77,"deptName":"Hostile 77","deptLocation":"Here","emps":[]}'
+    real = 0
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                      + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+            data = s.recv(64)
+            real = int(data.split()[1]) if data.startswith(b"HTTP/1.") else 0
+    except OSError:
+        pass
+    time.sleep(10)
+    closed = sum(1 for s in socks if closed_by_peer(s))
+    for s in socks:
+        s.close()
+    print(f"attack=announced_bodies sockets={n} announced_bytes={length} got_100_continue={continued}"
+          f" body_bytes_held={held} real_write_status={real} idle_closed_after_10s={closed}"
+          f" rss_before_kib={rss0} rss_after_kib={rss_kib(pid)}")
+
+
 def get_status_any(targets):
     for kind, _, where in targets:
         if kind == "tcp":
@@ -212,6 +322,10 @@ def main():
         slowloris(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
     elif attack == "bodies":
         bodies(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    elif attack == "chunk_lines":
+        chunk_lines(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif attack == "announced_bodies":
+        announced_bodies(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif attack == "basp":
         basp(int(sys.argv[2]), int(sys.argv[3]))
     else:
