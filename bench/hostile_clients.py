@@ -28,6 +28,10 @@ socket buffers do not).
       client PUTs a whole department. Reports how many got 100 Continue, the
       real write's status, restcache_http_body_bytes_held, and how many of the
       idle ones the daemon had closed 10 s later.
+  hostile_clients.py pipelined_after_write PID PORT SOCKETS
+      SOCKETS connections each send a write with a 60 KB body (answered 400:
+      read and parsed all the same), then 200 pipelined `GET /deptemps/77`
+      whose answers they never read; RSS growth per connection, held 3 s.
   hostile_clients.py basp PID BYTES
       To every socket the daemon listens on (found from /proc/PID/fd and
       /proc/net/{tcp,tcp6,unix}), three connections each read what the server
@@ -307,6 +311,30 @@ def announced_bodies(pid, port, n):
           f" rss_before_kib={rss0} rss_after_kib={rss_kib(pid)}")
 
 
+def pipelined_after_write(pid, port, n):
+    rss0 = rss_kib(pid)
+    body = b"[" + b" " * 60000 + b"]"
+    write = (b"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+             + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    gets = b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\n\r\n" * 200
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        try:
+            s.sendall(write)
+            s.sendall(gets)
+        except OSError:
+            pass
+        socks.append(s)
+    time.sleep(3)
+    rss1 = rss_kib(pid)
+    for s in socks:
+        s.close()
+    print(f"attack=pipelined_after_write sockets={n} rss_before_kib={rss0} rss_after_kib={rss1}"
+          f" rss_growth_kib={rss1 - rss0} per_connection_kib={(rss1 - rss0) / n:.1f}")
+
+
 def get_status_any(targets):
     for kind, _, where in targets:
         if kind == "tcp":
@@ -326,6 +354,8 @@ def main():
         chunk_lines(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
     elif attack == "announced_bodies":
         announced_bodies(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    elif attack == "pipelined_after_write":
+        pipelined_after_write(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif attack == "basp":
         basp(int(sys.argv[2]), int(sys.argv[3]))
     else:
