@@ -69,6 +69,15 @@ void notify_listener_state::set_caught_up(bool yes) {
   metrics->caught_up.store(yes ? 1 : 0, std::memory_order_release);
 }
 
+void notify_listener_state::forget_positions() {
+  metrics->watermark.store(0, std::memory_order_release);
+  inbox->set_applied(std::nullopt);
+  inbox->set_applied_witness(std::nullopt);
+  applied_position.reset();
+  applied_witness.reset();
+  marks.clear();
+}
+
 void notify_listener_state::dispatch(notify_listener_ptr self) {
   if (outstanding.size() >= cfg.max_rounds_in_flight) {
     // Flow control: the inbox keeps coalescing meanwhile (bounded).
@@ -86,24 +95,14 @@ void notify_listener_state::dispatch(notify_listener_ptr self) {
   if (r.rebase && !r.new_history) {
     // Carried across a switch of feed: the old feed's positions mean
     // nothing in the new one's, the tiers stay.
-    metrics->watermark.store(0, std::memory_order_release);
-    inbox->set_applied(std::nullopt);
-    inbox->set_applied_witness(std::nullopt);
-    applied_position.reset();
-    applied_witness.reset();
-    marks.clear();
+    forget_positions();
     if (writer)
       caf::anon_send(writer, rebase_atom::value);
   }
   if (r.new_history) {
     // Another history: its xids have nothing to do with the old watermark,
     // and marks taken on the old one must not raise it again.
-    metrics->watermark.store(0, std::memory_order_release);
-    inbox->set_applied(std::nullopt);
-    inbox->set_applied_witness(std::nullopt);
-    applied_position.reset();
-    applied_witness.reset();
-    marks.clear();
+    forget_positions();
     if (writer)
       caf::anon_send(writer, history_atom::value, *r.new_history);
   }

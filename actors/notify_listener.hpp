@@ -75,6 +75,9 @@ struct notify_listener_state {
 
   /// Takes the inbox's round and sends each shard its share.
   void dispatch(notify_listener_ptr self);
+  /// The watermark back to 0 and every position and mark of the old
+  /// history (or feed) forgotten: they mean nothing in the new one.
+  void forget_positions();
   /// A shard answered for `round`.
   void confirm(notify_listener_ptr self, uint64_t round);
   /// A shard applied changes up to `seq`, made at `made` (microseconds

@@ -53,15 +53,8 @@ bool listen_connection::carry_from_triggers(pg::connection& c, const std::string
             + std::to_string(replay.horizon) + "), or holds more than " + std::to_string(cfg_.replay_limit)
             + " entries since";
     } else {
-      if (replay.truncated) {
-        spdlog::warn("change listener: a watched table was truncated before the switch of feed: dropping both tiers");
-        bump(metrics_.truncates);
-        inbox_.request_drop();
-      }
-      if (replay.key_spaces != 0)
-        drop_key_spaces(replay.key_spaces);
-      bump(metrics_.replayed, replay.changes.size());
-      add_stamped(c, replay.changes);
+      std::vector<std::string> altered; // checked by the session's first drift check
+      apply_replay(c, replay, altered);
     }
   }
   if (!why.empty()) {
@@ -72,14 +65,7 @@ bool listen_connection::carry_from_triggers(pg::connection& c, const std::string
     reset_history(live.identity);
     return done(false);
   }
-  // The fingerprint the tiers were filled under is the trigger feed's; what
-  // the documents read is what must be unchanged. Else the session's first
-  // drift check drops what changed.
-  auto now = read_drift(c);
-  if (!catalog_.empty() && pg::fingerprint_of_documents(catalog_) == pg::fingerprint_of_documents(now.fingerprint)) {
-    catalog_ = now.fingerprint;
-    catalog_moved_ = true;
-  }
+  take_catalog_over(c);
   inbox_.request_rebase();
   bump(metrics_.tiers_carried);
   spdlog::info("change listener: carried both tiers from the change log (read from {}) onto {}", to_text(*from), onto);

@@ -212,23 +212,8 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
       bump(metrics_.tier_drops);
       reset_history(pg::read_history(c).identity);
     } else {
-      if (replay.truncated) {
-        bump(metrics_.truncates);
-        inbox_.request_drop();
-      }
-      if (replay.key_spaces != 0)
-        drop_key_spaces(replay.key_spaces);
-      altered_away = std::move(replay.altered_tables);
-      bump(metrics_.replayed, replay.changes.size());
-      add_stamped(c, replay.changes);
-      // Filled under the WAL feed's fingerprint: what the documents read
-      // must be unchanged, or the check below drops what changed.
-      auto now = read_drift(c);
-      if (!catalog_.empty()
-          && pg::fingerprint_of_documents(catalog_) == pg::fingerprint_of_documents(now.fingerprint)) {
-        catalog_ = now.fingerprint;
-        catalog_moved_ = true;
-      }
+      apply_replay(c, replay, altered_away);
+      take_catalog_over(c);
       bump(metrics_.tiers_carried);
       spdlog::info("change listener: carried both tiers from the WAL onto the change log (read from {})",
                    to_text(*carried));
@@ -266,17 +251,7 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
       bump(metrics_.tier_drops);
       inbox_.request_drop();
     } else {
-      if (replay.truncated) {
-        spdlog::warn("change listener: a watched table was truncated while the listener was away: "
-                     "dropping both tiers");
-        bump(metrics_.truncates);
-        inbox_.request_drop();
-      }
-      if (replay.key_spaces != 0)
-        drop_key_spaces(replay.key_spaces);
-      altered_away = std::move(replay.altered_tables);
-      bump(metrics_.replayed, replay.changes.size());
-      add_stamped(c, replay.changes);
+      apply_replay(c, replay, altered_away);
     }
   }
   // Before the session's first mark (which lets the tiers serve): a kind
@@ -295,6 +270,28 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   up_(generation_, lsn_floor);
   session_started = std::chrono::steady_clock::now();
   session(c);
+}
+
+void listen_connection::apply_replay(pg::connection& c, pg::replay_result& replay,
+                                     std::vector<std::string>& altered) {
+  if (replay.truncated) {
+    spdlog::warn("change listener: a watched table was truncated while the listener was away: dropping both tiers");
+    bump(metrics_.truncates);
+    inbox_.request_drop();
+  }
+  if (replay.key_spaces != 0)
+    drop_key_spaces(replay.key_spaces);
+  altered = std::move(replay.altered_tables);
+  bump(metrics_.replayed, replay.changes.size());
+  add_stamped(c, replay.changes);
+}
+
+void listen_connection::take_catalog_over(pg::connection& c) {
+  auto now = read_drift(c);
+  if (!catalog_.empty() && pg::fingerprint_of_documents(catalog_) == pg::fingerprint_of_documents(now.fingerprint)) {
+    catalog_ = now.fingerprint;
+    catalog_moved_ = true;
+  }
 }
 
 bool listen_connection::same_history(pg::connection& c, const live_history& live, uint64_t watermark) {

@@ -130,6 +130,15 @@ private:
   /// (carried_position_), and ends the session (feed_switched). Past
   /// finish_by_ without reaching it, the tiers are dropped instead.
   void finish_on_wal(uint64_t reached);
+  /// Applies a replay of the log read at a session's start: its changes
+  /// into the inbox, the drops it calls for; the tables DDL altered into
+  /// `altered` (for the session's first drift check).
+  void apply_replay(pg::connection& c, pg::replay_result& replay, std::vector<std::string>& altered);
+  /// Across a switch of feed: takes the catalog fingerprint read now (the
+  /// new feed's) for the tiers' when what the documents read is unchanged
+  /// (pg::fingerprint_of_documents); else the session's first drift check
+  /// drops what changed.
+  void take_catalog_over(pg::connection& c);
   /// Reads the switch point into finish_ (once: the session then has 30 s
   /// to reach it); whether there is one.
   bool finish_ahead(pg::connection& c);

@@ -14,6 +14,11 @@ namespace {
 
 thread_local void* own_buffer = nullptr;
 
+int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+    .count();
+}
+
 void append_count(std::string& out, uint64_t v) {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
@@ -72,17 +77,11 @@ void append_target(std::string& out, std::string_view target, bool json) {
   }
 }
 
-void append_number(std::string& out, uint64_t v) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
-  out.append(digits, static_cast<size_t>(end - digits));
-}
-
 /// "0.000123": microseconds as seconds with six decimals, without printf
 /// (snprintf was half of what a line cost).
 void append_seconds(std::string& out, int64_t us) {
   auto v = static_cast<uint64_t>(us < 0 ? 0 : us);
-  append_number(out, v / 1'000'000);
+  append_count(out, v / 1'000'000);
   char fraction[7] = {'.'};
   for (int i = 6, rest = static_cast<int>(v % 1'000'000); i >= 1; --i, rest /= 10)
     fraction[i] = static_cast<char>('0' + rest % 10);
@@ -115,9 +114,7 @@ access_log::thread_buffer& access_log::buffer_of_this_thread() {
 }
 
 void access_log::format(std::string& out, const access_entry& e) const {
-  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                  std::chrono::system_clock::now().time_since_epoch())
-                  .count();
+  const auto now_ms = wall_ms();
   if (json_) {
     out += "{\"time\":\"";
     append_utc_time(out, now_ms);
@@ -128,9 +125,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
     out += "\",\"target\":\"";
     append_target(out, e.target, true);
     out += "\",\"status\":";
-    append_number(out, e.status);
+    append_count(out, e.status);
     out += ",\"bytes\":";
-    append_number(out, e.bytes);
+    append_count(out, e.bytes);
     out += ",\"duration_s\":";
     append_seconds(out, e.duration_us);
     out += ",\"request_id\":\"";
@@ -146,9 +143,9 @@ void access_log::format(std::string& out, const access_entry& e) const {
   out += ' ';
   append_target(out, e.target, false);
   out += e.version == 10 ? " HTTP/1.0\" " : " HTTP/1.1\" ";
-  append_number(out, e.status);
+  append_count(out, e.status);
   out += ' ';
-  append_number(out, e.bytes);
+  append_count(out, e.bytes);
   out += ' ';
   append_seconds(out, e.duration_us);
   out += " \"";
@@ -197,9 +194,7 @@ void access_log::write_all() {
 void access_log::note_dropped(std::string& out, uint64_t n) const {
   // Where the lines are missing, in the log's own format: nobody's line
   // goes unaccounted for.
-  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                  std::chrono::system_clock::now().time_since_epoch())
-                  .count();
+  const auto now_ms = wall_ms();
   if (json_) {
     out += "{\"time\":\"";
     append_utc_time(out, now_ms);
