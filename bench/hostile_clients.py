@@ -66,6 +66,13 @@ def get_status(port, target="/health", timeout=2.0):
         return 0
 
 
+def connect_sending(port, data):
+    """A connection to the daemon that has sent `data`."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(data)
+    return s
+
+
 def closed_by_peer(s):
     """True when the peer has closed (EOF or reset), without blocking."""
     try:
@@ -82,8 +89,7 @@ def slowloris(pid, port, n, seconds):
     rss0 = rss_kib(pid)
     socks = []
     for _ in range(n):
-        s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        s.sendall(b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a")
+        s = connect_sending(port, b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a")
         socks.append(s)
     start = time.monotonic()
     closed_at = {}
@@ -125,8 +131,7 @@ def bodies(pid, port, n):
     socks = []
     refused = 0
     for _ in range(n):
-        s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        s.sendall(f"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+        s = connect_sending(port, f"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
         socks.append(s)
     chunk = b"b" * 65536
     for s in socks:
@@ -219,8 +224,7 @@ def chunk_lines(pid, port, n, seconds):
             b"Transfer-Encoding: chunked\r\n\r\n")
     socks = []
     for i in range(n):
-        s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        s.sendall(head + (b"2;x=" if i % 2 == 0 else b"5\r\nhello\r\n0\r\nX-T: "))
+        s = connect_sending(port, head + (b"2;x=" if i % 2 == 0 else b"5\r\nhello\r\n0\r\nX-T: "))
         s.setblocking(False)
         socks.append(s)
     filler = b"a" * 65536
@@ -282,9 +286,8 @@ def announced_bodies(pid, port, n):
     socks = []
     continued = 0
     for _ in range(n):
-        s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        s.sendall(f"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                  f"Expect: 100-continue\r\nContent-Length: {length}\r\n\r\n".encode())
+        s = connect_sending(port, f"PUT /depts/77 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                  f"Expect: 100-continue\r\nContent-Length: {length}\r\n\r\n".encode())
         try:
             if s.recv(64).startswith(b"HTTP/1.1 100"):
                 continued += 1

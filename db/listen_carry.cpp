@@ -10,9 +10,9 @@
 #include <spdlog/spdlog.h>
 
 #include "db/listen_connection.hpp"
+#include "messages/wal_lsn.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/change_feed.hpp"
-#include "messages/wal_lsn.hpp"
 #include "persistence/pg/feed_switch.hpp"
 
 namespace restcache {
@@ -86,19 +86,23 @@ void listen_connection::finish_on_wal(uint64_t reached) {
     throw feed_switched("the WAL streamed up to where the triggers' log takes over: following the triggers");
   }
   if (std::chrono::steady_clock::now() >= finish_by_) {
-    spdlog::warn("change listener: the WAL cannot be streamed up to {} (where the triggers' log takes over) from "
-                 "where the tiers stand, or did not get there within 30 s: following the triggers, dropping both tiers",
+    spdlog::warn("change listener: the WAL did not reach {} (where the triggers' log takes over) within 30 s",
                  format_wal_lsn(finish_->lsn));
-    finish_.reset();
-    bump(metrics_.tier_drops);
-    if (history_)
-      reset_history(*history_);
-    else
-      inbox_.request_drop();
-    tiers_feed_ = feed_kind::triggers;
-    watermark_reset_ = true;
-    throw feed_switched("following the triggers");
+    abandon_finish();
   }
+}
+
+void listen_connection::abandon_finish() {
+  spdlog::warn("change listener: following the triggers without the tiers the WAL kept: dropping both tiers");
+  finish_.reset();
+  bump(metrics_.tier_drops);
+  if (history_)
+    reset_history(*history_);
+  else
+    inbox_.request_drop();
+  tiers_feed_ = feed_kind::triggers;
+  watermark_reset_ = true;
+  throw feed_switched("following the triggers");
 }
 
 } // namespace restcache

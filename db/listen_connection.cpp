@@ -144,8 +144,7 @@ feed_kind listen_connection::choose_feed(pg::connection& c) {
   const bool held = !watermark_reset_ && metrics_.watermark.load(std::memory_order_acquire) != 0;
   if (feed == feed_kind::wal && tiers_feed_ == feed_kind::triggers && held) {
     // Carried onto the WAL by its session, or dropped there.
-  } else if (feed == feed_kind::triggers && tiers_feed_ == feed_kind::wal && held && cfg_.feed == feed_choice::automatic
-             && finish_ahead(c)) {
+  } else if (held && finishing_to_triggers(c, feed)) {
     // The WAL kept the tiers: a WAL session streams up to where the
     // triggers' log takes over, and hands over there (finish_on_wal).
     feed_ = feed_kind::wal;
@@ -171,7 +170,9 @@ void listen_connection::let_go_of_trigger_log(pg::connection& c) {
     pg::release_trigger_reader(c);
 }
 
-bool listen_connection::finish_ahead(pg::connection& c) {
+bool listen_connection::finishing_to_triggers(pg::connection& c, feed_kind recorded) {
+  if (recorded != feed_kind::triggers || tiers_feed_ != feed_kind::wal || cfg_.feed != feed_choice::automatic)
+    return false;
   if (!finish_ && (finish_ = pg::triggers_switch_point(c))) {
     finish_by_ = std::chrono::steady_clock::now() + std::chrono::seconds{30};
     spdlog::info("change listener: the database's change feed is the triggers now: streaming the WAL up to {}, "
@@ -200,7 +201,8 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   // Tiers the WAL kept up to the switch point: the log from the switch's
   // snapshot is what they lack.
   const auto carried = std::exchange(carried_position_, std::nullopt);
-  const bool same = carried || same_history(c, pg::read_history(c), watermark);
+  const auto live = pg::read_history(c);
+  const bool same = carried || same_history(c, live, watermark);
   bool tiers_fresh = !same || watermark == 0;
   std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
   if (carried) {
@@ -210,7 +212,7 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
                    "or holds more than {} entries since: dropping both tiers",
                    replay.horizon, cfg_.replay_limit);
       bump(metrics_.tier_drops);
-      reset_history(pg::read_history(c).identity);
+      reset_history(live.identity);
     } else {
       apply_replay(c, replay, altered_away);
       take_catalog_over(c);
@@ -222,7 +224,7 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
     // This instance's slot, streamed up to the switch point, holds WAL for
     // nobody now.
     if (!cfg_.temporary_slot) {
-      auto own = pg::slot_name(pg::read_history(c).identity.system_id, cfg_.instance_id);
+      auto own = pg::slot_name(live.identity.system_id, cfg_.instance_id);
       if (pg::read_slot(c, own).exists)
         pg::drop_released_slot(c, own, [this](std::chrono::milliseconds d) { return pause(d); });
     }
@@ -425,14 +427,11 @@ void listen_connection::check_drift(pg::connection& c, bool tiers_fresh,
   // The database switched feeds (restcache-load --feed, which logs the
   // switch through the old feed so that this check runs at once): this
   // session's feed reports nothing more. Ending it bypasses the tiers until
-  // the next session, on the new feed, has dropped them and caught up.
+  // the next session, on the new feed, has carried them across (or dropped
+  // them) and caught up; from the WAL to the triggers, this session first
+  // streams on up to where their log takes over (finish_on_wal).
   if (auto now = pg::recorded_feed(c); now && *now != feed_) {
-    // From the WAL to the triggers: streamed on up to where their log
-    // takes over, keeping the tiers (finish_on_wal).
-    const bool finishing = *now == feed_kind::triggers && tiers_feed_ == feed_kind::wal
-                           && cfg_.feed == feed_choice::automatic
-                           && finish_ahead(c);
-    if (!finishing)
+    if (!finishing_to_triggers(c, *now))
       throw feed_switched(std::string{"the database's change feed is "} + to_string(*now) + " now, not "
                           + to_string(feed_) + ": following it");
     // The trigger session's first check compares what the documents read

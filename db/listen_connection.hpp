@@ -128,8 +128,12 @@ private:
   /// passed the switch point, restarts the watermark keeping the tiers,
   /// leaves the trigger session the switch's snapshot to read the log from
   /// (carried_position_), and ends the session (feed_switched). Past
-  /// finish_by_ without reaching it, the tiers are dropped instead.
+  /// finish_by_ without reaching it, the tiers are dropped instead
+  /// (abandon_finish).
   void finish_on_wal(uint64_t reached);
+  /// Follows the triggers without the tiers: dropped, the watermark
+  /// restarted, the session ended (feed_switched).
+  [[noreturn]] void abandon_finish();
   /// Applies a replay of the log read at a session's start: its changes
   /// into the inbox, the drops it calls for; the tables DDL altered into
   /// `altered` (for the session's first drift check).
@@ -139,9 +143,12 @@ private:
   /// (pg::fingerprint_of_documents); else the session's first drift check
   /// drops what changed.
   void take_catalog_over(pg::connection& c);
-  /// Reads the switch point into finish_ (once: the session then has 30 s
-  /// to reach it); whether there is one.
-  bool finish_ahead(pg::connection& c);
+  /// Whether a session on the WAL, the database recording `recorded`,
+  /// streams on to hand its tiers over to the triggers: the database
+  /// switched to them, the tiers are the WAL's, this instance follows the
+  /// database, and the switch recorded its point (read into finish_ once:
+  /// the session then has 30 s to reach it).
+  bool finishing_to_triggers(pg::connection& c, feed_kind recorded);
   /// No longer reading the change log: a switch to the WAL need not wait
   /// for this connection (pg::release_trigger_reader).
   void let_go_of_trigger_log(pg::connection& c);

@@ -154,8 +154,7 @@ bool listen_connection::relay_session(pg::connection& c, bool& connected_before,
     if (finish_ && (drop || applied == 0)) {
       // Switched to the triggers, and the relay cannot carry the tiers to
       // where their log takes over.
-      finish_by_ = {};
-      finish_on_wal(0);
+      abandon_finish();
     }
     if (drop || applied == 0)
       reset_history(live.identity);

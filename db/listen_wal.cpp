@@ -110,8 +110,7 @@ void listen_connection::wal_session(pg::connection& c, bool& connected_before,
   if (finish_ && (drop_tiers || applied == 0 || o.create != pg::wal_stream_options::create_slot::no)) {
     // Switched to the triggers, and this slot cannot carry the tiers to
     // where their log takes over.
-    finish_by_ = {};
-    finish_on_wal(0);
+    abandon_finish();
   }
   auto stream = open_stream(c, o);
   // After the new slot's consistent point: every change committed since is

@@ -145,7 +145,6 @@ bool wal_relay_leader::lead(pg::connection& c) {
   // (its followers carry their tiers across there), then a last window
   // ending past it, so that they pass it once the slot is gone.
   std::optional<uint64_t> finish_at;
-  const auto finish_by = [&] { return clock::now() + 30s; };
   auto give_up_at = clock::time_point::max();
   while (!stop_.stopping()) {
     auto now = clock::now();
@@ -153,7 +152,7 @@ bool wal_relay_leader::lead(pg::connection& c) {
       if (!finish_at && pg::recorded_feed(c).value_or(feed_kind::triggers) != feed_kind::wal) {
         auto point = pg::triggers_switch_point(c);
         finish_at = point ? point->lsn : 0;
-        give_up_at = finish_by();
+        give_up_at = now + 30s;
       }
       next_check = now + cfg_.check_interval;
     }

@@ -85,32 +85,48 @@ std::string_view query_of(std::string_view target) noexcept {
   return target.substr(0, target.find('#'));
 }
 
-size_t canonical_key_segment(key_type type, std::string_view key, char* out) noexcept {
+namespace {
+
+/// Hands the canonical spelling of a key to `put`, a character at a time,
+/// while it returns true.
+template <class Put>
+void spell_key(key_type type, std::string_view key, Put put) noexcept {
   static constexpr char upper[] = "0123456789ABCDEF";
   static constexpr char lower[] = "0123456789abcdef";
-  size_t n = 0;
   if (type == key_type::uuid) {
     for (size_t i = 0; i < key.size(); ++i) {
-      if (i == 4 || i == 6 || i == 8 || i == 10)
-        out[n++] = '-';
       auto b = static_cast<unsigned char>(key[i]);
-      out[n++] = lower[b >> 4];
-      out[n++] = lower[b & 15];
+      if (((i == 4 || i == 6 || i == 8 || i == 10) && !put('-')) || !put(lower[b >> 4]) || !put(lower[b & 15]))
+        return;
     }
-    return n;
+    return;
   }
   for (char c : key) {
     auto b = static_cast<unsigned char>(c);
     const bool unreserved = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '-'
                             || b == '.' || b == '_' || b == '~';
-    if (unreserved) {
-      out[n++] = c;
-    } else {
-      out[n++] = '%';
-      out[n++] = upper[b >> 4];
-      out[n++] = upper[b & 15];
-    }
+    if (unreserved ? !put(c) : !put('%') || !put(upper[b >> 4]) || !put(upper[b & 15]))
+      return;
   }
+}
+
+/// Whether `segment` is the key's canonical spelling (compared as it is
+/// spelled, nothing written).
+bool spelled_canonically(key_type type, std::string_view key, std::string_view segment) noexcept {
+  size_t at = 0;
+  bool same = true;
+  spell_key(type, key, [&](char c) { return same = at < segment.size() && segment[at++] == c; });
+  return same && at == segment.size();
+}
+
+} // namespace
+
+size_t canonical_key_segment(key_type type, std::string_view key, char* out) noexcept {
+  size_t n = 0;
+  spell_key(type, key, [&](char c) {
+    out[n++] = c;
+    return true;
+  });
   return n;
 }
 
@@ -216,9 +232,7 @@ bool parse_document_key(const doc_kind_entry& kind, std::string_view segment, ro
     return fail(to_detail(err, kind.key));
   if (!r.integer_key) {
     // Integers have one spelling already (parse_integer_key refuses others).
-    char canonical[max_key_segment_bytes];
-    auto n = canonical_key_segment(kind.key, r.key_text(), canonical);
-    r.spelled_otherwise = std::string_view{canonical, n} != segment;
+    r.spelled_otherwise = !spelled_canonically(kind.key, r.key_text(), segment);
     r.kind_route = kind.route;
     r.kind_key = kind.key;
   }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "persistence/pg/feed_switch.hpp"
 
-#include <algorithm>
 #include <thread>
 
 #include "messages/wal_lsn.hpp"
@@ -21,11 +20,7 @@ bool hold_trigger_reader(connection& c) {
 }
 
 void release_trigger_reader(connection& c) {
-  // Every hold of this session: it took the lock once per trigger session.
-  c.exec_params("SELECT pg_advisory_unlock_shared($1::int8) FROM pg_locks l"
-                " WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.mode = 'ShareLock'"
-                "   AND l.objsubid = 1 AND ((l.classid::int8 << 32) | l.objid::int8) = $1::int8",
-                {key_text});
+  c.exec_params("SELECT pg_advisory_unlock_shared($1::int8)", {key_text});
 }
 
 std::vector<std::string> trigger_readers(connection& c) {

@@ -246,11 +246,14 @@ $fn$;
 -- Which change feed this database's instances follow (one row; none: the
 -- triggers, as before version 12), as `restcache-load --feed` chose it:
 --   triggers: the generated row triggers append to change_log, polled;
---   wal:      each instance streams its own logical replication slot through
---             pgoutput on the publication "restcache" of the watched tables,
---             and nothing runs inside the writers' transactions.
+--   wal:      each instance streams a logical replication slot (its own, or
+--             the relay's) through pgoutput on the publication "restcache" of
+--             the watched tables, and nothing runs inside the writers'
+--             transactions.
 -- restcache_install_triggers installs what the feed needs and removes what
--- the other one left.
+-- the other one left; on a switch to the WAL, restcache-load calls
+-- restcache_publish_watched first and restcache_retire_triggers once the
+-- instances reading the log have moved.
 CREATE TABLE IF NOT EXISTS restcache_feed (
   one       boolean PRIMARY KEY DEFAULT true CHECK (one),
   feed      text NOT NULL CHECK (feed IN ('triggers', 'wal')),

@@ -3,13 +3,12 @@
 
 #include <chrono>
 #include <map>
-#include <thread>
 
 #include "messages/doc_catalogue.hpp"
 #include "messages/text.hpp"
 #include "persistence/pg/feed_switch.hpp"
-#include "persistence/pg/yielding_ddl.hpp"
 #include "persistence/pg/schema.hpp"
+#include "persistence/pg/yielding_ddl.hpp"
 
 namespace restcache::pg {
 
