@@ -361,6 +361,8 @@ void daemon::make_server() {
                  "anyone who reaches it with a Host of {} can change the database",
                  o_.http_address, o_.http_allowed_hosts);
   http_opts.max_connections = static_cast<size_t>(o_.http_max_connections);
+  http_opts.max_connections_per_address = static_cast<size_t>(o_.http_max_connections_per_address);
+  http_opts.trusted_proxies = cfg_.trusted_proxies();
   http_opts.read_timeout = std::chrono::milliseconds{o_.http_read_timeout_ms};
   http_opts.lookup_timeout = std::chrono::milliseconds{o_.cache_fill_timeout_ms + 1000};
   http_opts.drain_timeout = std::chrono::milliseconds{o_.http_shutdown_timeout_ms};

@@ -32,6 +32,13 @@ socket buffers do not).
       SOCKETS connections each send a write with a 60 KB body (answered 400:
       read and parsed all the same), then 200 pipelined `GET /deptemps/77`
       whose answers they never read; RSS growth per connection, held 3 s.
+  hostile_clients.py reconnecting_slowloris PID PORT SOCKETS SECONDS
+      SOCKETS connections from 127.0.0.2 each send the slowloris header and
+      then a byte per 10 s; every one the daemon closes is opened again at
+      once, for SECONDS. Meanwhile a real client on 127.0.0.1 asks GET
+      /health eight times a second. Reports the real client's answers (200,
+      503, 429, none), how often the attacker reconnected, what the daemon
+      shed and refused per address (restcache_http_connections_*), and RSS.
   hostile_clients.py basp PID BYTES
       To every socket the daemon listens on (found from /proc/PID/fd and
       /proc/net/{tcp,tcp6,unix}), three connections each read what the server
@@ -78,7 +85,8 @@ def closed_by_peer(s):
     try:
         s.setblocking(False)
         data = s.recv(4096)
-        return data == b"" or len(data) > 0 and data.startswith(b"HTTP/1.1 503")
+        # An answer to a request never finished is a refusal (503, 429).
+        return data == b"" or data.startswith(b"HTTP/1.1 ")
     except BlockingIOError:
         return False
     except OSError:
@@ -123,6 +131,60 @@ def slowloris(pid, port, n, seconds):
           f" first_closed_s={times[0] if times else -1:.1f} last_closed_s={times[-1] if times else -1:.1f}"
           f" real_client_200={answers.get(200, 0)} real_client_503={answers.get(503, 0)}"
           f" real_client_none={answers.get(0, 0)} rss_before_kib={rss0} rss_after_kib={rss1}")
+
+
+def reconnecting_slowloris(pid, port, n, seconds):
+    header = b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a"
+
+    def attacker():
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=("127.0.0.2", 0))
+            s.sendall(header)
+            return s
+        except OSError:
+            return None
+
+    rss0 = rss_kib(pid)
+    shed0 = metric_value(port, "restcache_http_connections_shed_total")
+    refused0 = metric_value(port, "restcache_http_connections_refused_per_address_total")
+    socks = [attacker() for _ in range(n)]
+    reconnects = 0
+    answers = {}
+    start = time.monotonic()
+    last_byte = start
+    while time.monotonic() - start < seconds:
+        time.sleep(0.125)
+        status = get_status(port)
+        answers[status] = answers.get(status, 0) + 1
+        now = time.monotonic()
+        trickle = now - last_byte >= 10
+        if trickle:
+            last_byte = now
+        for i, s in enumerate(socks):
+            if s is not None and not closed_by_peer(s):
+                if trickle:
+                    try:
+                        s.setblocking(True)
+                        s.sendall(b"a")
+                    except OSError:
+                        pass
+                continue
+            if s is not None:
+                s.close()
+            socks[i] = attacker()
+            reconnects += 1
+    rss1 = rss_kib(pid)
+    held = sum(1 for s in socks if s is not None and not closed_by_peer(s))
+    for s in socks:
+        if s is not None:
+            s.close()
+    shed = metric_value(port, "restcache_http_connections_shed_total")
+    refused = metric_value(port, "restcache_http_connections_refused_per_address_total")
+    print(f"attack=reconnecting_slowloris sockets={n} seconds={seconds} reconnects={reconnects}"
+          f" held_at_end={held} real_client_200={answers.get(200, 0)} real_client_503={answers.get(503, 0)}"
+          f" real_client_429={answers.get(429, 0)} real_client_none={answers.get(0, 0)}"
+          f" shed={shed - shed0 if shed >= 0 else 'n/a'} refused_per_address="
+          f"{refused - refused0 if refused >= 0 else 'n/a'} rss_before_kib={rss0} rss_after_kib={rss1}")
 
 
 def bodies(pid, port, n):
@@ -351,6 +413,8 @@ def main():
     attack = sys.argv[1]
     if attack == "slowloris":
         slowloris(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif attack == "reconnecting_slowloris":
+        reconnecting_slowloris(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
     elif attack == "bodies":
         bodies(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif attack == "chunk_lines":

@@ -21,6 +21,11 @@ inline constexpr int64_t http_body_limit = 2 * 1024 * 1024;
 /// When not empty, writes need "Authorization: Bearer <token>".
 inline constexpr const char* http_write_token = "";
 inline constexpr int64_t http_max_connections = 10'000;
+/// One client address's share of http_max_connections: a client reconnecting
+/// in a loop holds this many, not all of them.
+inline constexpr int64_t http_max_connections_per_address = 64;
+/// Balancers whose PROXY protocol v2 header names the client: none.
+inline constexpr const char* http_trusted_proxies = "";
 /// How long a connection may sit idle between requests, and how long a
 /// client may take to read an answer.
 inline constexpr int64_t http_read_timeout_ms = 30'000;

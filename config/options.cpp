@@ -276,6 +276,19 @@ restcache_config::restcache_config() {
     .note("A client that sends no credentials can make a connection hold about 100 KiB, so the daemon holds at "
           "most this many times that plus `http.body-budget-bytes` (with the defaults about 1.05 GiB); lower it "
           "to lower the bound. See \"Security\" in [operating.md](operating.md).")
+    .integer(o.http_max_connections_per_address, "max-connections-per-address",
+             d::http_max_connections_per_address, 0, 1'000'000,
+             "open connections one client address may have; at the cap its connection idle longest (else the "
+             "one slowest to send its request) is closed for the new one, 0 = no cap")
+    .note("With every one of the address's connections answering, the new one gets 429. An IPv6 client counts "
+          "by its /64. Behind a balancer the address is the one its PROXY header names (`http.trusted-proxies`); "
+          "a trusted balancer's own connections are not capped.")
+    .text(o.http_trusted_proxies, "trusted-proxies", d::http_trusted_proxies,
+          "balancers (addresses or networks, comma separated) whose connections may begin with a PROXY "
+          "protocol v2 header naming the client; empty = none")
+    .note("The client it names is the one `http.max-connections-per-address`, the slow-down of wrong tokens "
+          "and the access log see. A connection from such an address without the header is the balancer's "
+          "own (a health check, a local tool). See \"Behind a balancer\" in [operating.md](operating.md).")
     .integer(o.http_read_timeout_ms, "read-timeout-ms", d::http_read_timeout_ms, 1, int_max,
              "ms a connection may stay idle between requests, and a client may take to read an answer")
     .integer(o.http_request_timeout_ms, "request-timeout-ms", d::http_request_timeout_ms, 1, int_max,
@@ -522,6 +535,8 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
            + std::to_string(o.lmdb_batch_size) + ")";
   if (auto problem = resolve_write_access())
     return problem;
+  if (std::string why; !ip_network_list::parse(o.http_trusted_proxies, why))
+    return "invalid value \"" + o.http_trusted_proxies + "\" for http.trusted-proxies: " + why;
   if (o.http_body_budget_bytes < o.http_body_limit)
     return "invalid value " + std::to_string(o.http_body_budget_bytes)
            + " for http.body-budget-bytes: expected at least http.body-limit (" + std::to_string(o.http_body_limit)
@@ -630,6 +645,11 @@ std::vector<std::string> split_list(std::string_view text, char separator) {
 
 std::vector<std::string> restcache_config::replica_dsns() const {
   return split_list(opts.db_replicas, ';');
+}
+
+ip_network_list restcache_config::trusted_proxies() const {
+  std::string why;
+  return ip_network_list::parse(opts.http_trusted_proxies, why).value_or(ip_network_list{});
 }
 
 std::vector<std::string> restcache_config::allowed_hosts() const {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "messages/cache_types.hpp"
+#include "messages/ip_address.hpp"
 
 namespace restcache {
 
@@ -38,6 +39,8 @@ struct daemon_options {
   int64_t http_threads;
   int64_t http_body_limit;
   int64_t http_max_connections;
+  int64_t http_max_connections_per_address;
+  std::string http_trusted_proxies;
   int64_t http_read_timeout_ms;
   int64_t http_request_timeout_ms;
   int64_t http_body_idle_timeout_ms;
@@ -173,6 +176,8 @@ public:
   std::vector<std::string> replica_dsns() const;
   /// http.allowed-hosts split at ',', each trimmed and in lower case.
   std::vector<std::string> allowed_hosts() const;
+  /// http.trusted-proxies parsed (validate_and_resolve() has refused a bad one).
+  ip_network_list trusted_proxies() const;
 
   /// --help: every option with its default and what is allowed.
   std::string help_text() const;

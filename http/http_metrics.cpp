@@ -196,6 +196,21 @@ void http_metrics::append_prometheus(std::string& out) const {
   append_metric(out, "restcache_http_request_timeouts_total",
                 "Connections closed because a request did not arrive whole within http.request-timeout-ms.",
                 "counter", rd(request_timeouts));
+  append_metric(out, "restcache_http_connections_shed_total",
+                "Connections closed (idle or slowest first) to make room for a newer one of the same client "
+                "address at http.max-connections-per-address.",
+                "counter", rd(connections_shed));
+  append_metric(out, "restcache_http_connections_refused_per_address_total",
+                "Connections answered 429: their client address at http.max-connections-per-address with "
+                "every connection busy.",
+                "counter", rd(connections_refused_per_address));
+  append_metric(out, "restcache_http_connections_proxied_total",
+                "Connections whose client a balancer in http.trusted-proxies named (PROXY protocol v2).", "counter",
+                rd(connections_proxied));
+  append_metric(out, "restcache_http_credentials_throttled_total",
+                "Requests answered 429 without their token compared: their client address sent too many wrong "
+                "ones.",
+                "counter", rd(credentials_throttled));
 }
 
 } // namespace restcache::http

@@ -88,6 +88,15 @@ struct http_metrics {
   std::atomic<uint64_t> body_budget_refusals{0};
   /// Connections closed at the request deadline (a request arriving too slowly).
   std::atomic<uint64_t> request_timeouts{0};
+  /// Connections told to go to make room for a newer one of the same client
+  /// address (http.max-connections-per-address).
+  std::atomic<uint64_t> connections_shed{0};
+  /// Connections answered 429: their address at its cap with none to shed.
+  std::atomic<uint64_t> connections_refused_per_address{0};
+  /// Connections whose client a trusted balancer named (PROXY protocol v2).
+  std::atomic<uint64_t> connections_proxied{0};
+  /// Credentials answered 429 unchecked: their address failed too often.
+  std::atomic<uint64_t> credentials_throttled{0};
 
   /// Answered requests with a status in the class (1 = 1xx ... 5 = 5xx), summed over threads.
   uint64_t responses(unsigned status_class) const;

@@ -111,8 +111,8 @@ void listener::close() {
   });
 }
 
-void listener::start_session(socket_type&& socket, bool reject) {
-  auto s = std::make_shared<session>(std::move(socket), core_, reject);
+void listener::start_session(socket_type&& socket, const ip_address& peer, bool reject) {
+  auto s = std::make_shared<session>(std::move(socket), peer, core_, reject);
   sweep_->add(s); // this listener's io thread is the connection's, and its sweep's
   s->run();
 }
@@ -121,7 +121,7 @@ void listener::do_accept() {
   if (!acceptor_.is_open() || core_.registry.stopping())
     return;
   // The connection lives on this listener's io thread.
-  acceptor_.async_accept(ioc_.get_executor(),
+  acceptor_.async_accept(ioc_.get_executor(), peer_,
                          beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
@@ -138,8 +138,7 @@ void listener::reject_at_once(socket_type&& socket) {
   // whole, or the connection is already gone.
   socket.send(net::buffer(text), 0, ec);
   core_.account(st.metric_route, r.status, 0, [&](logging::access_entry& e) {
-    auto ep = socket.remote_endpoint(ec);
-    e.remote = ec ? std::string{"-"} : ep.address().to_string();
+    e.remote = peer_.address().to_string();
     e.version = st.version;
     e.bytes = r.body.size();
     e.request_id = st.request_id;
@@ -173,6 +172,9 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
   }
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
+  const auto addr = peer_.address();
+  const auto peer = addr.is_v4() ? ip_address::v4(addr.to_v4().to_uint())
+                                 : ip_address::v6(addr.to_v6().to_bytes().data());
   core_.metrics.connections_accepted.fetch_add(1, std::memory_order_relaxed);
   // A place is taken before the session exists, in one atomic step: with an
   // acceptor per io thread, a load-then-increment would let two of them
@@ -184,9 +186,9 @@ void listener::on_accept(beast::error_code ec, socket_type socket) {
     if (core_.rejecting.load(std::memory_order_relaxed) >= int64_t(core_.opts.max_lingering_rejections))
       reject_at_once(std::move(socket));
     else
-      start_session(std::move(socket), true);
+      start_session(std::move(socket), peer, true);
   } else {
-    start_session(std::move(socket), false);
+    start_session(std::move(socket), peer, false);
   }
   do_accept();
 }

@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "http/address_limits.hpp"
 #include "http/gzip.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "http/http_metrics.hpp"
@@ -110,8 +111,9 @@ void add_cache_status(cache_status how, uint32_t age_s, reply& out) {
 
 } // namespace
 
-request_handler::request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics)
-  : opts_(opts), gateway_(gateway), metrics_(metrics) {
+request_handler::request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics,
+                                 credential_throttle* throttle)
+  : opts_(opts), gateway_(gateway), metrics_(metrics), throttle_(throttle) {
 }
 
 void request_handler::fresh_request_id(std::string& id) {
@@ -181,9 +183,25 @@ bool request_handler::admit_body(const request_head& req, bool announces_body, r
   return true;
 }
 
-void request_handler::unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const {
+bool request_handler::token_passes(const request_head& req, std::string_view detail, const request_state& st,
+                                   reply& out) const {
+  const bool slowed = throttle_ && st.client;
+  const auto now = std::chrono::steady_clock::now();
+  if (slowed && !throttle_->may_try(st.client->client_key(), now)) {
+    metrics_.credentials_throttled.fetch_add(1, std::memory_order_relaxed);
+    problem_reply(make_problem(429, "too many wrong credentials from this address: one more may be tried each "
+                                    "second"),
+                  st, out);
+    return false;
+  }
+  if (bearer_matches(req, opts_.write_token))
+    return true;
+  // A wrong token is a guess; none at all (a client that forgot it) is not.
+  if (slowed && req.has_authorization)
+    throttle_->failed(st.client->client_key(), now);
   problem_reply(make_problem(401, detail), st, out);
   out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
+  return false;
 }
 
 void request_handler::canonical_redirect(const route& r, std::string_view query, const request_state& st,
@@ -203,12 +221,8 @@ bool request_handler::refuse_write(const request_head& req, request_state& st, r
     problem_reply(make_problem(403, "writes are closed on this instance (http.writes=closed)"), st, out);
     return true;
   }
-  if (!opts_.write_token.empty()) {
-    if (bearer_matches(req, opts_.write_token))
-      return false;
-    unauthorized_reply("writes need Authorization: Bearer <the write token>", st, out);
-    return true;
-  }
+  if (!opts_.write_token.empty())
+    return !token_passes(req, "writes need Authorization: Bearer <the write token>", st, out);
   if (host_allowed(req, opts_.allowed_hosts))
     return false;
   problem_reply(make_problem(403, "writes without a token are taken only with a Host named in "
@@ -244,10 +258,8 @@ next_step request_handler::start(const request_head& req, bool keep_alive, reque
       readiness_reply(st, out);
       return next_step::reply;
     case route_kind::metrics:
-      if (opts_.metrics_need_token && !bearer_matches(req, opts_.write_token)) {
-        unauthorized_reply("/metrics needs Authorization: Bearer <the write token>", st, out);
+      if (opts_.metrics_need_token && !token_passes(req, "/metrics needs Authorization: Bearer <the write token>", st, out))
         return next_step::reply;
-      }
       out.owned_body = gateway_.metrics_text();
       owned_reply(200, content_type_metrics, st, out);
       return next_step::reply;
@@ -504,13 +516,17 @@ void request_handler::problem_reply(problem p, const request_state& st, reply& o
 }
 
 void request_handler::over_limit_reply(request_state& st, reply& out) const {
+  refused_connection_reply(make_problem(503, "too many open connections; retry later"), st, out);
+}
+
+void request_handler::refused_connection_reply(problem p, request_state& st, reply& out) const {
   st.version = 11;
   st.keep_alive = false;
   st.head = false;
   st.metric_route = unrouted_metric_route;
   if (st.request_id.empty())
     fresh_request_id(st.request_id);
-  problem_reply(make_problem(503, "too many open connections; retry later"), st, out);
+  problem_reply(std::move(p), st, out);
 }
 
 void request_handler::set_body(std::string_view body, const request_state& st, reply& out) {

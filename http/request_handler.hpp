@@ -19,11 +19,13 @@
 #include "http/responses.hpp"
 #include "http/router.hpp"
 #include "messages/cache_types.hpp"
+#include "messages/ip_address.hpp"
 
 namespace restcache::http {
 
 struct server_options;
 struct http_metrics;
+class credential_throttle;
 
 /// What the request waits for once the handler has looked at it.
 enum class next_step : uint8_t {
@@ -43,6 +45,9 @@ struct request_state {
   bool gzip = false;       ///< the client accepts Content-Encoding: gzip
   bool refill = false;     ///< the client sent no-cache: gateway.refill instead of a lookup
   uint8_t metric_route = 0; ///< the route as /metrics counts it
+  /// The client's address as a per-client limit counts it (the connection's,
+  /// set once): failed credentials are slowed per address. None: not slowed.
+  const ip_address* client = nullptr;
   uint8_t action = 0;       ///< an action route: its id
   /// An action's answers that named a document (one gone meanwhile is asked
   /// for again, a few times).
@@ -54,7 +59,9 @@ struct request_state {
 
 class request_handler {
 public:
-  request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics);
+  /// `throttle`: slows failed credentials per client address (none: not slowed).
+  request_handler(const server_options& opts, cache_gateway& gateway, http_metrics& metrics,
+                  credential_throttle* throttle = nullptr);
 
   /// A request whose header is complete and that announces a body (or an
   /// Expect): whether the body may be read. It may only for a write that
@@ -78,6 +85,8 @@ public:
   /// The 503 of a connection over max_connections, answered before any
   /// request is read: sets `st` for it (HTTP/1.1, closing, a fresh request id).
   void over_limit_reply(request_state& st, reply& out) const;
+  /// `p` for a connection refused before any request is read (as over_limit_reply).
+  void refused_connection_reply(problem p, request_state& st, reply& out) const;
 
   /// The request id to answer with, into `id`: the client's X-Request-Id when it is
   /// 1..128 of [A-Za-z0-9._:-] (it goes into a header and the log as is),
@@ -93,8 +102,10 @@ private:
   /// closed (403), the token missing or wrong (401), or, with writes open,
   /// a Host outside http.allowed-hosts (403).
   bool refuse_write(const request_head& req, request_state& st, reply& out) const;
-  /// 401 with the WWW-Authenticate challenge (a write or /metrics without the token).
-  void unauthorized_reply(std::string_view detail, const request_state& st, reply& out) const;
+  /// Whether the request carries the write token; if not, `out` is the
+  /// refusal: 401 (`detail`), or 429 while the client's address has failed
+  /// too often (the token is then not compared at all).
+  bool token_passes(const request_head& req, std::string_view detail, const request_state& st, reply& out) const;
   /// 308 to the document's one spelling (route::spelled_otherwise), with
   /// the request's query string: nothing is cached under another one.
   void canonical_redirect(const route& r, std::string_view query, const request_state& st, reply& out) const;
@@ -113,6 +124,7 @@ private:
   const server_options& opts_;
   cache_gateway& gateway_;
   http_metrics& metrics_;
+  credential_throttle* throttle_;
 };
 
 } // namespace restcache::http

@@ -77,7 +77,9 @@ std::string_view status_title(unsigned status) noexcept {
 }
 
 bool carries_retry_after(unsigned status) noexcept {
-  return status == 503;
+  // 429: the client's address may try again within a second (a failed
+  // credential's turn, or a connection place).
+  return status == 503 || status == 429;
 }
 
 void append_problem_json(std::string& out, unsigned status, std::string_view detail) {

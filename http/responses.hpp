@@ -19,7 +19,7 @@ inline constexpr std::string_view content_type_json = "application/json";
 inline constexpr std::string_view content_type_problem = "application/problem+json";
 inline constexpr std::string_view content_type_metrics = "text/plain; version=0.0.4";
 inline constexpr std::string_view cache_control_documents = "no-cache";
-/// Retry-After value (seconds) sent with every 503.
+/// Retry-After value (seconds) sent with every 503 and 429.
 inline constexpr std::string_view retry_after_seconds = "1";
 inline constexpr std::string_view health_body = R"({"status":"ok"})";
 
@@ -36,7 +36,7 @@ std::string_view default_detail(rc_error e) noexcept;
 /// "Unknown" for statuses restcache never sends.
 std::string_view status_title(unsigned status) noexcept;
 
-/// True for the statuses that carry `Retry-After: 1` (503).
+/// True for the statuses that carry `Retry-After: 1` (503, 429).
 bool carries_retry_after(unsigned status) noexcept;
 
 // ---- problem+json (RFC 9457) ------------------------------------------------

@@ -14,6 +14,7 @@
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
 #include "logging/access_log.hpp"
+#include "messages/ip_address.hpp"
 
 namespace boost::asio {
 class io_context;
@@ -58,6 +59,12 @@ struct server_options {
   size_t body_budget = defaults::http_body_budget_bytes;
   std::chrono::milliseconds lookup_timeout{10'000}; ///< a lookup not answered by then gets 504
   size_t max_connections = defaults::http_max_connections; ///< beyond this, new connections get 503 and are closed
+  /// One client address's connections (0: no cap): at the cap its oldest
+  /// idle (else slowest receiving) connection makes room, else 429.
+  size_t max_connections_per_address = defaults::http_max_connections_per_address;
+  /// Peers whose connections may begin with a PROXY v2 header naming the
+  /// client; their own connections (no header) are not capped per address.
+  ip_network_list trusted_proxies;
   /// Connections over max_connections answered by a session that lingers
   /// until the client has closed (at most the linger); beyond this many at
   /// once, the 503 is sent as the connection is accepted and it is closed at

@@ -11,6 +11,7 @@
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "http/proxy_header.hpp"
 #include "http/wire_format.hpp"
 
 namespace restcache::http::detail {
@@ -39,9 +40,10 @@ bool is_http_error(const beast::error_code& ec) {
 
 // ---- session -----------------------------------------------------------------
 
-session::session(socket_type&& socket, server_core& core, bool reject)
-  : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()),
+session::session(socket_type&& socket, const ip_address& peer, server_core& core, bool reject)
+  : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()), client_(peer),
     reject_(reject) {
+  st_.client = &client_;
   body_.attach(core_.metrics.body_bytes_held, static_cast<int64_t>(core_.opts.body_budget));
   // A served connection's place in connections_open was taken by the
   // listener; this gives it back.
@@ -51,6 +53,8 @@ session::session(socket_type&& socket, server_core& core, bool reject)
 
 session::~session() {
   core_.registry.remove(this);
+  if (slot_taken_)
+    core_.slots.leave(slot_key_, this);
   if (reject_)
     core_.rejecting.fetch_sub(1, std::memory_order_relaxed);
   else
@@ -92,17 +96,93 @@ void session::check_deadline(coarse_clock::time_point now) {
 void session::on_run() {
   if (!core_.registry.add(shared_from_this()))
     return finish(); // accepted while stop() began
-  if (core_.opts.access_log) {
-    beast::error_code ec;
-    auto ep = stream_.remote_endpoint(ec);
-    remote_ = ec ? std::string{"-"} : ep.address().to_string();
-  }
+  if (core_.opts.access_log)
+    remote_ = client_.text();
   if (reject_) {
     started_ = steady::now();
     core_.handler.over_limit_reply(st_, reply_);
     return send_reply();
   }
+  // A balancer's client is known once its header is read.
+  if (!core_.opts.trusted_proxies.empty() && core_.opts.trusted_proxies.contains(client_))
+    proxy_pending_ = true;
+  else if (!take_slot())
+    return;
   do_read();
+}
+
+bool session::take_slot() {
+  slot_key_ = client_.client_key();
+  switch (core_.slots.admit(slot_key_, shared_from_this())) {
+    case address_slots::admission::shed_one:
+      core_.metrics.connections_shed.fetch_add(1, std::memory_order_relaxed);
+      [[fallthrough]];
+    case address_slots::admission::admitted:
+      slot_taken_ = true;
+      return true;
+    case address_slots::admission::refused:
+      break;
+  }
+  core_.metrics.connections_refused_per_address.fetch_add(1, std::memory_order_relaxed);
+  started_ = steady::now();
+  core_.handler.refused_connection_reply(
+    make_problem(429, "this client address has " + std::to_string(core_.slots.per_address())
+                        + " connections open, each of them busy (http.max-connections-per-address)"),
+    st_, reply_);
+  send_reply();
+  return false;
+}
+
+bool session::take_proxy_header() {
+  auto h = read_proxy_header(static_cast<const uint8_t*>(buffer_.data().data()), buffer_.size());
+  switch (h.result) {
+    case proxy_header::outcome::incomplete:
+      // Its bytes are the request's first: the request deadline bounds it.
+      request_started_ = true;
+      read_more();
+      return false;
+    case proxy_header::outcome::invalid:
+      proxy_pending_ = false;
+      reject_request(400, h.error);
+      return false;
+    case proxy_header::outcome::absent: // the balancer's own request (a check, a tool): not capped
+      proxy_pending_ = false;
+      return true;
+    case proxy_header::outcome::local:
+      proxy_pending_ = false;
+      buffer_.consume(h.length);
+      return true;
+    case proxy_header::outcome::proxied:
+      break;
+  }
+  proxy_pending_ = false;
+  buffer_.consume(h.length);
+  client_ = h.client;
+  core_.metrics.connections_proxied.fetch_add(1, std::memory_order_relaxed);
+  if (core_.opts.access_log)
+    remote_ = client_.text();
+  return take_slot();
+}
+
+void session::shed() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->on_shed(); });
+}
+
+void session::on_shed() {
+  switch (state_) {
+    case state::reading: // idle, or a request (or body) arriving
+      return finish();
+    case state::awaiting_lookup:
+      st_.keep_alive = false; // the answer says the connection closes
+      [[fallthrough]];
+    case state::queued:
+    case state::writing:
+      shed_pending_ = true;
+      return;
+    case state::closing:
+    case state::closed:
+      return;
+  }
 }
 
 void session::on_shutdown(bool force) {
@@ -150,7 +230,9 @@ void session::do_read() {
   header_checked_ = false;
   request_started_ = false;
   // Idle keep-alive: set once here, never moved by what arrives.
-  idle_deadline_ = coarse_clock::now() + core_.opts.read_timeout;
+  const auto now = coarse_clock::now();
+  idle_deadline_ = now + core_.opts.read_timeout;
+  set_phase(phase::idle, now.time_since_epoch().count());
   deadline_ = idle_deadline_;
   parse_buffered();
 }
@@ -180,6 +262,11 @@ void session::parse_buffered() {
   // generic read operation): a pipelined request that arrived with the one
   // before is parsed without a read.
   while (buffer_.size() > 0) {
+    if (proxy_pending_) {
+      if (!take_proxy_header())
+        return;
+      continue;
+    }
     if (!request_started_) {
       auto first = *static_cast<const char*>(buffer_.data().data());
       if ((first == '\r' || first == '\n') && (!skip_empty_lines() || buffer_.size() == 0))
@@ -188,6 +275,7 @@ void session::parse_buffered() {
       // read_more(), only when the request did not arrive whole at once.
       request_started_ = true;
       request_deadline_ = {};
+      set_phase(phase::receiving); // since: when it went idle
     }
     beast::error_code ec;
     auto used = parser_->put(buffer_.data(), ec);
@@ -346,6 +434,7 @@ void session::reject_request(unsigned status, std::string_view detail) {
 // ---- asking the handler and the gateway ------------------------------------------
 
 void session::handle_request() {
+  set_phase(phase::busy);
   started_ = steady::now();
   reply_.clear();
   request_.body_framed = parser_->content_length().has_value() || parser_->chunked();
@@ -461,6 +550,7 @@ void session::send_problem(problem p) {
 }
 
 void session::send_reply() {
+  set_phase(phase::busy);
   body_.release(); // the request is answered: its body and its parsed write are gone
   if (st_.request_id.empty())
     request_handler::fresh_request_id(st_.request_id); // a request rejected before it was parsed
@@ -525,7 +615,7 @@ void session::on_write(beast::error_code ec, std::size_t) {
   if (ec)
     return finish();
   out_.clear();
-  if (!st_.keep_alive || core_.registry.stopping())
+  if (!st_.keep_alive || shed_pending_ || core_.registry.stopping())
     return do_close();
   if (read_more_after_write_)
     return read_more(); // the request half parsed before the write
@@ -536,6 +626,7 @@ void session::on_write(beast::error_code ec, std::size_t) {
 
 void session::do_close() {
   state_ = state::closing;
+  set_phase(phase::leaving);
   beast::error_code ec;
   stream_.shutdown(tcp::socket::shutdown_send, ec);
   if (ec)
@@ -565,6 +656,7 @@ void session::finish() {
   if (state_ == state::closed)
     return;
   state_ = state::closed;
+  set_phase(phase::leaving);
   lookup_pending_ = false;
   beast::error_code ec;
   stream_.shutdown(tcp::socket::shutdown_both, ec);

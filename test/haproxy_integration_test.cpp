@@ -119,7 +119,9 @@ struct fixture {
     auto args = [&] {
       return std::vector<std::string>{"--db.dsn=" + dsn, "--db.pool-size=2", "--cache.shards=2",
                                       "--log.level=warn", "--changelog.poll-interval=20", "--db.query-timeout-ms=2000",
-                                      "--cache.fill-timeout-ms=3000"};
+                                      "--cache.fill-timeout-ms=3000",
+                                      // As deploy/haproxy.cfg's instances: the balancer names the client.
+                                      "--http.trusted-proxies=127.0.0.1", "--log.access"};
     };
     first = std::make_unique<daemon_process>(args());
     second = std::make_unique<daemon_process>(args());
@@ -183,6 +185,26 @@ CAF_TEST(each key lands on one instance and a write is read back through the bal
     CAF_REQUIRE_EQUAL(put.status, 204);
     CAF_CHECK(lb.get("/deptemps/" + std::to_string(id)).body.find(name) != std::string::npos);
   }
+}
+
+CAF_TEST(the balancer names its client to the instances) {
+  start(demo_dsn());
+  http_client lb{balancer->port()};
+  lb.set_source("127.0.0.2"); // a client other than the balancer's own address
+  for (int32_t id = 1; id <= 20; ++id)
+    CAF_REQUIRE_EQUAL(lb.get("/deptemps/" + std::to_string(id)).status, 200);
+  // The instances log and count the client the PROXY header names: what
+  // http.max-connections-per-address and the slow-down of wrong tokens see.
+  auto proxied = [](daemon_process& d) {
+    http_client c{d.port()};
+    return metric(c.get("/metrics").body, "restcache_http_connections_proxied_total");
+  };
+  CAF_CHECK_GREATER(proxied(*first) + proxied(*second), 0);
+  CAF_CHECK(wait_until([&] {
+    return (first->log() + second->log()).find("127.0.0.2 ") != std::string::npos;
+  }));
+  // The test's own direct connections (no header) are the balancer host's.
+  CAF_CHECK_EQUAL(http_client{first->port()}.get("/health").status, 200);
 }
 
 CAF_TEST(a write through the balancer drops the document on both instances) {

@@ -6,6 +6,7 @@
 
 #include <caf/test/dsl.hpp>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -234,7 +235,7 @@ void check_problem(const http_response& r, int status, std::string_view detail_p
   CAF_CHECK_EQUAL(r.header_or_empty("Content-Length"), std::to_string(r.body.size()));
   if (!detail_part.empty() && !contains(r.body, detail_part))
     CAF_FAIL("detail lacks '" << std::string{detail_part} << "': " << r.body);
-  if (status == 503)
+  if (status == 503 || status == 429)
     CAF_CHECK_EQUAL(r.header_or_empty("Retry-After"), "1");
   else
     CAF_CHECK(!r.has_header("Retry-After"));
@@ -991,6 +992,150 @@ CAF_TEST(past the lingering rejections a connection over the limit still gets it
   CAF_CHECK_EQUAL(srv->metrics().connections_rejected.load(), 6u);
   CAF_CHECK_EQUAL(srv->metrics().connections_open.load(), 1);
   CAF_CHECK_EQUAL(c1.get("/deptemps/1").status, 200);
+}
+
+/// A PROXY v2 header for a TCP/IPv4 client `a.b.c.d` (HAProxy's send-proxy-v2).
+std::string proxy_v2_from(std::array<uint8_t, 4> client, uint8_t command = 1) {
+  std::string h{"\r\n\r\n\0\r\nQUIT\n", 12};
+  h.push_back(static_cast<char>(0x20 | command));
+  h.push_back('\x11'); // TCP over IPv4
+  h.push_back('\0');
+  h.push_back('\x0c');
+  h.append(reinterpret_cast<const char*>(client.data()), 4);
+  h.append("\x7f\0\0\x01\x30\x39\x1f\x90", 8); // destination 127.0.0.1, ports
+  return h;
+}
+
+CAF_TEST(a client address at its cap sheds its connection idle longest for a new one) {
+  auto o = test_options();
+  o.max_connections_per_address = 3;
+  restart(o);
+  http_client c1{port, 5s}, c2{port, 5s}, c3{port, 5s};
+  for (auto* c : {&c1, &c2, &c3}) {
+    CAF_REQUIRE_EQUAL(c->get("/health").status, 200);
+    std::this_thread::sleep_for(30ms); // idle since distinct instants (a coarse clock)
+  }
+  http_client c4{port, 5s};
+  CAF_CHECK_EQUAL(c4.get("/health").status, 200);
+  CAF_CHECK(c1.wait_closed_by_peer(3s)); // idle longest
+  CAF_CHECK_EQUAL(srv->metrics().connections_shed.load(), 1u);
+  for (auto* c : {&c2, &c3, &c4}) {
+    CAF_CHECK_EQUAL(c->get("/health").status, 200);
+    CAF_CHECK_EQUAL(c->connects(), 1u);
+  }
+  // Another client address has its own places: no one is shed for it.
+  std::vector<std::unique_ptr<http_client>> elsewhere;
+  for (int i = 0; i < 3; ++i) {
+    elsewhere.push_back(std::make_unique<http_client>(port, 5s));
+    elsewhere.back()->set_source("127.0.0.2");
+    CAF_CHECK_EQUAL(elsewhere.back()->get("/health").status, 200);
+  }
+  for (auto* c : {&c2, &c3, &c4})
+    CAF_CHECK_EQUAL(c->get("/health").status, 200);
+  for (auto* c : {&c2, &c3, &c4})
+    CAF_CHECK_EQUAL(c->connects(), 1u);
+  CAF_CHECK_EQUAL(srv->metrics().connections_shed.load(), 1u);
+}
+
+CAF_TEST(a stalled sender is shed before a busy connection and an address with every connection busy gets 429) {
+  auto o = test_options();
+  o.max_connections_per_address = 2;
+  o.lookup_timeout = 4s;
+  restart(o);
+  http_client stalled{port, 5s}, busy{port, 5s};
+  CAF_REQUIRE(stalled.send_raw("GET /health HTTP/1.1\r\nHo"));
+  CAF_REQUIRE(busy.send_raw("GET /deptemps/905 HTTP/1.1\r\nHost: x\r\n\r\n")); // its lookup never answers
+  CAF_REQUIRE(eventually([&] { return gw.parked_count() == 1; }));
+  http_client fresh{port, 5s};
+  CAF_CHECK_EQUAL(fresh.get("/health").status, 200);
+  CAF_CHECK(stalled.wait_closed_by_peer(3s));
+  CAF_REQUIRE(fresh.send_raw("GET /deptemps/906 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  CAF_REQUIRE(eventually([&] { return gw.parked_count() == 2; }));
+  http_client refused{port, 5s};
+  auto r = refused.get("/health");
+  check_problem(r, 429, "http.max-connections-per-address");
+  CAF_CHECK(r.closes_connection());
+  CAF_CHECK_EQUAL(srv->metrics().connections_refused_per_address.load(), 1u);
+  CAF_CHECK_EQUAL(srv->metrics().connections_shed.load(), 1u);
+  // The busy ones were never cut: their answers come.
+  CAF_CHECK_EQUAL(gw.release_parked(), 2u);
+  CAF_CHECK_EQUAL(busy.read_response().status, 200);
+  CAF_CHECK_EQUAL(fresh.read_response().status, 200);
+}
+
+CAF_TEST(a trusted balancer names the client the cap counts and its own connections are not capped) {
+  auto o = test_options();
+  std::string why;
+  o.trusted_proxies = *ip_network_list::parse("127.0.0.1", why);
+  o.max_connections_per_address = 1;
+  restart(o);
+  http_client a{port, 5s}, b{port, 5s};
+  CAF_REQUIRE(a.send_raw(proxy_v2_from({192, 0, 2, 1})));
+  CAF_CHECK_EQUAL(a.get("/health").status, 200);
+  CAF_REQUIRE(b.send_raw(proxy_v2_from({192, 0, 2, 2})));
+  CAF_CHECK_EQUAL(b.get("/health").status, 200);
+  CAF_CHECK_EQUAL(a.get("/health").status, 200); // another client: a was not shed
+  CAF_CHECK_EQUAL(a.connects(), 1u);
+  http_client c{port, 5s};
+  CAF_REQUIRE(c.send_raw(proxy_v2_from({192, 0, 2, 1})));
+  CAF_CHECK_EQUAL(c.get("/health").status, 200);
+  CAF_CHECK(a.wait_closed_by_peer(3s)); // the same client: its idle connection made room
+  CAF_CHECK_EQUAL(srv->metrics().connections_proxied.load(), 3u);
+  // The balancer's own connections (no header, or LOCAL) are its own and
+  // not capped: health checks and local tools.
+  std::vector<std::unique_ptr<http_client>> own;
+  for (int i = 0; i < 4; ++i) {
+    own.push_back(std::make_unique<http_client>(port, 5s));
+    if (i == 3)
+      CAF_REQUIRE(own.back()->send_raw(proxy_v2_from({0, 0, 0, 0}, 0)));
+    CAF_CHECK_EQUAL(own.back()->get("/health").status, 200);
+  }
+  for (auto& one : own) {
+    CAF_CHECK_EQUAL(one->get("/health").status, 200);
+    CAF_CHECK_EQUAL(one->connects(), 1u);
+  }
+  // A header that cannot be taken is refused.
+  http_client bad{port, 5s};
+  auto version_one = proxy_v2_from({192, 0, 2, 3});
+  version_one[12] = '\x11';
+  CAF_REQUIRE(bad.send_raw(version_one));
+  auto r = bad.read_response();
+  check_problem(r, 400, "PROXY protocol");
+  CAF_CHECK(r.closes_connection());
+  // From a peer not trusted, a header is just bytes that are not HTTP.
+  http_client stranger{port, 5s};
+  stranger.set_source("127.0.0.2");
+  CAF_REQUIRE(stranger.send_raw(proxy_v2_from({192, 0, 2, 1})));
+  check_problem(stranger.read_response(), 400);
+  CAF_CHECK_EQUAL(srv->metrics().connections_proxied.load(), 3u);
+}
+
+CAF_TEST(wrong tokens from one address are slowed without slowing another) {
+  auto o = test_options();
+  o.write_token = "a-token-of-enough-bytes";
+  restart(o);
+  const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";
+  auto put = [&](http_client& c, std::string_view token) {
+    header_list h{{"Content-Type", "application/json"}};
+    if (!token.empty())
+      h.push_back({"Authorization", "Bearer " + std::string{token}});
+    return c.request("PUT", "/depts/7", h, dept);
+  };
+  http_client guesser{port, 5s};
+  // No token at all is a client that forgot it, not a guess.
+  for (int i = 0; i < 15; ++i)
+    CAF_CHECK_EQUAL(put(guesser, "").status, 401);
+  for (int i = 0; i < 10; ++i)
+    check_problem(put(guesser, "guess-" + std::to_string(i)), 401);
+  auto r = put(guesser, "guess-10");
+  check_problem(r, 429, "one more may be tried each second");
+  // While slowed the token is not even compared: the right one waits too.
+  check_problem(put(guesser, o.write_token), 429);
+  http_client other{port, 5s};
+  other.set_source("127.0.0.2");
+  CAF_CHECK_EQUAL(put(other, o.write_token).status, 204);
+  CAF_CHECK_EQUAL(srv->metrics().credentials_throttled.load(), 2u);
+  CAF_CHECK_EQUAL(gw.writes.load(), 1u);
 }
 
 CAF_TEST(stop while a lookup is pending neither hangs nor crashes) {

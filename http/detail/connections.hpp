@@ -21,6 +21,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
 
+#include "http/address_limits.hpp"
 #include "http/cache_gateway.hpp"
 #include "http/http_metrics.hpp"
 #include "http/request_handler.hpp"
@@ -141,7 +142,11 @@ struct server_core {
   /// After the last response: how long to read (and discard) what the client
   /// still sends before closing, so a close does not turn into a reset.
   std::chrono::milliseconds linger;
-  request_handler handler{opts, gateway, metrics};
+  /// Connections per client address (opts.max_connections_per_address).
+  address_slots slots{opts.max_connections_per_address};
+  /// Wrong tokens per client address: 10 at once, then one a second.
+  credential_throttle throttle{10, std::chrono::seconds{1}, 16384};
+  request_handler handler{opts, gateway, metrics, &throttle};
   std::string lookup_timeout_detail;
 
   /// Counts an answer in /metrics and, with the access log on, writes its

@@ -31,7 +31,7 @@ private:
   void do_accept();
   void on_accept(beast::error_code ec, socket_type socket);
   /// A session for the connection, checked by this thread's sweep.
-  void start_session(socket_type&& socket, bool reject);
+  void start_session(socket_type&& socket, const ip_address& peer, bool reject);
   /// Over the limit with max_lingering_rejections sessions lingering
   /// already: answers 503 and closes without a session.
   void reject_at_once(socket_type&& socket);
@@ -42,6 +42,9 @@ private:
   tcp::acceptor acceptor_;
   net::steady_timer retry_timer_;
   uint16_t port_ = 0;
+  /// The peer of the connection being accepted (one accept at a time): the
+  /// accept call fills it, no getpeername() needed.
+  tcp::endpoint peer_;
 };
 
 } // namespace restcache::http::detail

@@ -23,10 +23,11 @@ namespace bhttp = boost::beast::http;
 
 /// One HTTP connection: read a request, answer it, repeat (one at a time,
 /// in order). Everything runs on the io thread that accepted it.
-class session : public std::enable_shared_from_this<session> {
+class session : public std::enable_shared_from_this<session>, public sheddable {
 public:
   /// `reject`: answer 503 at once and close (over max_connections).
-  session(socket_type&& socket, server_core& core, bool reject);
+  /// `peer`: the address it was accepted from.
+  session(socket_type&& socket, const ip_address& peer, server_core& core, bool reject);
   ~session();
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -41,6 +42,10 @@ public:
   /// From the sweep: closes the connection if its read, write or linger
   /// deadline is before `now`.
   void check_deadline(coarse_clock::time_point now);
+  /// From address_slots, on any thread: a newer connection of the same
+  /// client needs the place. Closes now when idle or receiving, else after
+  /// the answer in hand.
+  void shed() override;
 
 private:
   /// `queued`: a response waits in out_ and the next pipelined request is
@@ -48,6 +53,13 @@ private:
   enum class state : uint8_t { reading, awaiting_lookup, queued, writing, closing, closed };
 
   void on_run();
+  void on_shed();
+  /// Takes the client's place in core_.slots; false when refused (429 sent).
+  bool take_slot();
+  /// From a trusted balancer: takes the PROXY v2 header at the start of
+  /// buffer_ (or learns there is none). False when the connection answered
+  /// (a bad header, the client's address at its cap) or reads more.
+  bool take_proxy_header();
   /// Starts the next request: parsed from what buffer_ holds, read if short.
   void do_read();
   /// Feeds buffer_ to the parser; handles a complete request, or reads more.
@@ -127,6 +139,8 @@ private:
   steady::time_point lookup_deadline_{};
   uint64_t lookup_seq_ = 0;
   std::string remote_;            ///< the client's address, kept only for the access log
+  ip_address client_;             ///< the peer, or the client a trusted balancer named
+  ip_address slot_key_{};         ///< where a place in core_.slots was taken
   steady::time_point started_{};  ///< when the request was read (request duration)
   std::size_t drained_ = 0;
   state state_ = state::reading;
@@ -135,6 +149,9 @@ private:
   bool timer_armed_ = false;
   bool request_started_ = false; ///< a byte of the request being read has arrived
   bool header_checked_ = false;  ///< admit_body() has seen this request's header
+  bool slot_taken_ = false;      ///< a place in core_.slots is held (given back by the destructor)
+  bool proxy_pending_ = false;   ///< from a trusted balancer: its PROXY header not yet read
+  bool shed_pending_ = false;    ///< shed while answering: close after this answer
 };
 
 } // namespace restcache::http::detail
