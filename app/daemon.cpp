@@ -363,6 +363,7 @@ void daemon::make_server() {
   http_opts.max_connections = static_cast<size_t>(o_.http_max_connections);
   http_opts.max_connections_per_address = static_cast<size_t>(o_.http_max_connections_per_address);
   http_opts.trusted_proxies = cfg_.trusted_proxies();
+  http_opts.exempt_addresses = cfg_.exempt_addresses();
   http_opts.read_timeout = std::chrono::milliseconds{o_.http_read_timeout_ms};
   http_opts.lookup_timeout = std::chrono::milliseconds{o_.cache_fill_timeout_ms + 1000};
   http_opts.drain_timeout = std::chrono::milliseconds{o_.http_shutdown_timeout_ms};

@@ -24,6 +24,9 @@ inline constexpr int64_t http_max_connections = 10'000;
 /// One client address's share of http_max_connections: a client reconnecting
 /// in a loop holds this many, not all of them.
 inline constexpr int64_t http_max_connections_per_address = 64;
+/// Peers not limited per address: this host (its own reverse proxy, which
+/// may carry many clients without naming them, its tools, load generators).
+inline constexpr const char* http_exempt_addresses = "127.0.0.0/8, ::1";
 /// Balancers whose PROXY protocol v2 header names the client: none.
 inline constexpr const char* http_trusted_proxies = "";
 /// How long a connection may sit idle between requests, and how long a

@@ -282,7 +282,14 @@ restcache_config::restcache_config() {
              "one slowest to send its request) is closed for the new one, 0 = no cap")
     .note("With every one of the address's connections answering, the new one gets 429. An IPv6 client counts "
           "by its /64. Behind a balancer the address is the one its PROXY header names (`http.trusted-proxies`); "
-          "a trusted balancer's own connections are not capped.")
+          "a trusted balancer's own connections, and `http.exempt-addresses`, are not capped.")
+    .text(o.http_exempt_addresses, "exempt-addresses", d::http_exempt_addresses,
+          "addresses or networks (comma separated) limited neither by http.max-connections-per-address nor "
+          "by the slow-down of wrong tokens; empty = none")
+    .note("By default this host's own: a reverse proxy here that cannot name its clients (nginx's HTTP proxy) "
+          "would otherwise put all of them in one address's share, and a load generator here could not open "
+          "more than 64 connections. A client on another host is limited; list a remote reverse proxy here "
+          "only if it limits its clients itself.")
     .text(o.http_trusted_proxies, "trusted-proxies", d::http_trusted_proxies,
           "balancers (addresses or networks, comma separated) whose connections may begin with a PROXY "
           "protocol v2 header naming the client; empty = none")
@@ -537,6 +544,8 @@ std::optional<std::string> restcache_config::validate_and_resolve() {
     return problem;
   if (std::string why; !ip_network_list::parse(o.http_trusted_proxies, why))
     return "invalid value \"" + o.http_trusted_proxies + "\" for http.trusted-proxies: " + why;
+  if (std::string why; !ip_network_list::parse(o.http_exempt_addresses, why))
+    return "invalid value \"" + o.http_exempt_addresses + "\" for http.exempt-addresses: " + why;
   if (o.http_body_budget_bytes < o.http_body_limit)
     return "invalid value " + std::to_string(o.http_body_budget_bytes)
            + " for http.body-budget-bytes: expected at least http.body-limit (" + std::to_string(o.http_body_limit)
@@ -650,6 +659,11 @@ std::vector<std::string> restcache_config::replica_dsns() const {
 ip_network_list restcache_config::trusted_proxies() const {
   std::string why;
   return ip_network_list::parse(opts.http_trusted_proxies, why).value_or(ip_network_list{});
+}
+
+ip_network_list restcache_config::exempt_addresses() const {
+  std::string why;
+  return ip_network_list::parse(opts.http_exempt_addresses, why).value_or(ip_network_list{});
 }
 
 std::vector<std::string> restcache_config::allowed_hosts() const {

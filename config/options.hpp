@@ -41,6 +41,7 @@ struct daemon_options {
   int64_t http_max_connections;
   int64_t http_max_connections_per_address;
   std::string http_trusted_proxies;
+  std::string http_exempt_addresses;
   int64_t http_read_timeout_ms;
   int64_t http_request_timeout_ms;
   int64_t http_body_idle_timeout_ms;
@@ -178,6 +179,8 @@ public:
   std::vector<std::string> allowed_hosts() const;
   /// http.trusted-proxies parsed (validate_and_resolve() has refused a bad one).
   ip_network_list trusted_proxies() const;
+  /// http.exempt-addresses parsed (validate_and_resolve() has refused a bad one).
+  ip_network_list exempt_addresses() const;
 
   /// --help: every option with its default and what is allowed.
   std::string help_text() const;

@@ -65,6 +65,9 @@ struct server_options {
   /// Peers whose connections may begin with a PROXY v2 header naming the
   /// client; their own connections (no header) are not capped per address.
   ip_network_list trusted_proxies;
+  /// Clients limited neither by max_connections_per_address nor by the
+  /// slow-down of wrong tokens (by default this host's loopback addresses).
+  ip_network_list exempt_addresses = ip_network_list::loopback();
   /// Connections over max_connections answered by a session that lingers
   /// until the client has closed (at most the linger); beyond this many at
   /// once, the 503 is sent as the connection is accepted and it is closed at

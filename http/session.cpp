@@ -43,7 +43,6 @@ bool is_http_error(const beast::error_code& ec) {
 session::session(socket_type&& socket, const ip_address& peer, server_core& core, bool reject)
   : core_(core), stream_(std::move(socket)), lookup_timer_(stream_.get_executor()), client_(peer),
     reject_(reject) {
-  st_.client = &client_;
   body_.attach(core_.metrics.body_bytes_held, static_cast<int64_t>(core_.opts.body_budget));
   // A served connection's place in connections_open was taken by the
   // listener; this gives it back.
@@ -106,12 +105,15 @@ void session::on_run() {
   // A balancer's client is known once its header is read.
   if (!core_.opts.trusted_proxies.empty() && core_.opts.trusted_proxies.contains(client_))
     proxy_pending_ = true;
-  else if (!take_slot())
+  else if (!limit_per_address())
     return;
   do_read();
 }
 
-bool session::take_slot() {
+bool session::limit_per_address() {
+  if (core_.opts.exempt_addresses.contains(client_))
+    return true; // this host's own (a reverse proxy carrying many clients, tools)
+  st_.client = &client_; // wrong tokens are slowed per address
   slot_key_ = client_.client_key();
   switch (core_.slots.admit(slot_key_, shared_from_this())) {
     case address_slots::admission::shed_one:
@@ -161,7 +163,7 @@ bool session::take_proxy_header() {
   core_.metrics.connections_proxied.fetch_add(1, std::memory_order_relaxed);
   if (core_.opts.access_log)
     remote_ = client_.text();
-  return take_slot();
+  return limit_per_address();
 }
 
 void session::shed() {

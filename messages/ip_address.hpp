@@ -56,6 +56,8 @@ struct ip_network_list {
 
   /// The list, or the reason it is not one (naming the bad entry).
   static std::optional<ip_network_list> parse(std::string_view text, std::string& error);
+  /// 127.0.0.0/8 and ::1.
+  static ip_network_list loopback();
   bool contains(const ip_address& a) const noexcept;
   bool empty() const noexcept { return networks.empty(); }
 };

@@ -1008,6 +1008,7 @@ std::string proxy_v2_from(std::array<uint8_t, 4> client, uint8_t command = 1) {
 
 CAF_TEST(a client address at its cap sheds its connection idle longest for a new one) {
   auto o = test_options();
+  o.exempt_addresses = {}; // loopback clients stand for clients elsewhere
   o.max_connections_per_address = 3;
   restart(o);
   http_client c1{port, 5s}, c2{port, 5s}, c3{port, 5s};
@@ -1039,6 +1040,7 @@ CAF_TEST(a client address at its cap sheds its connection idle longest for a new
 
 CAF_TEST(a stalled sender is shed before a busy connection and an address with every connection busy gets 429) {
   auto o = test_options();
+  o.exempt_addresses = {}; // loopback clients stand for clients elsewhere
   o.max_connections_per_address = 2;
   o.lookup_timeout = 4s;
   restart(o);
@@ -1065,6 +1067,7 @@ CAF_TEST(a stalled sender is shed before a busy connection and an address with e
 
 CAF_TEST(a trusted balancer names the client the cap counts and its own connections are not capped) {
   auto o = test_options();
+  o.exempt_addresses = {}; // loopback clients stand for clients elsewhere
   std::string why;
   o.trusted_proxies = *ip_network_list::parse("127.0.0.1", why);
   o.max_connections_per_address = 1;
@@ -1110,8 +1113,29 @@ CAF_TEST(a trusted balancer names the client the cap counts and its own connecti
   CAF_CHECK_EQUAL(srv->metrics().connections_proxied.load(), 3u);
 }
 
+CAF_TEST(this hosts own addresses are limited neither in connections nor in wrong tokens) {
+  auto o = test_options(); // exempt_addresses: loopback, by default
+  o.max_connections_per_address = 1;
+  o.write_token = "a-token-of-enough-bytes";
+  restart(o);
+  std::vector<std::unique_ptr<http_client>> local;
+  for (int i = 0; i < 4; ++i) {
+    local.push_back(std::make_unique<http_client>(port, 5s));
+    CAF_CHECK_EQUAL(local.back()->get("/health").status, 200);
+  }
+  for (auto& c : local) {
+    CAF_CHECK_EQUAL(c->get("/health").status, 200);
+    CAF_CHECK_EQUAL(c->connects(), 1u);
+  }
+  for (int i = 0; i < 15; ++i)
+    CAF_CHECK_EQUAL(local[0]->request("DELETE", "/depts/7", {{"Authorization", "Bearer wrong"}}).status, 401);
+  CAF_CHECK_EQUAL(srv->metrics().connections_shed.load(), 0u);
+  CAF_CHECK_EQUAL(srv->metrics().credentials_throttled.load(), 0u);
+}
+
 CAF_TEST(wrong tokens from one address are slowed without slowing another) {
   auto o = test_options();
+  o.exempt_addresses = {}; // loopback clients stand for clients elsewhere
   o.write_token = "a-token-of-enough-bytes";
   restart(o);
   const std::string dept = R"({"deptNumber":7,"deptName":"X","deptLocation":"Y","emps":[]})";

@@ -1002,15 +1002,10 @@ CAF_TEST(writes need the bearer token when one is set) {
   http_client c{d->port()};
   auto doc = call(c, "GET", "/deptemps/80"); // reads need no token
   CAF_REQUIRE_EQUAL(doc.status, 200);
-  int client = 10;
   for (header_list auth : {header_list{}, header_list{{"Authorization", "Bearer wrong"}},
                            header_list{{"Authorization", "Bearer s3cret-token2"}},
                            header_list{{"Authorization", "Basic czNjcmV0LXRva2Vu"}},
                            header_list{{"Authorization", "s3cret-token"}}}) {
-    // Each from an address of its own: wrong tokens are slowed per address
-    // after ten (http_server's suite shows it).
-    http_client c{d->port()};
-    c.set_source("127.0.0." + std::to_string(client++));
     auto put = call(c, "PUT", "/depts/80", with_json(auth), doc.body);
     CAF_CHECK_EQUAL(put.status, 401);
     CAF_CHECK(put.header_or_empty("WWW-Authenticate").rfind("Bearer", 0) == 0);

@@ -54,8 +54,9 @@ private:
 
   void on_run();
   void on_shed();
-  /// Takes the client's place in core_.slots; false when refused (429 sent).
-  bool take_slot();
+  /// Unless the client is exempt: takes its place in core_.slots and lets
+  /// its wrong tokens be slowed. False when refused (429 sent).
+  bool limit_per_address();
   /// From a trusted balancer: takes the PROXY v2 header at the start of
   /// buffer_ (or learns there is none). False when the connection answered
   /// (a bad header, the client's address at its cap) or reads more.
