@@ -348,6 +348,14 @@ void listen_connection::poll(pg::connection& c) {
   auto got = pg::poll_changes(c, position_, cfg_.replay_limit, last_poll_us_);
   metrics_.poll_duration.observe_us(now_us() - sent_us);
   last_poll_us_ = sent_us;
+  if (got.pruned_unread) {
+    spdlog::warn("change listener: the change log was pruned up to xid {} while this instance had not read every "
+                 "transaction from xid {} on (one older than the retention committed just before a prune): "
+                 "dropping both tiers",
+                 got.horizon, got.oldest_unread);
+    bump(metrics_.tier_drops);
+    inbox_.request_drop();
+  }
   if (got.overflow) {
     spdlog::warn("change listener: more than {} changed keys since the last read: dropping both tiers",
                  cfg_.replay_limit);

@@ -372,6 +372,30 @@ CAF_TEST(a log pruned past the watermark asks for both tiers to be dropped) {
   CAF_CHECK_EQUAL(lm.tier_drops.load(), 1u);
 }
 
+CAF_TEST(a poll finds a prune that took a transaction it had not read) {
+  pg::poll_position pos;
+  pg::connection writer{dsn};
+  writer.exec("BEGIN");
+  writer.exec("UPDATE dept SET loc = 'LONG' WHERE deptno = 20");
+  pg::read_position(sql, pos); // the writer is in progress there
+  CAF_CHECK(!pg::poll_changes(sql, pos, 1'000, 0).pruned_unread);
+  writer.exec("COMMIT");
+  // The database's age bound takes the committed transaction before the
+  // next poll (changed_at is its start: it looks old).
+  sql.exec("UPDATE change_log_horizon SET max_age = '0 seconds'");
+  CAF_CHECK_GREATER(sql.exec("SELECT restcache_prune_change_log()").int64(0, 0), 0);
+  auto after = pg::poll_changes(sql, pos, 1'000, 0);
+  CAF_CHECK(after.pruned_unread);
+  CAF_CHECK(after.changes.empty());
+  // Once past it, pruning what the polls have read does not trip them.
+  sql.exec("UPDATE dept SET loc = 'READ' WHERE deptno = 21");
+  auto read = pg::poll_changes(sql, pos, 1'000, 0);
+  CAF_CHECK(!read.pruned_unread);
+  CAF_CHECK(!read.changes.empty());
+  CAF_CHECK_GREATER(sql.exec("SELECT restcache_prune_change_log()").int64(0, 0), 0);
+  CAF_CHECK(!pg::poll_changes(sql, pos, 1'000, 0).pruned_unread);
+}
+
 CAF_TEST(pruning keeps entries younger than the retention or not yet applied) {
   sql.exec("UPDATE dept SET loc = 'A' WHERE deptno = 11");
   auto below = current_xid();

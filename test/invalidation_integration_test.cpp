@@ -691,6 +691,25 @@ CAF_TEST(a role that may read but not prune the change log is said once and keep
   sql.exec("REASSIGN OWNED BY inval_reader TO restcache; DROP OWNED BY inval_reader");
 }
 
+CAF_TEST(a transaction older than the age bound pruned right after its commit serves nothing stale) {
+  // A poll a second: the prune lands between the commit and the next poll.
+  auto d = start({"--changelog.poll-interval=1000"});
+  http_client c{d->port()};
+  CAF_REQUIRE_EQUAL(c.get("/deptemps/46").status, 200);
+  CAF_REQUIRE(served_from_memory(d->port(), "/deptemps/46"));
+  pg::connection writer{dsn};
+  writer.exec("BEGIN");
+  writer.exec("UPDATE dept SET loc = 'LONG AGO' WHERE deptno = 46");
+  sql.exec("UPDATE change_log_horizon SET max_age = '1 second'");
+  std::this_thread::sleep_for(1500ms); // the transaction is older than the bound
+  writer.exec("COMMIT");
+  CAF_CHECK_GREATER(sql.exec("SELECT restcache_prune_change_log()").int64(0, 0), 0);
+  // Pruned by age, not by commit order: the next poll finds the horizon past
+  // what it had not read, and drops both tiers.
+  CAF_CHECK(serves_truth(d->port(), 46));
+  CAF_CHECK(c.get("/deptemps/46").body.find("LONG AGO") != std::string::npos);
+}
+
 CAF_TEST(a column type altered with new values drops what was cached and serves the new values) {
   auto d = start({"--changelog.drift-interval=200"});
   http_client c{d->port()};

@@ -48,13 +48,15 @@ const char* const witness_sql =
   "       EXISTS (SELECT 1 FROM change_log c WHERE c.xid = $1::text::xid8),"
   "       (SELECT h.pruned_below >= $1::text::xid8 FROM change_log_horizon h)";
 
-// One statement, so one snapshot: the snapshot is on every row (and on the
-// one row a poll that reads nothing returns), the keys are unnested here
-// (no array literal to parse), and $3 bounds what comes back. Both
-// conditions are scans of the xid index, ORed in a bitmap (seqscan is off in
-// this session).
+// One statement, so one snapshot: the snapshot and the pruning horizon are
+// on every row (and on the one row a poll that reads nothing returns), the
+// keys are unnested here (no array literal to parse), and $3 bounds what
+// comes back. Both conditions are scans of the xid index, ORed in a bitmap
+// (seqscan is off in this session). A prune deletes entries and raises the
+// horizon in one transaction, so the snapshot sees both or neither.
 const char* const poll_sql =
-  "SELECT s.snap, x.seq, x.k, x.xid::text, x.us FROM (SELECT pg_current_snapshot()::text AS snap) s"
+  "SELECT s.snap, x.seq, x.k, x.xid::text, x.us, s.horizon FROM (SELECT pg_current_snapshot()::text AS snap,"
+  "   (SELECT h.pruned_below::text FROM change_log_horizon h) AS horizon) s"
   " LEFT JOIN LATERAL (SELECT c.seq, u.k, c.xid, (extract(epoch FROM c.changed_at) * 1000000)::bigint AS us"
   "   FROM change_log c, unnest(c.keys) AS u (k)"
   "   WHERE c.xid = ANY ($1::xid8[]) OR c.xid >= $2::xid8"
@@ -207,6 +209,20 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
     throw error("feed_poll: no snapshot row");
   poll_result out;
   out.snapshot = snapshot_of(r, 0);
+  // Every entry not read yet has an xid in pos.in_progress or >= from_xid.
+  // Pruning deletes whole committed transactions up to the horizon, chosen
+  // by age, not by commit: a transaction older than the retention may have
+  // committed after the last poll and gone already. Only the highest xid
+  // pruned is known, so anything at or above the oldest unread one may have.
+  uint64_t horizon = 0;
+  if (r.is_null(0, 5) || !parse_whole(r.text(0, 5), horizon))
+    throw error("feed_poll: change_log_horizon has no row");
+  uint64_t oldest_unread = pos.from_xid;
+  for (auto x : pos.in_progress)
+    oldest_unread = std::min(oldest_unread, x);
+  out.pruned_unread = horizon >= oldest_unread;
+  out.horizon = horizon;
+  out.oldest_unread = oldest_unread;
   if (static_cast<size_t>(r.rows()) > limit) {
     out.overflow = true;
     auto fresh = read_position(c, pos);

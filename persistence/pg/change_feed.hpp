@@ -76,6 +76,12 @@ struct poll_result {
   /// drift check now, and their kinds dropped.
   std::vector<std::string> altered_tables;
   bool overflow = false;    ///< more than `limit` keys: not read; drop both tiers
+  /// The horizon reached an entry this poll should have read: a prune may
+  /// have deleted a transaction that committed since the last poll (one older
+  /// than the retention); drop both tiers.
+  bool pruned_unread = false;
+  uint64_t horizon = 0;       ///< change_log_horizon.pruned_below, in the poll's snapshot
+  uint64_t oldest_unread = 0; ///< the lowest xid the poll looked for
   xid_snapshot snapshot;    ///< the poll's; its xmin is the round's mark
   std::optional<log_witness> newest; ///< the read entry of the highest xid (after an overflow: the log's)
 };
