@@ -160,6 +160,67 @@ CAF_TEST(a logical replication subscriber with a daemon in front serves what the
   shared_private_pg().drop_database(pub_dsn);
 }
 
+CAF_TEST(a subscriber of a publication of all tables reads only its own change log) {
+  // The publisher: this test's database, restcache installed. The
+  // subscriber: a cluster of its own with the same rows and restcache (as
+  // pg_dump -s brings it), whose xids lag the publisher's: the publisher's
+  // change-log rows would come with xids it has not reached yet.
+  private_pg sub_cluster;
+  load_demo(sub_cluster.dsn(), depts, 5);
+  pg::connection sub{sub_cluster.dsn()};
+  // Both clusters are young: the publisher's counter is moved well ahead.
+  sql.exec("CREATE PROCEDURE burn_xids(n int) LANGUAGE plpgsql AS $$ BEGIN"
+           " FOR i IN 1..n LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$");
+  sql.exec("CALL burn_xids(20000)");
+  CAF_REQUIRE_GREATER(sql.exec("SELECT pg_current_xact_id()::text::bigint").int64(0, 0),
+                      sub.exec("SELECT pg_current_xact_id()::text::bigint").int64(0, 0) + 10'000);
+  auto slot = "rc_all_" + std::to_string(getpid()) + "_" + std::to_string(PQbackendPID(sql.get()));
+  sql.exec("CREATE PUBLICATION rc_all FOR ALL TABLES");
+  sql.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+  sub.exec("CREATE SUBSCRIPTION rc_sub CONNECTION '" + dsn + "' PUBLICATION rc_all"
+           " WITH (create_slot = false, slot_name = '" + slot + "', copy_data = false)");
+  std::vector<std::string> args{"--db.dsn=" + sub_cluster.dsn(), "--db.pool-size=2", "--cache.shards=2",
+                                "--log.level=warn", "--changelog.poll-interval=20", "--lmdb.path=" + lmdb_dir};
+  daemon_process d{args};
+  http_client c{d.port()};
+  CAF_REQUIRE(wait_until([&] { return metric(c.get("/metrics").body, "restcache_listener_caught_up") == 1; }));
+  for (int32_t id = 1; id <= 12; ++id)
+    CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
+  auto on_sub = [&](int32_t deptno) {
+    auto doc = pg::fetch_deptemps(sub, deptno);
+    return doc ? encode_deptemps(*doc) : std::string{};
+  };
+  for (int32_t id : {3, 4}) {
+    sql.exec("UPDATE dept SET loc = 'PUBLISHED " + std::to_string(id) + "' WHERE deptno = " + std::to_string(id));
+    CAF_REQUIRE(wait_until([&] { return on_sub(id).find("PUBLISHED") != std::string::npos; }, 10s));
+    CAF_CHECK(wait_until([&] { return c.get("/deptemps/" + std::to_string(id)).body == on_sub(id); }, 5s));
+  }
+  // Only the subscriber's own entries: none under an xid it has not reached.
+  CAF_CHECK_EQUAL(sub.exec("SELECT count(*) FROM change_log WHERE xid >= pg_snapshot_xmax(pg_current_snapshot())")
+                    .int64(0, 0),
+                  0);
+  CAF_CHECK_EQUAL(sub.exec("SELECT count(*) FROM change_log_digest").int64(0, 0), 0);
+  // With no write, nothing more is read, and what is cached stays.
+  auto read_before = metric(c.get("/metrics").body, "restcache_listener_changes_read_total");
+  std::this_thread::sleep_for(1s);
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_changes_read_total"), read_before);
+  CAF_CHECK(served_from_memory(d.port(), "/deptemps/5"));
+  CAF_CHECK_EQUAL(metric(c.get("/metrics").body, "restcache_listener_tier_drops_total"), 0);
+  sub.exec("ALTER SUBSCRIPTION rc_sub DISABLE");
+  sub.exec("ALTER SUBSCRIPTION rc_sub SET (slot_name = NONE)");
+  sub.exec("DROP SUBSCRIPTION rc_sub");
+  CAF_CHECK(wait_until([&] {
+    try {
+      sql.exec("SELECT pg_drop_replication_slot('" + slot + "')");
+      return true;
+    } catch (const pg::error&) {
+      return false;
+    }
+  }, 10s));
+  sql.exec("DROP PUBLICATION rc_all");
+  CAF_CHECK_EQUAL(d.terminate(), 0);
+}
+
 CAF_TEST(two daemons on one database both drop a changed document) {
   auto a = start();
   auto b = start();

@@ -180,7 +180,9 @@ void uninstall_schema(connection& c) {
     "  restcache_declarations, restcache_feed, restcache_replica_identity, restcache_schema;"
     "DROP SEQUENCE IF EXISTS change_log_seq;"
     "DROP FUNCTION IF EXISTS restcache_dept_changed(), restcache_emp_changed(), restcache_truncated(),"
-    "  restcache_change_log_bound(), restcache_prune_change_log(int);"
+    "  restcache_change_log_bound(), restcache_prune_change_log(int),"
+    // After the tables: their restcache_not_replicated triggers use it.
+    "  restcache_skip_replicated();"
     "COMMIT;";
   try {
     c.exec(uninstall_sql);

@@ -20,7 +20,7 @@ namespace restcache::pg {
 extern const char* const schema_sql;
 
 /// The version schema.sql records in restcache_schema.
-inline constexpr int schema_version = 13;
+inline constexpr int schema_version = 14;
 
 /// schema.sql's transaction-scoped advisory lock ('restcach' in ASCII): whoever
 /// changes restcache's objects or the watched tables' triggers takes it, so

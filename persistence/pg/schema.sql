@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: Apache-2.0
--- restcache schema, version 13 (persistence/pg/schema.hpp: schema_version).
+-- restcache schema, version 14 (persistence/pg/schema.hpp: schema_version).
 --
 -- Idempotent: every statement is CREATE ... IF NOT EXISTS, CREATE OR REPLACE,
 -- or DROP ... IF EXISTS followed by CREATE, so the daemon, restcache-load and
@@ -1006,6 +1006,42 @@ CREATE TABLE IF NOT EXISTS restcache_declarations (
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
-INSERT INTO restcache_schema (version) VALUES (13) ON CONFLICT (version) DO NOTHING;
+-- What another server's restcache wrote is not this server's (version 14).
+-- A publication FOR ALL TABLES takes restcache's tables along, and a
+-- subscriber set up the usual way (pg_dump -s) has them too: its apply
+-- worker would write the publisher's change-log rows, under the publisher's
+-- xids (one number space for two counters: re-read at every poll while the
+-- publisher's run ahead, missed once they fall behind), its horizon, its
+-- digests and its feed state. This server's own triggers already log the
+-- rows the apply worker writes to the watched tables. So every replicated
+-- write to restcache's tables is skipped: the trigger is enabled REPLICA,
+-- firing only where session_replication_role = replica, and there skips
+-- only a row written by a logical replication worker itself (trigger depth
+-- 1), never one restcache's own triggers write under it (depth 2), nor one a
+-- session in replica mode writes (pg_restore, a bulk load).
+CREATE OR REPLACE FUNCTION restcache_skip_replicated() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF pg_trigger_depth() = 1
+     AND (SELECT a.backend_type FROM pg_stat_get_activity(pg_backend_pid()) a) LIKE 'logical replication%' THEN
+    RETURN NULL;
+  END IF;
+  RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END
+$fn$;
+
+DO $do$ DECLARE t text; BEGIN
+  FOREACH t IN ARRAY ARRAY['restcache_schema', 'change_log', 'change_log_horizon', 'change_log_digest',
+                           'restcache_feed', 'wal_relay', 'wal_relay_head', 'restcache_replica_identity',
+                           'restcache_watched_key', 'restcache_declarations'] LOOP
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = t::regclass AND g.tgname = 'restcache_not_replicated') THEN
+      EXECUTE format('CREATE TRIGGER restcache_not_replicated BEFORE INSERT OR UPDATE OR DELETE ON %I'
+                     ' FOR EACH ROW EXECUTE FUNCTION restcache_skip_replicated()', t);
+      EXECUTE format('ALTER TABLE %I ENABLE REPLICA TRIGGER restcache_not_replicated', t);
+    END IF;
+  END LOOP;
+END $do$;
+
+INSERT INTO restcache_schema (version) VALUES (14) ON CONFLICT (version) DO NOTHING;
 
 COMMIT;
