@@ -202,7 +202,20 @@ void listen_connection::trigger_session(pg::connection& c, bool& connected_befor
   // snapshot is what they lack.
   const auto carried = std::exchange(carried_position_, std::nullopt);
   const auto live = pg::read_history(c);
-  const bool same = carried || same_history(c, live, watermark);
+  const auto lost_from = lost_wal(c); // at every connect: it notes when the server started
+  bool same = carried || same_history(c, live, watermark);
+  if (same && !carried && lost_from) {
+    // The lost commits' xids are handed out again: nothing from the
+    // watermark on can be trusted, so the history restarts as after an
+    // older copy of the data.
+    spdlog::warn("change listener: PostgreSQL restarted and its WAL ends before {}, which this instance saw: "
+                 "commits it read were lost (synchronous_commit = off and a crash); dropping both tiers and "
+                 "restarting the watermark",
+                 format_wal_lsn(*lost_from));
+    bump(metrics_.history_resets[static_cast<size_t>(history_rule::went_backwards)]);
+    reset_history(live.identity);
+    same = false;
+  }
   bool tiers_fresh = !same || watermark == 0;
   std::vector<std::string> altered_away; // DDL on watched tables among the replayed entries
   if (carried) {
@@ -324,6 +337,20 @@ bool listen_connection::same_history(pg::connection& c, const live_history& live
   return false;
 }
 
+std::optional<uint64_t> listen_connection::lost_wal(pg::connection& c) {
+  auto now = pg::read_server_start(c);
+  const bool restarted = !server_started_.empty() && now.started != server_started_;
+  server_started_ = now.started;
+  if (!restarted)
+    return std::nullopt;
+  // A clean shutdown's checkpoint lies past everything written before it;
+  // after a crash the last checkpoint lies before the WAL that was lost.
+  const auto seen = std::exchange(seen_lsn_, 0);
+  if (seen == 0 || now.checkpoint_lsn >= seen)
+    return std::nullopt;
+  return seen;
+}
+
 void listen_connection::reset_history(const history_identity& identity) {
   inbox_.request_reset(identity);
   history_ = identity;
@@ -347,6 +374,7 @@ void listen_connection::poll(pg::connection& c) {
   auto sent_us = now_us();
   auto got = pg::poll_changes(c, position_, cfg_.replay_limit, last_poll_us_);
   metrics_.poll_duration.observe_us(now_us() - sent_us);
+  seen_lsn_ = std::max(seen_lsn_, got.insert_lsn);
   last_poll_us_ = sent_us;
   if (got.pruned_unread) {
     spdlog::warn("change listener: the change log was pruned up to xid {} while this instance had not read every "

@@ -193,6 +193,11 @@ private:
   /// log's witness entry); on any difference asks the inbox to drop both
   /// tiers and restart the watermark. True when the tiers may be replayed.
   bool same_history(pg::connection& c, const live_history& live, uint64_t watermark);
+  /// The position a poll of this instance saw, when the server restarted
+  /// without WAL up to it (its last checkpoint lies before it): what was
+  /// read of the lost commits, and their xids, may come back different.
+  /// Notes when the server started; call it at every connect.
+  std::optional<uint64_t> lost_wal(pg::connection& c);
   /// Asks the inbox to drop both tiers and restart the watermark under
   /// `identity`, which the tiers hold from then on.
   void reset_history(const history_identity& identity);
@@ -241,6 +246,11 @@ private:
   std::optional<history_identity> history_; ///< what the tiers hold, as of the last connect
   pg::poll_position position_;   ///< where the next poll reads from
   int64_t last_poll_us_ = 0;     ///< when the last poll (or the position) was read
+  /// The highest WAL insert position a poll saw, and when the server it
+  /// was seen on started: a restart whose WAL ends before it lost commits
+  /// this instance may have read (an asynchronous commit, a crash).
+  uint64_t seen_lsn_ = 0;
+  std::string server_started_;
   std::optional<feed_position> last_mark_; ///< the last mark put into the inbox, this session
   std::optional<log_witness> newest_;      ///< the newest entry seen this session (marks carry it)
   std::string catalog_;       ///< the last catalog fingerprint read (marks carry it); "" before

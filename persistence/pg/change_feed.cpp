@@ -8,6 +8,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "messages/key_comparison.hpp"
 #include "messages/text.hpp"
+#include "messages/wal_lsn.hpp"
 
 namespace restcache::pg {
 
@@ -55,12 +56,19 @@ const char* const witness_sql =
 // (seqscan is off in this session). A prune deletes entries and raises the
 // horizon in one transaction, so the snapshot sees both or neither.
 const char* const poll_sql =
-  "SELECT s.snap, x.seq, x.k, x.xid::text, x.us, s.horizon FROM (SELECT pg_current_snapshot()::text AS snap,"
-  "   (SELECT h.pruned_below::text FROM change_log_horizon h) AS horizon) s"
+  "SELECT s.snap, x.seq, x.k, x.xid::text, x.us, s.horizon, s.lsn FROM (SELECT pg_current_snapshot()::text AS snap,"
+  "   (SELECT h.pruned_below::text FROM change_log_horizon h) AS horizon,"
+  "   CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END AS lsn) s"
   " LEFT JOIN LATERAL (SELECT c.seq, u.k, c.xid, (extract(epoch FROM c.changed_at) * 1000000)::bigint AS us"
   "   FROM change_log c, unnest(c.keys) AS u (k)"
   "   WHERE c.xid = ANY ($1::xid8[]) OR c.xid >= $2::xid8"
   "   LIMIT $3::int8) x ON true";
+
+// When the server started, and where its last checkpoint is: after a crash
+// the WAL past the last flush is gone, and the checkpoint ending the crash
+// recovery (or the one before the crash) lies before what was lost.
+const char* const server_start_sql =
+  "SELECT pg_postmaster_start_time()::text, (pg_control_checkpoint()).checkpoint_lsn::text";
 
 // The primary's current timeline is the first 8 hex digits of the name of
 // the WAL file it writes; pg_control_checkpoint() would lag a promotion
@@ -223,6 +231,8 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
   out.pruned_unread = horizon >= oldest_unread;
   out.horizon = horizon;
   out.oldest_unread = oldest_unread;
+  if (!r.is_null(0, 6))
+    out.insert_lsn = parse_wal_lsn(r.text(0, 6)).value_or(0);
   if (static_cast<size_t>(r.rows()) > limit) {
     out.overflow = true;
     auto fresh = read_position(c, pos);
@@ -254,6 +264,17 @@ poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_
   pos.in_progress = out.snapshot.xip;
   pos.from_xid = out.snapshot.xmax;
   return out;
+}
+
+server_start read_server_start(connection& c) {
+  prepare_once(c, "feed_server_start", server_start_sql);
+  auto r = c.exec_prepared("feed_server_start", {});
+  if (r.rows() != 1)
+    throw error("feed_server_start: no row");
+  server_start s;
+  s.started = std::string{r.text(0, 0)};
+  s.checkpoint_lsn = parse_wal_lsn(r.text(0, 1)).value_or(0);
+  return s;
 }
 
 replay_result read_changes_since(connection& c, const feed_position& from, size_t limit, size_t digest_from) {

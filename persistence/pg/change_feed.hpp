@@ -82,6 +82,7 @@ struct poll_result {
   bool pruned_unread = false;
   uint64_t horizon = 0;       ///< change_log_horizon.pruned_below, in the poll's snapshot
   uint64_t oldest_unread = 0; ///< the lowest xid the poll looked for
+  uint64_t insert_lsn = 0;    ///< the server's WAL insert position in the poll (0 on a standby)
   xid_snapshot snapshot;    ///< the poll's; its xmin is the round's mark
   std::optional<log_witness> newest; ///< the read entry of the highest xid (after an overflow: the log's)
 };
@@ -93,6 +94,13 @@ struct poll_result {
 /// keys nothing is returned, overflow is set, and `pos` restarts from a fresh
 /// snapshot (read_position).
 poll_result poll_changes(connection& c, poll_position& pos, size_t limit, int64_t seen_after_us);
+
+/// When the server was started, and its last checkpoint's position.
+struct server_start {
+  std::string started; ///< pg_postmaster_start_time()
+  uint64_t checkpoint_lsn = 0;
+};
+server_start read_server_start(connection& c);
 
 struct replay_result {
   change_batch changes;   ///< every entry of a transaction not known complete at the watermark
