@@ -93,36 +93,44 @@ def closed_by_peer(s):
         return True
 
 
-def slowloris(pid, port, n, seconds):
-    rss0 = rss_kib(pid)
-    socks = []
-    for _ in range(n):
-        s = connect_sending(port, b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a")
-        socks.append(s)
+def rounds(port, seconds, pause, answers):
+    """Every `pause` s for `seconds`, the real client asks GET /health once
+    (its answer counted in `answers`); yields the seconds since the start and
+    whether the trickling connections send their next byte now (every 10 s)."""
     start = time.monotonic()
-    closed_at = {}
-    answers = {}
     last_byte = start
     while time.monotonic() - start < seconds:
-        time.sleep(1.0)
+        time.sleep(pause)
         status = get_status(port)
         answers[status] = answers.get(status, 0) + 1
         now = time.monotonic()
         trickle = now - last_byte >= 10
         if trickle:
             last_byte = now
+        yield now - start, trickle
+
+
+def slowloris(pid, port, n, seconds):
+    rss0 = rss_kib(pid)
+    socks = []
+    for _ in range(n):
+        s = connect_sending(port, b"GET /deptemps/77 HTTP/1.1\r\nHost: x\r\nX-S: a")
+        socks.append(s)
+    closed_at = {}
+    answers = {}
+    for elapsed, trickle in rounds(port, seconds, 1.0, answers):
         for i, s in enumerate(socks):
             if i in closed_at:
                 continue
             if closed_by_peer(s):
-                closed_at[i] = now - start
+                closed_at[i] = elapsed
                 continue
             if trickle:
                 try:
                     s.setblocking(True)
                     s.sendall(b"a")
                 except OSError:
-                    closed_at[i] = now - start
+                    closed_at[i] = elapsed
     rss1 = rss_kib(pid)
     times = sorted(closed_at.values())
     for s in socks:
@@ -150,16 +158,7 @@ def reconnecting_slowloris(pid, port, n, seconds):
     socks = [attacker() for _ in range(n)]
     reconnects = 0
     answers = {}
-    start = time.monotonic()
-    last_byte = start
-    while time.monotonic() - start < seconds:
-        time.sleep(0.125)
-        status = get_status(port)
-        answers[status] = answers.get(status, 0) + 1
-        now = time.monotonic()
-        trickle = now - last_byte >= 10
-        if trickle:
-            last_byte = now
+    for _, trickle in rounds(port, seconds, 0.125, answers):
         for i, s in enumerate(socks):
             if s is not None and not closed_by_peer(s):
                 if trickle:
