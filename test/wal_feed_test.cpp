@@ -154,7 +154,9 @@ struct fixture {
 CAF_TEST_FIXTURE_SCOPE(wal_feed_tests, fixture)
 
 CAF_TEST(the WAL feed is installed without triggers and with the identities the old keys need) {
-  auto triggers = sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'");
+  // On the watched tables (restcache's own tables keep restcache_not_replicated).
+  auto triggers = sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'"
+                           " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)");
   CAF_CHECK_EQUAL(triggers.int64(0, 0), 0);
   auto published = sql.exec("SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_publication_tables"
                             " WHERE pubname = 'restcache'");
@@ -189,7 +191,10 @@ CAF_TEST(the WAL feed is installed without triggers and with the identities the 
   pg::install_feed(sql, feed_kind::triggers);
   CAF_CHECK_EQUAL(std::string{sql.exec("SELECT relreplident FROM pg_class WHERE oid = 'emp'::regclass").text(0, 0)}, "d");
   CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_publication").int64(0, 0), 0);
-  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'").int64(0, 0), 4);
+  CAF_CHECK_EQUAL(sql.exec("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'restcache%'"
+                           " AND tgrelid IN ('dept'::regclass, 'emp'::regclass)")
+                    .int64(0, 0),
+                  4);
 }
 
 CAF_TEST(an employee moved to another department and a deleted one leave no document stale) {
