@@ -5,6 +5,7 @@
 
 #include "actors/db_query.hpp"
 #include "actors/mailbox_report.hpp"
+#include "cache/fill_keeping.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "messages/document_gzip.hpp"
@@ -465,7 +466,6 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
       auto fill = st.fills.finish(key, fill_id);
       if (!fill)
         return; // the fill timed out and its waiters were answered already
-      const bool current = fill->current;
       lookup_result result{outcome.error, nullptr};
       if (outcome.error == rc_error::none) {
         if (outcome.doc)
@@ -473,29 +473,38 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
         else
           result.error = rc_error::internal;
       }
-      if (auto stale = st.stale_answer(key, result.error))
-        return st.answer_fill(fill->waiters, *stale, false);
+      auto stale = st.stale_answer(key, result.error);
+      const fill_read read{fill->current, result.doc != nullptr, result.error == rc_error::not_found,
+                           stale.has_value()};
+      const fill_kind_rules rules{!result.doc || st.limits.keeps(key, *result.doc), st.cfg.uses_memory(),
+                                  st.limits.remembers_missing(key, st.cfg.negative_ttl), st.cfg.bypassed(key.kind())};
       bool kept = false;
-      if (current && result.doc && !st.limits.keeps(key, *result.doc)) {
-        bump(st.metrics->over_cap); // above its kind's max_bytes: answered, not kept
-      } else if (current && result.doc) {
-        if (st.cfg.uses_memory())
-          st.memory.store(key, result.doc, fill->seq, st.limits.expiry(key, self->clock().now()));
-        st.write_through(self, key, result.doc, fill->seq);
-        kept = st.cfg.uses_memory() || (st.cfg.uses_tier() && st.limits.in_tier(key));
-      } else if (current && result.error == rc_error::not_found && st.cfg.uses_memory()
-                 && st.limits.remembers_missing(key, st.cfg.negative_ttl)) {
-        kept = st.memory.remember_missing(key, self->clock().now());
-      } else if (!current && st.cfg.bypassed(key.kind()) && (result.doc || result.error == rc_error::not_found)) {
-        // Read while the listener is not caught up: an older copy, in memory
-        // or in LMDB, must not answer a later stale-if-error after this newer
-        // answer. The LMDB copy is deleted unread (nothing is read from the
-        // file while bypassed: its history may not be checked yet), and with
-        // it a record still queued in the writer.
-        if (auto* e = st.memory.peek(key); e != nullptr && (!result.doc || e->doc->etag != result.doc->etag))
-          st.memory.drop(key);
-        if (st.cfg.uses_tier()) // not in cache.mode=none, where every GET comes here
-          st.delete_from_tier(self, change_batch{key_change{key}});
+      switch (keeping_of(read, rules)) {
+        case fill_keeping::stale_instead:
+          return st.answer_fill(fill->waiters, *stale, false);
+        case fill_keeping::over_cap:
+          bump(st.metrics->over_cap);
+          break;
+        case fill_keeping::store:
+          if (st.cfg.uses_memory())
+            st.memory.store(key, result.doc, fill->seq, st.limits.expiry(key, self->clock().now()));
+          st.write_through(self, key, result.doc, fill->seq);
+          kept = st.cfg.uses_memory() || (st.cfg.uses_tier() && st.limits.in_tier(key));
+          break;
+        case fill_keeping::remember_missing:
+          kept = st.memory.remember_missing(key, self->clock().now());
+          break;
+        case fill_keeping::drop_older_copies:
+          // The LMDB copy is deleted unread (nothing is read from the file
+          // while bypassed: its history may not be checked yet), and with it
+          // a record still queued in the writer.
+          if (auto* e = st.memory.peek(key); e != nullptr && (!result.doc || e->doc->etag != result.doc->etag))
+            st.memory.drop(key);
+          if (st.cfg.uses_tier()) // not in cache.mode=none, where every GET comes here
+            st.delete_from_tier(self, change_batch{key_change{key}});
+          break;
+        case fill_keeping::nothing:
+          break;
       }
       st.answer_fill(fill->waiters, result, kept);
     },
