@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Prometheus exposition of the counters that live outside the shards: the
-// LMDB tier with its batch writer, the notify listener, the database pools,
-// the actors' mailboxes and the process.
+// Prometheus exposition of the actors' counters: the cache shards, the LMDB
+// tier with its batch writer, the notify listener, the database pools, the
+// actors' mailboxes and the process.
 
 #include <atomic>
 #include <string>
@@ -19,6 +19,10 @@ namespace restcache {
 namespace lmdb {
 class store;
 }
+
+/// The cache shards' counters and gauges (one cache_metrics per shard, in
+/// shard order): hits by tier, answers by Cache-Status, and per-shard series.
+std::string shard_metrics_text(const std::vector<cache_metrics>& shards_metrics);
 
 std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);

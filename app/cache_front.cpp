@@ -4,7 +4,7 @@
 #include <caf/all.hpp>
 
 #include "actors/mailbox_report.hpp"
-#include "messages/prometheus.hpp"
+#include "actors/metrics_text.hpp"
 
 namespace restcache {
 
@@ -63,53 +63,7 @@ void cache_front::add_metrics_source(std::function<std::string()> source) {
 }
 
 std::string cache_front::metrics_text() const {
-  std::string out;
-  auto rd = [](const auto& a) { return static_cast<int64_t>(a.load(std::memory_order_relaxed)); };
-  std::vector<std::pair<std::string, const cache_metrics*>> shards;
-  for (size_t i = 0; i < cache_metrics_.size(); ++i)
-    shards.emplace_back("{shard=\"" + std::to_string(i) + "\"}", &cache_metrics_[i]);
-  auto per_shard = [&](const char* name, const char* type, const char* help, auto field) {
-    append_series(out, name, help, type, shards, field);
-  };
-  using cm = cache_metrics;
-  append_metric_header(out, "restcache_cache_hits_total", "Lookups answered from a tier, by shard and tier.",
-                       "counter");
-  for (size_t i = 0; i < cache_metrics_.size(); ++i) {
-    auto shard = "{shard=\"" + std::to_string(i) + "\",tier=";
-    append_sample(out, "restcache_cache_hits_total", shard + "\"memory\"}", rd(cache_metrics_[i].hits));
-    append_sample(out, "restcache_cache_hits_total", shard + "\"lmdb\"}", rd(cache_metrics_[i].tier_hits));
-  }
-  append_metric_header(out, "restcache_cache_answers_total",
-                       "Lookups answered, by the Cache-Status they carried (docs/api.md: Cache-Status).", "counter");
-  for (size_t s = 1; s < cache_status_count; ++s) {
-    int64_t sum = 0;
-    for (auto& m : cache_metrics_)
-      sum += s == static_cast<size_t>(cache_status::memory) ? rd(m.hits)
-             : s == static_cast<size_t>(cache_status::lmdb) ? rd(m.tier_hits)
-                                                            : rd(m.answers[s]);
-    append_sample(out, "restcache_cache_answers_total",
-                  "{cache_status=\"" + std::string{cache_status_label(static_cast<cache_status>(s))} + "\"}", sum);
-  }
-  per_shard("restcache_cache_negative_entries", "gauge", "Ids remembered as missing (in the memory budget).",
-            &cm::negative_entries);
-  per_shard("restcache_cache_memory_misses_total", "counter",
-            "Lookups not found in memory (then answered from LMDB or by a fill).", &cm::misses);
-  per_shard("restcache_cache_coalesced_total", "counter", "Misses that joined a fill already in flight.",
-            &cm::coalesced);
-  per_shard("restcache_cache_fills_total", "counter", "Fills started (one database query each).", &cm::fills);
-  per_shard("restcache_cache_fill_errors_total", "counter", "Fills that failed or timed out.", &cm::fill_errors);
-  per_shard("restcache_cache_fills_discarded_total", "counter",
-            "Fills overtaken by an invalidation, not cached.", &cm::fills_discarded);
-  per_shard("restcache_cache_evictions_total", "counter", "Entries evicted to stay within the byte budget.",
-            &cm::evictions);
-  per_shard("restcache_cache_invalidations_total", "counter", "Invalidations applied.", &cm::invalidations);
-  per_shard("restcache_cache_populated_total", "counter", "Entries stored by cache.populate.", &cm::populated);
-  per_shard("restcache_cache_expired_total", "counter",
-            "Documents found past their kind's ttl in memory, read again.", &cm::expired);
-  per_shard("restcache_cache_over_cap_total", "counter",
-            "Documents larger than their kind's max_bytes: answered, not kept.", &cm::over_cap);
-  per_shard("restcache_cache_entries", "gauge", "Documents held in memory.", &cm::entries);
-  per_shard("restcache_cache_bytes", "gauge", "Bytes charged against the memory budget.", &cm::bytes);
+  std::string out = shard_metrics_text(cache_metrics_);
   for (auto& source : metrics_sources_)
     out += source();
   return out;
