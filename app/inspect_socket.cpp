@@ -217,7 +217,7 @@ void inspect_socket::serve(int client) {
       // Refused at the first byte that cannot be in a request, not at the
       // deadline: binary input (another protocol) gets its answer at once.
       if ((c < 0x20 && c != '\r') || c > 0x7e) {
-        refuse("the request is not a line of text (expected 'list' or 'key dept:<id>')");
+        refuse("the request is not a line of text (" + std::string{inspect_wire::expected_requests} + ")");
         return;
       }
     }

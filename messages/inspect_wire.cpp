@@ -8,8 +8,6 @@ namespace restcache::inspect_wire {
 
 namespace {
 
-constexpr std::string_view expected_requests = "expected 'list' or 'key <name>:<id>'";
-
 bool printable(std::string_view text) {
   for (unsigned char c : text)
     if (c < 0x20 || c > 0x7e)

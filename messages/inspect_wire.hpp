@@ -48,6 +48,9 @@ struct request {
 /// The request of one line (without its '\n'); nullopt and `why` for
 /// anything else.
 std::optional<request> parse_request(std::string_view line, std::string& why);
+/// What a refusal says the requests are: a key names its kind's key space,
+/// whatever kinds the daemon serves.
+inline constexpr std::string_view expected_requests = "expected 'list' or 'key <name>:<id>'";
 
 /// The whole answer: header and payload (at most max_answer_bytes, else an
 /// unavailable answer saying so).
