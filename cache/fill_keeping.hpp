@@ -31,7 +31,7 @@ struct fill_read {
 struct fill_kind_rules {
   bool within_cap = true;         ///< the document fits its kind's max_bytes
   bool uses_memory = false;       ///< the memory tier is on
-  bool remembers_missing = false; ///< its kind keeps negative entries (and memory is on)
+  bool remembers_missing = false; ///< its kind keeps negative entries (where memory is on)
   bool bypassed = false;          ///< its kind is bypassed now
 };
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/options.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -615,16 +613,8 @@ std::optional<std::string> restcache_config::resolve_write_access() {
 bool is_loopback_address(const std::string& address) {
   if (address == "localhost")
     return true;
-  in_addr v4{};
-  if (inet_pton(AF_INET, address.c_str(), &v4) == 1)
-    return (ntohl(v4.s_addr) >> 24) == 127;
-  in6_addr v6{};
-  std::string bare = address.size() > 2 && address.front() == '[' && address.back() == ']'
-                       ? address.substr(1, address.size() - 2)
-                       : address;
-  if (inet_pton(AF_INET6, bare.c_str(), &v6) != 1)
-    return false; // a host name: it may resolve to anything
-  return IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
+  auto a = ip_address::parse(address); // another host name may resolve to anything
+  return a && ip_network_list::loopback().contains(*a);
 }
 
 cache_mode restcache_config::resolved_cache_mode() const {

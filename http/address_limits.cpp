@@ -26,9 +26,9 @@ bool counts(const sheddable::phase p, bool shed) noexcept {
 address_slots::admission address_slots::admit(const ip_address& who, const std::shared_ptr<sheddable>& c) {
   if (per_address_ == 0)
     return admission::admitted;
-  // Locked before the shard's mutex is taken and let go after it is
-  // released: a last reference dropped under the mutex would run the
-  // connection's destructor, which calls leave().
+  // Locked under the shard's mutex and let go only after it is released: a
+  // last reference dropped under the mutex would run the connection's
+  // destructor, which calls leave().
   std::shared_ptr<sheddable> victim;
   auto& s = shard_of(who);
   {

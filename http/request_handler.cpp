@@ -186,8 +186,8 @@ bool request_handler::admit_body(const request_head& req, bool announces_body, r
 bool request_handler::token_passes(const request_head& req, std::string_view detail, const request_state& st,
                                    reply& out) const {
   const bool slowed = throttle_ && st.client;
-  const auto now = std::chrono::steady_clock::now();
-  if (slowed && !throttle_->may_try(st.client->client_key(), now)) {
+  const auto now = slowed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  if (slowed && !throttle_->may_try(*st.client, now)) {
     metrics_.credentials_throttled.fetch_add(1, std::memory_order_relaxed);
     problem_reply(make_problem(429, "too many wrong credentials from this address: one more may be tried each "
                                     "second"),
@@ -198,7 +198,7 @@ bool request_handler::token_passes(const request_head& req, std::string_view det
     return true;
   // A wrong token is a guess; none at all (a client that forgot it) is not.
   if (slowed && req.has_authorization)
-    throttle_->failed(st.client->client_key(), now);
+    throttle_->failed(*st.client, now);
   problem_reply(make_problem(401, detail), st, out);
   out.add("WWW-Authenticate", "Bearer realm=\"restcache\"");
   return false;

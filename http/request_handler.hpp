@@ -45,8 +45,9 @@ struct request_state {
   bool gzip = false;       ///< the client accepts Content-Encoding: gzip
   bool refill = false;     ///< the client sent no-cache: gateway.refill instead of a lookup
   uint8_t metric_route = 0; ///< the route as /metrics counts it
-  /// The client's address as a per-client limit counts it (the connection's,
-  /// set once): failed credentials are slowed per address. None: not slowed.
+  /// The client's address as a per-client limit counts it (its
+  /// client_key(), set once by the connection): failed credentials are
+  /// slowed per address. None: not slowed (an exempt client).
   const ip_address* client = nullptr;
   uint8_t action = 0;       ///< an action route: its id
   /// An action's answers that named a document (one gone meanwhile is asked

@@ -103,7 +103,7 @@ void session::on_run() {
     return send_reply();
   }
   // A balancer's client is known once its header is read.
-  if (!core_.opts.trusted_proxies.empty() && core_.opts.trusted_proxies.contains(client_))
+  if (core_.opts.trusted_proxies.contains(client_))
     proxy_pending_ = true;
   else if (!limit_per_address())
     return;
@@ -113,8 +113,8 @@ void session::on_run() {
 bool session::limit_per_address() {
   if (core_.opts.exempt_addresses.contains(client_))
     return true; // this host's own (a reverse proxy carrying many clients, tools)
-  st_.client = &client_; // wrong tokens are slowed per address
   slot_key_ = client_.client_key();
+  st_.client = &slot_key_; // wrong tokens are slowed per address
   switch (core_.slots.admit(slot_key_, shared_from_this())) {
     case address_slots::admission::shed_one:
       core_.metrics.connections_shed.fetch_add(1, std::memory_order_relaxed);
