@@ -290,14 +290,8 @@ std::string listener_metrics_text(const listener_metrics& m) {
   return out;
 }
 
-std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
-                            const std::vector<const db_metrics*>& replicas, const db_metrics* list) {
+std::string db_metrics_text(const std::vector<std::pair<std::string, const db_metrics*>>& pools) {
   std::string out;
-  std::vector<std::pair<std::string, const db_metrics*>> pools{{"{pool=\"fill\"}", &fill}, {"{pool=\"write\"}", &write}};
-  if (list != nullptr)
-    pools.emplace_back("{pool=\"list\"}", list);
-  for (size_t i = 0; i < replicas.size(); ++i)
-    pools.emplace_back("{pool=\"replica-" + std::to_string(i) + "\"}", replicas[i]);
   auto each = [&](const char* name, const char* type, const char* help, auto field) {
     append_series(out, name, help, type, pools, field);
   };
@@ -315,6 +309,27 @@ std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
                        "Statements on pooled connections, sent to result decoded.", "histogram");
   for (auto& [labels, m] : pools)
     append_samples_of(out, "restcache_db_query_duration_seconds", labels, m->query_duration);
+  return out;
+}
+
+std::string replica_fill_metrics_text(const std::vector<cache_metrics>& shards_metrics) {
+  auto sum = [&](auto field) {
+    int64_t n = 0;
+    for (auto& m : shards_metrics)
+      n += static_cast<int64_t>((m.*field).load(std::memory_order_relaxed));
+    return n;
+  };
+  std::string out;
+  append_metric(out, "restcache_replica_fills_total", "Document reads sent to a standby (retries included).",
+                "counter", sum(&cache_metrics::replica_fills));
+  append_metric(out, "restcache_replica_fills_behind_total",
+                "Standby answers read before the standby had replayed the key's last change: not used.", "counter",
+                sum(&cache_metrics::replica_behind));
+  append_metric(out, "restcache_replica_fills_to_primary_total",
+                "Fills that gave up on the standbys (behind past db.replica-wait-ms, or unreachable) and read db.dsn.",
+                "counter", sum(&cache_metrics::replica_to_primary));
+  append_metric(out, "restcache_replica_keys_waiting", "Keys whose last change some standby may not have replayed yet.",
+                "gauge", sum(&cache_metrics::key_lsns));
   return out;
 }
 

@@ -26,11 +26,13 @@ std::string shard_metrics_text(const std::vector<cache_metrics>& shards_metrics)
 
 std::string lmdb_metrics_text(const lmdb::store* store, const batch_metrics& m);
 std::string listener_metrics_text(const listener_metrics& m);
-/// Every pool, labelled pool="fill" (cache fills), pool="write" (writes),
-/// pool="list" (uncached reads, when given) and pool="replica-N" (fills
-/// from standby N).
-std::string db_metrics_text(const db_metrics& fill, const db_metrics& write,
-                            const std::vector<const db_metrics*>& replicas = {}, const db_metrics* list = nullptr);
+/// Every pool's series, each by its labels: {pool="fill"} (cache fills),
+/// {pool="replica-N"} (fills from standby N), and a module's pools
+/// ({pool="write"}, {pool="list"}).
+std::string db_metrics_text(const std::vector<std::pair<std::string, const db_metrics*>>& pools);
+/// What the shards' fills asked of the standbys (restcache_replica_fills_*),
+/// summed over the shards.
+std::string replica_fill_metrics_text(const std::vector<cache_metrics>& shards_metrics);
 /// The standbys fills read from, labelled replica="N" (db.replicas order).
 std::string replica_metrics_text(const std::vector<replica_health*>& replicas);
 

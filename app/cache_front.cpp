@@ -3,14 +3,12 @@
 
 #include <caf/all.hpp>
 
-#include "actors/mailbox_report.hpp"
-#include "actors/metrics_text.hpp"
+#include "component/status_board.hpp"
 
 namespace restcache {
 
-cache_front::cache_front(std::vector<cache_shard_actor> shards, std::vector<cache_metrics>& cache,
-                         db_metrics& db)
-  : shards_(std::move(shards)), cache_metrics_(cache), db_metrics_(db) {
+cache_front::cache_front(std::vector<cache_shard_actor> shards, const status_board& board)
+  : shards_(std::move(shards)), board_(board) {
 }
 
 const cache_shard_actor& cache_front::shard_for(const doc_key& key) const {
@@ -40,12 +38,7 @@ http::action_start cache_front::start_action(uint8_t action, const http::action_
 }
 
 std::vector<http::readiness_check> cache_front::readiness() const {
-  std::vector<http::readiness_check> checks;
-  bool db_up = db_metrics_.connections_up.load(std::memory_order_relaxed) > 0;
-  checks.push_back({"database", db_up, db_up ? "up" : "down"});
-  for (auto& check : readiness_checks_)
-    checks.push_back(check());
-  return checks;
+  return board_.readiness();
 }
 
 std::string cache_front::drift_detail(doc_kind kind) const {
@@ -54,19 +47,8 @@ std::string cache_front::drift_detail(doc_kind kind) const {
   return drift_->problems();
 }
 
-void cache_front::add_readiness_check(std::function<http::readiness_check()> check) {
-  readiness_checks_.push_back(std::move(check));
-}
-
-void cache_front::add_metrics_source(std::function<std::string()> source) {
-  metrics_sources_.push_back(std::move(source));
-}
-
 std::string cache_front::metrics_text() const {
-  std::string out = shard_metrics_text(cache_metrics_);
-  for (auto& source : metrics_sources_)
-    out += source();
-  return out;
+  return board_.metrics_text();
 }
 
 } // namespace restcache

@@ -3,7 +3,7 @@
 
 // The daemon's http::cache_gateway: routes each lookup to the shard that owns
 // its key, runs the action routes' handlers it is given, and renders the
-// counters for /metrics. Not an actor: it is called from asio
+// board's /metrics and /ready. Not an actor: it is called from asio
 // threads and only sends messages.
 
 #include <caf/fwd.hpp>
@@ -13,17 +13,17 @@
 #include <vector>
 
 #include "actors/actors.hpp"
-#include "actors/metrics.hpp"
 #include "db/feed_drift.hpp"
 #include "http/cache_gateway.hpp"
 
 namespace restcache {
 
+class status_board;
+
 class cache_front final : public http::cache_gateway {
 public:
-  /// `cache` holds one cache_metrics per shard, in shard order.
-  cache_front(std::vector<cache_shard_actor> shards, std::vector<cache_metrics>& cache,
-              db_metrics& db);
+  /// /metrics and /ready say what `board` gathers from the components.
+  cache_front(std::vector<cache_shard_actor> shards, const status_board& board);
 
   void lookup(doc_key key, reply_callback cb) override;
   void lookup_gzip(doc_key key, reply_callback cb) override;
@@ -38,20 +38,12 @@ public:
   /// The handlers of the installed action routes, by route id.
   void set_actions(std::vector<http::action_handler> handlers);
 
-  /// Extra exposition text appended to /metrics (the HTTP server's counters).
-  void add_metrics_source(std::function<std::string()> source);
-  /// One more condition /ready requires (besides a pooled connection).
-  void add_readiness_check(std::function<http::readiness_check()> check);
-
   const cache_shard_actor& shard_for(const doc_key& key) const;
 
 private:
   const feed_drift* drift_ = nullptr;
   std::vector<cache_shard_actor> shards_;
-  std::vector<cache_metrics>& cache_metrics_;
-  db_metrics& db_metrics_;
-  std::vector<std::function<std::string()>> metrics_sources_;
-  std::vector<std::function<http::readiness_check()>> readiness_checks_;
+  const status_board& board_;
   std::vector<http::action_handler> actions_;
 };
 

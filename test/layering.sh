@@ -20,8 +20,9 @@ declare -A may=(
   [actors]="messages persistence db cache"
   [http]="messages logging"
   [declarations]="messages"
-  [demo]="messages logging persistence db cache actors http declarations"
-  [app]="messages logging persistence db runtime config cache actors http declarations demo"
+  [component]="messages logging persistence db runtime config cache actors http declarations"
+  [demo]="messages logging persistence db config cache actors http declarations component"
+  [app]="messages logging persistence db runtime config cache actors http declarations component demo"
   [tools]="messages persistence db actors http config test tools declarations demo"
 )
 
