@@ -73,7 +73,9 @@ using cache_shard_actor = caf::typed_actor<
   caf::replies_to<clear_atom>::with<uint64_t>,
   /// The same for the documents of the kinds in the set (kind_bit) only.
   caf::replies_to<clear_atom, uint64_t>::with<uint64_t>,
-  /// The outcome of fill number `uint64_t` for the key, from its db_query.
+  /// The outcome of fill number `uint64_t` for the key: sent by the
+  /// connection's thread that read it, or by the shard itself when no
+  /// connection could be borrowed.
   caf::reacts_to<filled_atom, doc_key, uint64_t, fetch_outcome>,
   /// The shard's fill timer: every fill in flight for longer than
   /// cache.fill-timeout answers its waiters with db_timeout and is forgotten.
@@ -213,12 +215,6 @@ using notify_listener_actor = caf::typed_actor<
 using write_pool_job_actor = caf::typed_actor<
   /// The job's outcome, sent by the connection's thread.
   caf::reacts_to<done_atom, write_pool_outcome>>;
-
-/// One fill: borrows a connection, runs the document query, gives the
-/// connection back, reports to its shard, and quits.
-using db_query_actor = caf::typed_actor<
-  /// The query's outcome, sent by the connection's thread.
-  caf::reacts_to<fetched_atom, fetch_outcome>>;
 
 /// Asked by the daemon's inspect socket for restcache-inspect in another
 /// process: it answers only serializable types (messages/inspect_types.hpp).

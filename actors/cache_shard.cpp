@@ -3,7 +3,6 @@
 
 #include <caf/all.hpp>
 
-#include "actors/db_query.hpp"
 #include "actors/mailbox_report.hpp"
 #include "cache/fill_keeping.hpp"
 #include "messages/doc_catalogue.hpp"
@@ -25,6 +24,40 @@ cache_status unkept(cache_status how) noexcept {
 }
 
 } // namespace
+
+void cache_shard_state::read_fill(cache_shard_actor::stateful_pointer<cache_shard_state> self,
+                                  const db_pool_actor& from, const doc_key& key, uint64_t id, int tries) {
+  auto failed = [self, key, id](rc_error e) {
+    self->send(self, filled_atom::value, key, id, fetch_outcome{e, nullptr});
+  };
+  self->request(from, caf::infinite, borrow_atom::value)
+    .then(
+      [self, from, key, id, tries, failed](borrow_result& borrowed) {
+        if (borrowed.error != rc_error::none)
+          return failed(borrowed.error);
+        auto& held = self->state.reads[id];
+        held = held_read{from, std::move(borrowed.lease), tries};
+        // Called on the connection's thread.
+        held.lease->fetch_document(key, [me = caf::actor_cast<cache_shard_actor>(self), key, id](fetch_outcome o) {
+          caf::anon_send(me, filled_atom::value, key, id, std::move(o));
+        });
+      },
+      [failed](caf::error&) { failed(rc_error::db_unavailable); });
+}
+
+bool cache_shard_state::read_done(cache_shard_actor::stateful_pointer<cache_shard_state> self, const doc_key& key,
+                                  uint64_t id, rc_error error) {
+  auto it = reads.find(id);
+  if (it == reads.end())
+    return false; // the borrow failed: no connection read it
+  auto held = std::move(it->second);
+  reads.erase(it);
+  self->send(held.pool, release_atom::value, std::move(held.lease));
+  if (!reads_again(error, held.tries) || !fills.pending(key, id))
+    return false;
+  read_fill(self, held.pool, key, id, held.tries + 1);
+  return true;
+}
 
 uint64_t cache_shard_state::listener_lsn_floor() const noexcept {
   return cfg.listener != nullptr ? cfg.listener->lsn_floor.load(std::memory_order_acquire) : 0;
@@ -297,17 +330,16 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
   // after all is counted as such.
   auto send_fill = [self](const doc_key& key, uint64_t id, bool standby_ok) {
     auto& st = self->state;
-    auto me = caf::actor_cast<cache_shard_actor>(self);
     if (standby_ok) {
       if (auto standby = st.replicas.route(key, id, st.listener_lsn_floor(), self->clock().now())) {
         bump(st.metrics->replica_fills);
-        self->spawn(db_query, st.cfg.replicas[*standby], me, key, id);
+        st.read_fill(self, st.cfg.replicas[*standby], key, id);
         return;
       }
     }
     if (st.replicas.forget_fill(id))
       bump(st.metrics->replica_to_primary);
-    self->spawn(db_query, st.pool, me, key, id);
+    st.read_fill(self, st.pool, key, id);
   };
 
   // Sends the read of a fill just started (to a standby, unless the fill is
@@ -442,6 +474,8 @@ cache_shard(cache_shard_actor::stateful_pointer<cache_shard_state> self, cache_s
     [self](clear_atom, uint64_t kinds) { return clear_tiers(self, kinds); },
     [self, send_fill](filled_atom, const doc_key& key, uint64_t fill_id, fetch_outcome& outcome) {
       auto& st = self->state;
+      if (st.read_done(self, key, fill_id, outcome.error))
+        return;
       if (st.replicas.on_standby(fill_id)) {
         if (!st.fills.pending(key, fill_id)) {
           st.replicas.forget_fill(fill_id); // answered meanwhile (its timeout)

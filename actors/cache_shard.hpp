@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include "config/defaults.hpp"
@@ -90,6 +91,14 @@ struct cache_shard_config {
   }
 };
 
+/// A fill's read that holds a connection: borrowed from `pool`, given back
+/// when the read's answer comes (filled).
+struct held_read {
+  db_pool_actor pool;
+  db_lease lease;
+  int tries = 1; ///< reads of the fill on this pool so far
+};
+
 struct cache_shard_state {
   static inline const char* name = "cache_shard";
 
@@ -113,6 +122,10 @@ struct cache_shard_state {
   /// twice and the shard once).
   fill_table fills;
   bool fill_timer_armed = false;
+  /// The connections the fills' reads hold, by fill id. The shard holds
+  /// them itself (no actor per fill): a miss costs the borrow, its answer,
+  /// the read's answer and the release.
+  absl::flat_hash_map<uint64_t, held_read> reads;
   /// Invalidations applied so far (mirrored in metrics->invalidation_epoch).
   uint64_t epoch = 0;
   /// The highest change sequence of the invalidations applied so far. Records
@@ -162,6 +175,16 @@ struct cache_shard_state {
   void apply_rows(cache_shard_actor::pointer self, const row_batch& rows);
   /// Counts a shield of the kinds from tier reads on, or one off.
   void shield_kinds(uint64_t kinds, bool on);
+  /// Reads fill `id` of the key on `pool`: borrows a connection and runs the
+  /// key's statement on it; the answer (or the borrow's failure) comes back
+  /// as filled. No timeout on the borrow: the fill's deadline is the shard's
+  /// fill timer, and the pool answers at once when it is full or down.
+  void read_fill(cache_shard_actor::stateful_pointer<cache_shard_state> self, const db_pool_actor& from,
+                 const doc_key& key, uint64_t id, int tries = 1);
+  /// Gives back the connection fill `id` held, if any; whether the fill
+  /// reads again (reads_again) on the same pool.
+  bool read_done(cache_shard_actor::stateful_pointer<cache_shard_state> self, const doc_key& key, uint64_t id,
+                 rc_error error);
   /// Arms the fill timer for the earliest deadline unless it is armed.
   void arm_fill_timer(cache_shard_actor::pointer self);
   /// The fill timer fired: answers every fill past its deadline with

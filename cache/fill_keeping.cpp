@@ -27,4 +27,8 @@ const char* to_string(fill_keeping k) noexcept {
   return "unknown";
 }
 
+bool reads_again(rc_error error, int tries) noexcept {
+  return error == rc_error::db_unavailable && tries < max_read_tries;
+}
+
 } // namespace restcache

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "messages/errors.hpp"
+
 namespace restcache {
 
 enum class fill_keeping : uint8_t {
@@ -43,5 +45,18 @@ struct fill_kind_rules {
 fill_keeping keeping_of(const fill_read& read, const fill_kind_rules& kind) noexcept;
 
 const char* to_string(fill_keeping k) noexcept;
+
+/// Reads of one fill: the first, and two more on connections borrowed again
+/// (a terminated session's neighbours may still look up to the pool when the
+/// first retry borrows one).
+inline constexpr int max_read_tries = 3;
+
+/// Whether a fill whose read number `tries` failed with `error` reads again
+/// on another connection: its session ended under it (a terminated backend,
+/// a server restart, or renewed by the driver because its prepared
+/// statements went stale when a column changed type), and it has reads
+/// left. A column that is missing (db_schema) is not read again: another
+/// connection would answer the same.
+bool reads_again(rc_error error, int tries) noexcept;
 
 } // namespace restcache

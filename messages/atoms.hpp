@@ -16,7 +16,6 @@ using filled_atom = caf::atom_constant<caf::atom("filled")>;
 using fill_tmo_atom = caf::atom_constant<caf::atom("fill_tmo")>;
 /// A lookup that must not be answered from the tiers (Cache-Control: no-cache).
 using refill_atom = caf::atom_constant<caf::atom("refill")>;
-using fetched_atom = caf::atom_constant<caf::atom("fetched")>;
 /// A fill a standby could not answer yet: try again (a standby or the primary).
 using refetch_atom = caf::atom_constant<caf::atom("refetch")>;
 using borrow_atom = caf::atom_constant<caf::atom("borrow")>;

@@ -4,7 +4,7 @@
 // CAF's thread-safe actor clock, with one cost removed: every actor that
 // terminates asks the clock to cancel its timeouts (local_actor::cleanup),
 // which allocates an event and wakes the clock thread, even for an actor
-// that never set one. Short-lived actors (a db_query per fill) then cost a
+// that never set one. Short-lived actors (a write's job actor) then cost a
 // clock-thread wake-up each. This clock remembers which actors set a
 // timeout and forwards only their cancellations.
 

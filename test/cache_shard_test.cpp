@@ -62,7 +62,7 @@ CAF_TEST_FIXTURE_SCOPE(cache_shard_tests, fixture)
 CAF_TEST(a miss runs one query and a second get is a hit that runs none) {
   get(1);
   expect((get_atom, doc_key, reply_callback), from(self).to(shard).with(_, _, _));
-  // The shard spawned a db_query, which borrows a connection and runs it.
+  // The shard borrows a connection and runs the query on it.
   sched.run();
   CAF_REQUIRE_EQUAL(conn().pending.size(), 1u);
   CAF_CHECK_EQUAL(conn().pending[0].deptno, 1);

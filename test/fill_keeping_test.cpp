@@ -81,3 +81,12 @@ CAF_TEST(a read while bypassed drops older copies of a document or a 404 and not
   // current is for the shard to say.
   CAF_CHECK_EQUAL(keep(document(true), bypassed), "store");
 }
+
+CAF_TEST(a fill reads again only when its session ended under it and it has reads left) {
+  CAF_CHECK(reads_again(rc_error::db_unavailable, 1));
+  CAF_CHECK(reads_again(rc_error::db_unavailable, max_read_tries - 1));
+  CAF_CHECK(!reads_again(rc_error::db_unavailable, max_read_tries));
+  // Another connection would answer the same.
+  for (auto e : {rc_error::none, rc_error::not_found, rc_error::db_schema, rc_error::db_timeout, rc_error::overloaded})
+    CAF_CHECK(!reads_again(e, 1));
+}
