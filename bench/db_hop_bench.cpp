@@ -39,6 +39,7 @@
 #include "db/pg_connection_worker.hpp"
 #include "persistence/pg/connection.hpp"
 #include "persistence/pg/statements.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace restcache;
 using clock_type = std::chrono::steady_clock;
@@ -156,7 +157,7 @@ run_result async_poll(const std::string& dsn, long queries, int conns, int depts
   auto send_one = [&](size_t i) {
     auto id = std::to_string(pick(rng));
     const char* values[] = {id.c_str()};
-    if (!PQsendQueryPrepared(cs[i].get(), pg::fetch_deptemps_statement, 1, values, nullptr, nullptr, 0))
+    if (!PQsendQueryPrepared(cs[i].get(), demo::deptemps_statement().c_str(), 1, values, nullptr, nullptr, 0))
       std::abort();
     ++in_flight[i];
     ++issued;
@@ -206,7 +207,7 @@ run_result async_poll(const std::string& dsn, long queries, int conns, int depts
           std::fprintf(stderr, "query failed: %s\n", PQerrorMessage(c));
           std::abort();
         }
-        ok += pg::decode_deptemps(res).has_value() ? 1 : 0;
+        ok += demo::decode_deptemps(res).has_value() ? 1 : 0;
       }
     }
   }

@@ -328,7 +328,7 @@ restcache_config::restcache_config() {
     .integer(o.db_write_pool_size, "write-pool-size", d::db_write_pool_size, 1, 1000,
              "connections (each on its own thread) for writes, apart from the fill pool")
     .integer(o.db_list_pool_size, "list-pool-size", d::db_list_pool_size, 1, 1000,
-             "connections (each on its own thread) for GET /depts pages, apart from the write and fill pools")
+             "connections (each on its own thread) for the demo's list pages, apart from the write and fill pools")
     .note("A flood of pages waits for these, never for a write's connections.")
     .text(o.db_driver, "driver", d::db_driver,
           "threads: a thread per connection; async: one thread drives all", names_of(db_drivers))
@@ -342,7 +342,7 @@ restcache_config::restcache_config() {
           "here (wrk -c8 and -c64).")
     .text(o.db_replicas, "replicas", d::db_replicas,
           "streaming standbys that fills read from: libpq connection strings separated by ';' "
-          "(the listener, replays, writes and GET /depts stay on db.dsn)", {}, true)
+          "(the listener, replays, writes and list pages stay on db.dsn)", {}, true)
     .note("See \"Fills from streaming standbys\" in [operating.md](operating.md). `--dump-config` masks it.")
     .integer(o.db_replica_pool_size, "replica-pool-size", d::db_replica_pool_size, 0, 1000,
              "fill connections per standby, 0 = db.pool-size")
@@ -360,7 +360,7 @@ restcache_config::restcache_config() {
           "the declaration file (TOML) of the documents served; empty: those applied to the database, else "
           "the demo's departments and employees")
     .default_means("the declarations applied to the database (restcache-load --documents FILE --schema-only); "
-                   "with none, the demo's, with its writes, `/depts` and `/depts/random`")
+                   "with none, the demo's, with its writes and list routes")
     .note("Read and checked at start: a file that is refused, or that is not the one applied to the database, "
           "stops the daemon with every reason, each with its line. See [declarations.md](declarations.md).");
   spec_builder{specs_, custom_options_, "cache"}

@@ -8,7 +8,7 @@
 #include "actors/write_pool_job.hpp"
 #include "demo/demo_catalogue.hpp"
 #include "demo/demo_routes.hpp"
-#include "messages/body_parser.hpp"
+#include "demo/body_parser.hpp"
 #include "messages/prometheus.hpp"
 
 namespace restcache::demo {

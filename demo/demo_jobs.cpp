@@ -3,23 +3,25 @@
 
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/statements.hpp"
-#include "persistence/pg/writes.hpp"
+#include "demo/writes.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 namespace restcache::demo {
 
 namespace {
 
-pg::write_outcome run(pg::connection& c, const write_request& req) {
+demo::write_outcome run(pg::connection& c, const write_request& req) {
   switch (req.op) {
-    case write_op::create_dept: return pg::create_dept(c, *req.dept);
-    case write_op::replace_dept: return pg::replace_dept(c, *req.dept, req.if_match);
-    case write_op::rewrite_random_dept: return pg::rewrite_random_dept(c);
-    case write_op::delete_dept: return pg::delete_dept(c, req.id, req.if_match);
-    case write_op::create_emp: return pg::create_emp(c, *req.emp);
-    case write_op::replace_emp: return pg::replace_emp(c, *req.emp, req.if_match);
-    case write_op::delete_emp: return pg::delete_emp(c, req.id, req.if_match);
+    case write_op::create_dept: return demo::create_dept(c, *req.dept);
+    case write_op::replace_dept: return demo::replace_dept(c, *req.dept, req.if_match);
+    case write_op::rewrite_random_dept: return demo::rewrite_random_dept(c);
+    case write_op::delete_dept: return demo::delete_dept(c, req.id, req.if_match);
+    case write_op::create_emp: return demo::create_emp(c, *req.emp);
+    case write_op::replace_emp: return demo::replace_emp(c, *req.emp, req.if_match);
+    case write_op::delete_emp: return demo::delete_emp(c, req.id, req.if_match);
   }
-  return pg::write_outcome{rc_error::unprocessable, false, req.id, "unknown write", {}};
+  return demo::write_outcome{rc_error::unprocessable, false, req.id, "unknown write", {}};
 }
 
 } // namespace
@@ -47,7 +49,7 @@ write_pool_task make_write_job(write_request req, bool stamp_lsn) {
 write_pool_task make_page_job(int32_t after, int32_t limit) {
   return [after, limit](pg::connection& c) {
     write_pool_outcome out;
-    out.body = encode_dept_list(pg::fetch_dept_page(c, after, limit));
+    out.body = encode_dept_list(demo::fetch_dept_page(c, after, limit));
     return out;
   };
 }

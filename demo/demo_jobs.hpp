@@ -11,7 +11,7 @@
 #include <string>
 
 #include "actors/write_pool_job.hpp"
-#include "messages/records.hpp"
+#include "demo/records.hpp"
 
 namespace restcache::demo {
 

@@ -8,6 +8,7 @@
 #include "actors/write_pool_job.hpp"
 #include "demo/demo_actions.hpp"
 #include "persistence/pg/statements.hpp"
+#include "demo/demo_reads.hpp"
 
 namespace restcache::demo {
 
@@ -31,7 +32,7 @@ struct dept_id_loader_state {
     auto ids = std::make_shared<std::vector<int32_t>>();
     self->spawn(write_pool_job, pool, notify_listener_actor{},
                 write_pool_task{[ids](pg::connection& c) {
-                  *ids = pg::fetch_dept_ids(c);
+                  *ids = demo::fetch_dept_ids(c);
                   return write_pool_outcome{};
                 }},
                 std::function<void(write_pool_outcome, bool)>{[me, ids](write_pool_outcome o, bool) {

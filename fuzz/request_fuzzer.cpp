@@ -10,7 +10,7 @@
 // The first line is split at its first space (no space: all of it is the
 // method and the target is empty); everything after the first LF is the body
 // (no LF: an empty body). Every input goes through http::parse_route and then
-// through both parse_dept_body and parse_emp_body, once with the path id the
+// through both demo::parse_dept_body and demo::parse_emp_body, once with the path id the
 // route found (if any) and once without.
 //
 // Besides the sanitizers, the target checks (and traps on a violation):
@@ -39,8 +39,9 @@
 #include "demo/demo_routes.hpp"
 #include "http/action_routes.hpp"
 #include "http/router.hpp"
-#include "messages/body_parser.hpp"
+#include "demo/body_parser.hpp"
 #include "messages/document_encoder.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 
@@ -90,28 +91,28 @@ size_t code_points(std::string_view s) {
 void check_text(const std::optional<std::string>& t) {
   if (!t)
     return;
-  require(code_points(*t) <= body_limits::max_text_chars, "text longer than the limit", *t);
+  require(code_points(*t) <= demo::body_limits::max_text_chars, "text longer than the limit", *t);
   require(t->find('\0') == std::string::npos, "text with U+0000", *t);
   require(valid_utf8(*t), "text not valid UTF-8", *t);
 }
 
-void check_emp(const emp_row& e) {
+void check_emp(const demo::emp_row& e) {
   require(e.empno > 0, "empno not positive");
   require(!e.mgr || *e.mgr > 0, "mgr not positive");
   require(!e.mgr || *e.mgr != e.empno, "mgr is the employee itself");
   require(!e.deptno || *e.deptno > 0, "deptno not positive");
   require(!e.sal || *e.sal >= 0, "sal negative");
   require(!e.comm || *e.comm >= 0, "comm negative");
-  require(!e.hiredate || is_iso_date(*e.hiredate), "hiredate not a date");
+  require(!e.hiredate || demo::is_iso_date(*e.hiredate), "hiredate not a date");
   check_text(e.ename);
   check_text(e.job);
 }
 
-auto tie(const emp_row& e) {
+auto tie(const demo::emp_row& e) {
   return std::tie(e.empno, e.ename, e.job, e.mgr, e.hiredate, e.sal, e.comm, e.deptno);
 }
 
-bool same(const dept_with_emps& a, const dept_with_emps& b) {
+bool same(const demo::dept_with_emps& a, const demo::dept_with_emps& b) {
   if (a.dept.deptno != b.dept.deptno || a.dept.dname != b.dept.dname || a.dept.loc != b.dept.loc
       || a.emps.size() != b.emps.size())
     return false;
@@ -122,7 +123,7 @@ bool same(const dept_with_emps& a, const dept_with_emps& b) {
 }
 
 template <class T>
-void check_problem(const body_result<T>& r, std::string_view body) {
+void check_problem(const demo::body_result<T>& r, std::string_view body) {
   if (r.ok()) {
     require(r.error == rc_error::none && r.detail.empty(), "a value with a problem", body);
     return;
@@ -135,45 +136,45 @@ void check_problem(const body_result<T>& r, std::string_view body) {
 }
 
 void check_dept(std::string_view body, std::optional<int32_t> path_id) {
-  auto r = parse_dept_body(body, path_id);
+  auto r = demo::parse_dept_body(body, path_id);
   check_problem(r, body);
   if (!r.ok())
     return;
-  const dept_with_emps& d = *r.value;
+  const demo::dept_with_emps& d = *r.value;
   require(d.dept.deptno > 0, "deptno not positive", body);
   require(!path_id || d.dept.deptno == *path_id, "deptno differs from the path", body);
   check_text(d.dept.dname);
   check_text(d.dept.loc);
-  require(d.emps.size() <= body_limits::max_emps, "too many emps", body);
+  require(d.emps.size() <= demo::body_limits::max_emps, "too many emps", body);
   for (size_t i = 0; i < d.emps.size(); ++i) {
     check_emp(d.emps[i]);
     require(d.emps[i].deptno == d.dept.deptno, "emp in another department", body);
     require(i == 0 || d.emps[i - 1].empno < d.emps[i].empno, "emps not sorted and unique", body);
   }
   // round trip, with and without the id in the path
-  const std::string doc = encode_deptemps(d);
+  const std::string doc = demo::encode_deptemps(d);
   for (auto id : {std::optional<int32_t>{}, std::optional<int32_t>{d.dept.deptno}}) {
-    auto back = parse_dept_body(doc, id);
+    auto back = demo::parse_dept_body(doc, id);
     require(back.ok(), "an encoded department does not parse back", back.detail);
     require(same(*back.value, d), "an encoded department parses to other rows", doc);
-    require(encode_deptemps(*back.value) == doc, "re-encoding differs", doc);
+    require(demo::encode_deptemps(*back.value) == doc, "re-encoding differs", doc);
   }
 }
 
 void check_emp_body(std::string_view body, std::optional<int32_t> path_id) {
-  auto r = parse_emp_body(body, path_id);
+  auto r = demo::parse_emp_body(body, path_id);
   check_problem(r, body);
   if (!r.ok())
     return;
-  const emp_row& e = *r.value;
+  const demo::emp_row& e = *r.value;
   check_emp(e);
   require(!path_id || e.empno == *path_id, "empno differs from the path", body);
-  const std::string doc = encode_emp(e);
+  const std::string doc = demo::encode_emp(e);
   for (auto id : {std::optional<int32_t>{}, std::optional<int32_t>{e.empno}}) {
-    auto back = parse_emp_body(doc, id);
+    auto back = demo::parse_emp_body(doc, id);
     require(back.ok(), "an encoded employee does not parse back", back.detail);
     require(tie(*back.value) == tie(e), "an encoded employee parses to another row", doc);
-    require(encode_emp(*back.value) == doc, "re-encoding differs", doc);
+    require(demo::encode_emp(*back.value) == doc, "re-encoding differs", doc);
   }
 }
 

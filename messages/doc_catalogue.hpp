@@ -19,7 +19,6 @@
 
 #include "messages/cache_types.hpp"
 #include "messages/document_plan.hpp"
-#include "messages/records.hpp"
 
 namespace restcache {
 

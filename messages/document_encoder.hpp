@@ -1,29 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// restcache writes its response JSON itself: field names of the original
-// service, a SQL NULL omits its key, no whitespace.
+// The pieces every encoder of a document shares: JSON string literals, the
+// strong ETag and the shared document (the kinds' documents are written by
+// their plans, messages/document_plan.hpp).
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "messages/cache_types.hpp"
-#include "messages/records.hpp"
 
 namespace restcache {
-
-/// {"deptNumber":..,"deptName":..,"deptLocation":..,"emps":[{"empNo":..,...}]}
-std::string encode_deptemps(const dept_with_emps& d);
-
-/// {"deptNumber":..,"deptName":..,"deptLocation":..}: the department alone.
-std::string encode_dept(const dept_row& d);
-
-/// [{"deptNumber":..,...},...]: a page of departments alone (GET /depts).
-std::string encode_dept_list(const std::vector<dept_row>& depts);
-
-/// {"empNo":..,"empName":..,"job":..,"mgr":..,"hiredate":..,"sal":..,"comm":..,"deptNumber":..}
-std::string encode_emp(const emp_row& e);
 
 /// Appends s as a JSON string literal (with quotes), escaping as RFC 8259 asks.
 void append_json_string(std::string& out, std::string_view s);

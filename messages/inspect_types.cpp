@@ -26,7 +26,7 @@ std::string inspected_key_names() {
 
 bool parse_inspected_key(const std::string& text, inspected_key& key, std::string& why) {
   auto bad = [&](std::string_view detail) {
-    why = "bad key '" + text + "': " + std::string{detail} + " (expected <name>:<key>, e.g. dept:42, where <name> is one of "
+    why = "bad key '" + text + "': " + std::string{detail} + " (expected <name>:<key>, where <name> is one of "
           + inspected_key_names() + ")";
     return false;
   };

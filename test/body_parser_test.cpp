@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE body_parser
 
-#include "messages/body_parser.hpp"
+#include "demo/body_parser.hpp"
 
 #include <caf/test/unit_test.hpp>
 
@@ -11,6 +11,7 @@
 #include "http/responses.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 
@@ -19,20 +20,20 @@ namespace {
 /// The HTTP status the edge answers for a parse (0 when it parses): the
 /// parser speaks rc_error, http/responses.cpp maps it.
 template <class T>
-unsigned status_of(const body_result<T>& r) {
+unsigned status_of(const demo::body_result<T>& r) {
   return r.ok() ? 0u : http::http_status_of(r.error);
 }
 
 
-auto tie(const emp_row& e) {
+auto tie(const demo::emp_row& e) {
   return std::tie(e.empno, e.ename, e.job, e.mgr, e.hiredate, e.sal, e.comm, e.deptno);
 }
 
-bool same(const emp_row& a, const emp_row& b) {
+bool same(const demo::emp_row& a, const demo::emp_row& b) {
   return tie(a) == tie(b);
 }
 
-bool same(const dept_with_emps& a, const dept_with_emps& b) {
+bool same(const demo::dept_with_emps& a, const demo::dept_with_emps& b) {
   if (a.dept.deptno != b.dept.deptno || a.dept.dname != b.dept.dname || a.dept.loc != b.dept.loc
       || a.emps.size() != b.emps.size())
     return false;
@@ -47,11 +48,11 @@ bool contains(const std::string& s, std::string_view part) {
 }
 
 auto dept(std::string_view body, std::optional<int32_t> path_id = std::nullopt) {
-  return parse_dept_body(body, path_id);
+  return demo::parse_dept_body(body, path_id);
 }
 
 auto emp(std::string_view body, std::optional<int32_t> path_id = std::nullopt) {
-  return parse_emp_body(body, path_id);
+  return demo::parse_emp_body(body, path_id);
 }
 
 /// The status of a department body (0 when it parses), logging the detail.
@@ -79,14 +80,14 @@ std::string dept_with_emp(std::string_view emp_members) {
   return std::string{R"({"deptNumber":77,"emps":[{)"} + std::string{emp_members} + "}]}";
 }
 
-dept_with_emps sample() {
-  dept_with_emps d;
-  d.dept = dept_row{77, "RESEARCH \"R&D\" \\ Zo\xc3\xab \xe6\x97\xa5\xe6\x9c\xac", "Z\xc3\xbcrich\n\t\x01"};
-  d.emps.push_back(emp_row{760, "KING", "PRESIDENT", std::nullopt, "1981-11-17", 5000, std::nullopt, 77});
-  d.emps.push_back(emp_row{761, "Anna Maria \"Toni\" Ruiz", "ANALYST", 760, "1986-04-03", 8005, 300, 77});
-  d.emps.push_back(emp_row{762, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+demo::dept_with_emps sample() {
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{77, "RESEARCH \"R&D\" \\ Zo\xc3\xab \xe6\x97\xa5\xe6\x9c\xac", "Z\xc3\xbcrich\n\t\x01"};
+  d.emps.push_back(demo::emp_row{760, "KING", "PRESIDENT", std::nullopt, "1981-11-17", 5000, std::nullopt, 77});
+  d.emps.push_back(demo::emp_row{761, "Anna Maria \"Toni\" Ruiz", "ANALYST", 760, "1986-04-03", 8005, 300, 77});
+  d.emps.push_back(demo::emp_row{762, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                            std::nullopt, std::nullopt, 77});
-  d.emps.push_back(emp_row{2147483647, "", "", 1, "2000-02-29", 0, 0, 77});
+  d.emps.push_back(demo::emp_row{2147483647, "", "", 1, "2000-02-29", 0, 0, 77});
   return d;
 }
 
@@ -107,26 +108,26 @@ CAF_TEST(a full department body parses into rows) {
   CAF_CHECK(d.dept.loc == std::optional<std::string>{"DALLAS"});
   CAF_REQUIRE_EQUAL(d.emps.size(), 2u);
   // sorted by empNo
-  CAF_CHECK(same(d.emps[0], emp_row{760, "JONES", "MANAGER", std::nullopt, "1981-04-02", 2975,
+  CAF_CHECK(same(d.emps[0], demo::emp_row{760, "JONES", "MANAGER", std::nullopt, "1981-04-02", 2975,
                                     std::nullopt, 77}));
-  CAF_CHECK(same(d.emps[1], emp_row{761, "SMITH", "CLERK", 760, "1986-04-03", 8005, 300, 77}));
+  CAF_CHECK(same(d.emps[1], demo::emp_row{761, "SMITH", "CLERK", 760, "1986-04-03", 8005, 300, 77}));
 }
 
 CAF_TEST(an employee body parses into a row) {
   auto r = emp(R"({"empNo":761,"empName":"SMITH","job":"CLERK","mgr":760,"hiredate":"1986-04-03","sal":8005,"comm":300,"deptNumber":77})");
   CAF_REQUIRE(r.ok());
-  CAF_CHECK(same(*r.value, emp_row{761, "SMITH", "CLERK", 760, "1986-04-03", 8005, 300, 77}));
+  CAF_CHECK(same(*r.value, demo::emp_row{761, "SMITH", "CLERK", 760, "1986-04-03", 8005, 300, 77}));
   // JSON whitespace and any member order are fine
   r = emp(" \r\n\t{ \"deptNumber\" : 77 , \"empNo\" : 761 }\n");
   CAF_REQUIRE(r.ok());
-  CAF_CHECK(same(*r.value, emp_row{761, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+  CAF_CHECK(same(*r.value, demo::emp_row{761, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                                    std::nullopt, std::nullopt, 77}));
 }
 
 CAF_TEST(absent and null optional fields become SQL nulls) {
   auto r = emp(R"({"empNo":5,"empName":null,"job":null,"mgr":null,"hiredate":null,"sal":null,"comm":null,"deptNumber":null})");
   CAF_REQUIRE(r.ok());
-  CAF_CHECK(same(*r.value, emp_row{5, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+  CAF_CHECK(same(*r.value, demo::emp_row{5, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                                    std::nullopt, std::nullopt, std::nullopt}));
   auto d = dept(R"({"deptNumber":7,"deptName":null,"deptLocation":null,"emps":[]})");
   CAF_REQUIRE(d.ok());
@@ -165,7 +166,7 @@ CAF_TEST(emps come back sorted by empNo) {
 
 CAF_TEST(an encoded department parses back to equal rows) {
   auto d = sample();
-  auto doc = encode_deptemps(d);
+  auto doc = demo::encode_deptemps(d);
   auto r = dept(doc);
   CAF_REQUIRE(r.ok());
   CAF_CHECK(same(*r.value, d));
@@ -174,26 +175,26 @@ CAF_TEST(an encoded department parses back to equal rows) {
   CAF_REQUIRE(r.ok());
   CAF_CHECK(same(*r.value, d));
   // and it encodes to the very same bytes
-  CAF_CHECK_EQUAL(encode_deptemps(*r.value), doc);
+  CAF_CHECK_EQUAL(demo::encode_deptemps(*r.value), doc);
 }
 
 CAF_TEST(an encoded department without names or employees parses back) {
-  dept_with_emps d;
-  d.dept = dept_row{2147483647, std::nullopt, std::nullopt};
-  auto r = dept(encode_deptemps(d));
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{2147483647, std::nullopt, std::nullopt};
+  auto r = dept(demo::encode_deptemps(d));
   CAF_REQUIRE(r.ok());
   CAF_CHECK(same(*r.value, d));
 }
 
 CAF_TEST(a large encoded department parses back) {
-  dept_with_emps d;
-  d.dept = dept_row{4242, "OPERATIONS", "BOSTON"};
-  for (int32_t i = 0; i < static_cast<int32_t>(body_limits::max_emps); ++i)
-    d.emps.push_back(emp_row{1000 + i, "Employee " + std::to_string(i), "CLERK",
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{4242, "OPERATIONS", "BOSTON"};
+  for (int32_t i = 0; i < static_cast<int32_t>(demo::body_limits::max_emps); ++i)
+    d.emps.push_back(demo::emp_row{1000 + i, "Employee " + std::to_string(i), "CLERK",
                              i > 0 ? std::optional<int32_t>{1000} : std::nullopt, "1999-12-31",
                              1000 + i, i % 3 == 0 ? std::optional<int32_t>{i} : std::nullopt,
                              4242});
-  auto doc = encode_deptemps(d);
+  auto doc = demo::encode_deptemps(d);
   auto r = dept(doc, 4242);
   CAF_REQUIRE(r.ok());
   CAF_CHECK(same(*r.value, d));
@@ -201,17 +202,17 @@ CAF_TEST(a large encoded department parses back) {
 
 CAF_TEST(every encoded employee parses back to an equal row) {
   for (auto& e : sample().emps) {
-    auto doc = encode_emp(e);
+    auto doc = demo::encode_emp(e);
     auto r = emp(doc);
     CAF_REQUIRE(r.ok());
     CAF_CHECK(same(*r.value, e));
     r = emp(doc, e.empno);
     CAF_REQUIRE(r.ok());
-    CAF_CHECK_EQUAL(encode_emp(*r.value), doc);
+    CAF_CHECK_EQUAL(demo::encode_emp(*r.value), doc);
   }
-  emp_row lone{9, "NOBODY", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+  demo::emp_row lone{9, "NOBODY", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                std::nullopt};
-  auto r = emp(encode_emp(lone));
+  auto r = emp(demo::encode_emp(lone));
   CAF_REQUIRE(r.ok());
   CAF_CHECK(same(*r.value, lone));
 }
@@ -369,14 +370,14 @@ CAF_TEST(mgr must not be the employee itself) {
 
 CAF_TEST(at most 10000 employees per department) {
   std::string body = R"({"deptNumber":3,"emps":[)";
-  for (size_t i = 1; i <= body_limits::max_emps; ++i) {
+  for (size_t i = 1; i <= demo::body_limits::max_emps; ++i) {
     if (i > 1)
       body += ',';
     body += "{\"empNo\":" + std::to_string(i) + "}";
   }
   auto r = dept(body + "]}");
   CAF_REQUIRE(r.ok());
-  CAF_CHECK_EQUAL(r.value->emps.size(), body_limits::max_emps);
+  CAF_CHECK_EQUAL(r.value->emps.size(), demo::body_limits::max_emps);
   r = dept(body + R"(,{"empNo":999999}]})");
   CAF_CHECK_EQUAL(status_of(r), 422u);
   CAF_CHECK_EQUAL(r.detail, "emps holds more than 10000 employees");
@@ -449,20 +450,20 @@ CAF_TEST(hiredate must be a calendar date written YYYY-MM-DD) {
   CAF_CHECK(contains(d.detail, "emps[0].hiredate must be"));
 }
 
-CAF_TEST(is_iso_date follows the Gregorian calendar) {
-  CAF_CHECK(is_iso_date("2000-02-29"));
-  CAF_CHECK(!is_iso_date("2100-02-29"));
-  CAF_CHECK(is_iso_date("2400-02-29"));
-  CAF_CHECK(is_iso_date("2023-02-28"));
-  CAF_CHECK(!is_iso_date("2023-02-29"));
-  CAF_CHECK(is_iso_date("2023-06-30"));
-  CAF_CHECK(!is_iso_date("2023-06-31"));
-  CAF_CHECK(is_iso_date("2023-07-31"));
-  CAF_CHECK(!is_iso_date("2023-09-31"));
-  CAF_CHECK(!is_iso_date("2023-11-31"));
-  CAF_CHECK(is_iso_date("2023-12-31"));
-  CAF_CHECK(!is_iso_date("2023-12-31x"));
-  CAF_CHECK(!is_iso_date("-023-12-31"));
+CAF_TEST(demo::is_iso_date follows the Gregorian calendar) {
+  CAF_CHECK(demo::is_iso_date("2000-02-29"));
+  CAF_CHECK(!demo::is_iso_date("2100-02-29"));
+  CAF_CHECK(demo::is_iso_date("2400-02-29"));
+  CAF_CHECK(demo::is_iso_date("2023-02-28"));
+  CAF_CHECK(!demo::is_iso_date("2023-02-29"));
+  CAF_CHECK(demo::is_iso_date("2023-06-30"));
+  CAF_CHECK(!demo::is_iso_date("2023-06-31"));
+  CAF_CHECK(demo::is_iso_date("2023-07-31"));
+  CAF_CHECK(!demo::is_iso_date("2023-09-31"));
+  CAF_CHECK(!demo::is_iso_date("2023-11-31"));
+  CAF_CHECK(demo::is_iso_date("2023-12-31"));
+  CAF_CHECK(!demo::is_iso_date("2023-12-31x"));
+  CAF_CHECK(!demo::is_iso_date("-023-12-31"));
 }
 
 // ---- malformed bodies ----------------------------------------------------------------
@@ -609,7 +610,7 @@ CAF_TEST(nesting deeper than 32 levels is 400) {
 
 CAF_TEST(a body over the parser limit is 413) {
   std::string body = R"({"deptNumber":7,"deptName":")";
-  body.append(body_limits::max_body_bytes, 'x');
+  body.append(demo::body_limits::max_body_bytes, 'x');
   body += "\"}";
   auto r = dept(body);
   CAF_CHECK_EQUAL(status_of(r), 413u);
@@ -628,7 +629,7 @@ CAF_TEST(the first problem in document order is reported) {
 }
 
 CAF_TEST(a PUT of a department names every member or changes nothing) {
-  const auto whole = [](std::string_view body) { return parse_dept_body(body, 7, dept_body::whole); };
+  const auto whole = [](std::string_view body) { return demo::parse_dept_body(body, 7, demo::dept_body::whole); };
   for (auto [body, member] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
          {R"({})", "deptName"},
          {R"({"deptName":"x"})", "deptLocation"},
@@ -645,6 +646,6 @@ CAF_TEST(a PUT of a department names every member or changes nothing) {
   CAF_CHECK(!r.value->dept.dname);
   CAF_CHECK(r.value->emps.empty());
   // A POST may leave them out, as before.
-  CAF_CHECK(parse_dept_body(R"({"deptNumber":7,"deptName":"x"})"));
+  CAF_CHECK(demo::parse_dept_body(R"({"deptNumber":7,"deptName":"x"})"));
 }
 

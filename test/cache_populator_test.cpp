@@ -6,6 +6,7 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -52,7 +53,7 @@ CAF_TEST(every department is cached page by page) {
 }
 
 CAF_TEST(populate stops before the budget is used up) {
-  auto one = memory_tier::charge_of(*make_doc(encode_deptemps(make_dept(1, 2))));
+  auto one = memory_tier::charge_of(*make_doc(demo::encode_deptemps(make_dept(1, 2))));
   // Room for about 30 documents in all; pages of 5.
   sys.spawn(cache_populator, cache_populator_config{5, one * 30, {demo::deptemps_kind}}, pool, shards, &cms);
   sched.run();

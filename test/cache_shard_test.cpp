@@ -8,6 +8,7 @@
 #include "messages/document_gzip.hpp"
 #include "test/fixtures/catalogue_guard.hpp"
 #include "test/fixtures/fake_pool_fixture.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -326,7 +327,7 @@ CAF_TEST(a stuck fill answers its waiters with a timeout) {
 }
 
 CAF_TEST(a populated document is kept only if no invalidation came after its read) {
-  auto doc = make_doc(encode_deptemps(make_dept(30, 2)));
+  auto doc = make_doc(demo::encode_deptemps(make_dept(30, 2)));
   self->send(shard, put_atom::value, key(30), doc, uint64_t{0});
   expect((put_atom, doc_key, doc_ptr, uint64_t), from(self).to(shard).with(_, _, _, 0u));
   CAF_CHECK_EQUAL(cm.populated.load(), 1u);
@@ -339,10 +340,10 @@ CAF_TEST(a populated document is kept only if no invalidation came after its rea
   self->send(shard, invalidate_atom::value, change_batch{{key(99), 5, 0}});
   sched.run();
   CAF_CHECK_EQUAL(cm.invalidation_epoch.load(), 1u);
-  self->send(shard, put_atom::value, key(31), make_doc(encode_deptemps(make_dept(31, 2))), uint64_t{0});
+  self->send(shard, put_atom::value, key(31), make_doc(demo::encode_deptemps(make_dept(31, 2))), uint64_t{0});
   sched.run();
   CAF_CHECK_EQUAL(cm.populated.load(), 1u);
-  self->send(shard, put_atom::value, key(31), make_doc(encode_deptemps(make_dept(31, 2))), uint64_t{1});
+  self->send(shard, put_atom::value, key(31), make_doc(demo::encode_deptemps(make_dept(31, 2))), uint64_t{1});
   sched.run();
   CAF_CHECK_EQUAL(cm.populated.load(), 2u);
   // It never replaces a cached entry.
@@ -383,7 +384,7 @@ struct budget_fixture : fixture {
     sched.run();
     conns->clear();
     // Room for about five documents of two employees.
-    auto one = memory_tier::charge_of(*make_doc(encode_deptemps(make_dept(1, 2))));
+    auto one = memory_tier::charge_of(*make_doc(demo::encode_deptemps(make_dept(1, 2))));
     budget = one * 5 + one / 2;
     spawn_shard(cache_shard_config{cache_mode::memory, budget, std::chrono::seconds{10}});
   }

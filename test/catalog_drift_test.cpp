@@ -11,7 +11,7 @@
 
 #include "demo/demo_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/private_pg.hpp"
@@ -235,7 +235,7 @@ struct fixture {
   std::vector<watched_table> tables = watched_tables();
 
   fixture() : dsn(shared_private_pg().create_database("catalog_drift")), c(dsn) {
-    CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+    CAF_REQUIRE_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
     insert_scott_rows(c);
   }
   ~fixture() {

@@ -13,7 +13,7 @@
 
 #include "db/listen_connection.hpp"
 #include "demo/demo_catalogue.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -414,10 +414,10 @@ CAF_TEST(pruning keeps entries younger than the retention or not yet applied) {
 
 CAF_TEST(a bulk load raises the horizon so older watermarks drop their tiers) {
   auto before = current_xid();
-  pg::load_options opts;
+  demo::load_options opts;
   opts.depts = 60; // ten more
   opts.emps_per_dept = 2;
-  pg::load_demo_data(sql, opts);
+  demo::load_demo_data(sql, opts);
   CAF_CHECK(!pg::read_changes_since(sql, before, 100, defaults::changelog_replay_digest_from).complete);
   CAF_CHECK(pg::read_changes_since(sql, current_xid(), 100, defaults::changelog_replay_digest_from).complete);
 }

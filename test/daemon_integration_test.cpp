@@ -9,12 +9,14 @@
 #include <signal.h>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -94,10 +96,10 @@ CAF_TEST(the document is the department with its employees as PostgreSQL has the
   CAF_CHECK_EQUAL(r.header_or_empty("Content-Type"), "application/json");
   pg::connection db{demo_dsn()};
   pg::prepare_statements(db);
-  auto expected = pg::fetch_deptemps(db, 42);
+  auto expected = demo::fetch_deptemps(db, 42);
   CAF_REQUIRE(expected.has_value());
   CAF_REQUIRE_EQUAL(expected->emps.size(), 10u);
-  CAF_CHECK_EQUAL(r.body, encode_deptemps(*expected));
+  CAF_CHECK_EQUAL(r.body, demo::encode_deptemps(*expected));
   CAF_CHECK_EQUAL(r.header_or_empty("ETag"), strong_etag(r.body));
   // The original benchmark's document: about 1.5 KB for ten employees.
   CAF_CHECK_GREATER(r.body.size(), 1200u);
@@ -110,9 +112,9 @@ CAF_TEST(the employee document is the employee as PostgreSQL has it) {
   auto r = c.get("/depts/emps/425");
   CAF_REQUIRE_EQUAL(r.status, 200);
   pg::connection db{demo_dsn()};
-  auto expected = pg::fetch_emp(db, 425);
+  auto expected = demo::fetch_emp(db, 425);
   CAF_REQUIRE(expected.has_value());
-  CAF_CHECK_EQUAL(r.body, encode_emp(*expected));
+  CAF_CHECK_EQUAL(r.body, demo::encode_emp(*expected));
   CAF_CHECK_EQUAL(c.get("/depts/emps/425").body, r.body);
   auto missing = c.get("/depts/emps/99999999");
   CAF_CHECK_EQUAL(missing.status, 404);
@@ -318,7 +320,7 @@ CAF_TEST(the async driver serves the same documents) {
   auto r = c.get("/deptemps/77");
   CAF_REQUIRE_EQUAL(r.status, 200);
   pg::connection db{demo_dsn()};
-  CAF_CHECK_EQUAL(r.body, encode_deptemps(*pg::fetch_deptemps(db, 77)));
+  CAF_CHECK_EQUAL(r.body, demo::encode_deptemps(*demo::fetch_deptemps(db, 77)));
   CAF_CHECK_EQUAL(c.get("/depts/emps/771").status, 200);
   CAF_CHECK_EQUAL(c.get("/deptemps/99999").status, 404);
   CAF_CHECK_EQUAL(db_queries(), before + 3);

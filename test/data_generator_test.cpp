@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE data_generator
 
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 
 #include <caf/test/dsl.hpp>
 
@@ -16,6 +16,8 @@
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/private_pg.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace std::chrono_literals;
 using namespace restcache;
@@ -29,7 +31,7 @@ struct fixture {
   pg::connection c;
 
   fixture() : dsn(shared_private_pg().create_database("data_generator")), c(dsn) {
-    pg::ensure_demo_schema(c);
+    demo::ensure_demo_schema(c);
   }
 
   ~fixture() {
@@ -41,14 +43,14 @@ struct fixture {
     return c.exec(sql).int64(0, 0);
   }
 
-  pg::load_report load(int64_t depts, int32_t per_dept = 10, int64_t batch = 50'000,
+  demo::load_report load(int64_t depts, int32_t per_dept = 10, int64_t batch = 50'000,
                        bool only_if_empty = false) {
-    pg::load_options opts;
+    demo::load_options opts;
     opts.depts = depts;
     opts.emps_per_dept = per_dept;
     opts.batch_depts = batch;
     opts.only_if_empty = only_if_empty;
-    return pg::load_demo_data(c, opts);
+    return demo::load_demo_data(c, opts);
   }
 
   /// A digest of all data, to compare two loads.
@@ -75,12 +77,12 @@ struct fixture {
 CAF_TEST_FIXTURE_SCOPE(data_generator_tests, fixture)
 
 CAF_TEST(loading N depts gives N depts and N times K emps) {
-  std::vector<pg::load_progress> seen;
-  pg::load_options opts;
+  std::vector<demo::load_progress> seen;
+  demo::load_options opts;
   opts.depts = 2'500;
   opts.emps_per_dept = 10;
   opts.batch_depts = 1'000;
-  auto rep = pg::load_demo_data(c, opts, [&](const pg::load_progress& p) { seen.push_back(p); });
+  auto rep = demo::load_demo_data(c, opts, [&](const demo::load_progress& p) { seen.push_back(p); });
   CAF_CHECK(!rep.skipped);
   CAF_CHECK_EQUAL(rep.depts_inserted, 2'500);
   CAF_CHECK_EQUAL(rep.emps_inserted, 25'000);
@@ -140,10 +142,10 @@ CAF_TEST(loads resume from max deptno and are deterministic) {
   auto other_dsn = shared_private_pg().create_database("data_generator");
   {
     pg::connection other{other_dsn};
-    pg::ensure_demo_schema(other);
-    pg::load_options opts;
+    demo::ensure_demo_schema(other);
+    demo::load_options opts;
     opts.depts = 1'000;
-    pg::load_demo_data(other, opts);
+    demo::load_demo_data(other, opts);
     std::swap(c, other);
     CAF_CHECK_EQUAL(digest(), resumed);
     std::swap(c, other);
@@ -154,16 +156,16 @@ CAF_TEST(loads resume from max deptno and are deterministic) {
 
 CAF_TEST(concurrent loaders take turns) {
   std::string errors[2];
-  pg::load_report reps[2];
+  demo::load_report reps[2];
   std::thread threads[2];
   for (int i = 0; i < 2; ++i)
     threads[i] = std::thread{[&, i] {
       try {
         pg::connection own{dsn};
-        pg::load_options opts;
+        demo::load_options opts;
         opts.depts = 3'000;
         opts.batch_depts = 500;
-        reps[i] = pg::load_demo_data(own, opts);
+        reps[i] = demo::load_demo_data(own, opts);
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
@@ -178,12 +180,12 @@ CAF_TEST(concurrent loaders take turns) {
 
 CAF_TEST(resuming with another emps_per_dept is refused clearly) {
   load(100, 10);
-  pg::load_options opts;
+  demo::load_options opts;
   opts.depts = 200;
   opts.emps_per_dept = 5; // would start at empno 501, but 1000 exists
   bool thrown = false;
   try {
-    pg::load_demo_data(c, opts);
+    demo::load_demo_data(c, opts);
   } catch (const pg::error& e) {
     thrown = true;
     CAF_CHECK(std::string{e.what()}.find("employees per department") != std::string::npos);
@@ -192,7 +194,7 @@ CAF_TEST(resuming with another emps_per_dept is refused clearly) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), 100);
   // More employees per department than before is fine.
   opts.emps_per_dept = 20;
-  CAF_CHECK_EQUAL(pg::load_demo_data(c, opts).emps_inserted, 2'000);
+  CAF_CHECK_EQUAL(demo::load_demo_data(c, opts).emps_inserted, 2'000);
   // And the connection is still usable, outside any transaction.
   CAF_CHECK_EQUAL(PQtransactionStatus(c.get()), PQTRANS_IDLE);
 }
@@ -256,7 +258,7 @@ CAF_TEST(values vary) {
   pg::prepare_statements(c);
   size_t total = 0;
   for (int32_t d = 1; d <= 200; ++d)
-    total += encode_deptemps(*pg::fetch_deptemps(c, d)).size();
+    total += demo::encode_deptemps(*demo::fetch_deptemps(c, d)).size();
   CAF_MESSAGE("average department document at ids 1..200: " << total / 200 << " bytes");
   CAF_CHECK_GREATER_OR_EQUAL(total / 200, 1'350u);
   CAF_CHECK_LESS_OR_EQUAL(total / 200, 1'600u);
@@ -276,10 +278,10 @@ CAF_TEST(ids fit int4 at 10M depts and the documents are about 1.5 KB) {
   size_t total = 0;
   size_t n = 0;
   for (int32_t d = 9'999'901; d <= 10'000'000; ++d) {
-    auto doc = pg::fetch_deptemps(c, d);
+    auto doc = demo::fetch_deptemps(c, d);
     CAF_REQUIRE(doc.has_value());
     CAF_CHECK_EQUAL(doc->emps.size(), 10u);
-    total += encode_deptemps(*doc).size();
+    total += demo::encode_deptemps(*doc).size();
     ++n;
   }
   auto avg = total / n;
@@ -287,12 +289,12 @@ CAF_TEST(ids fit int4 at 10M depts and the documents are about 1.5 KB) {
   CAF_CHECK_GREATER_OR_EQUAL(avg, 1'400u);
   CAF_CHECK_LESS_OR_EQUAL(avg, 1'600u);
   // Beyond int4: refused before anything is written.
-  pg::load_options too_big;
+  demo::load_options too_big;
   too_big.depts = 300'000'000;
   too_big.emps_per_dept = 10;
   bool thrown = false;
   try {
-    pg::load_demo_data(c, too_big);
+    demo::load_demo_data(c, too_big);
   } catch (const pg::error& e) {
     thrown = true;
     CAF_CHECK(std::string{e.what()}.find("int4") != std::string::npos);
@@ -307,9 +309,9 @@ CAF_TEST(documents at the 1M scale are about 1.5 KB) {
   pg::prepare_statements(c);
   size_t total = 0;
   for (int32_t d = 999'801; d <= 1'000'000; ++d) {
-    auto doc = pg::fetch_deptemps(c, d);
+    auto doc = demo::fetch_deptemps(c, d);
     CAF_REQUIRE(doc.has_value());
-    total += encode_deptemps(*doc).size();
+    total += demo::encode_deptemps(*doc).size();
   }
   auto avg = total / 200;
   CAF_MESSAGE("average department document at 1M scale: " << avg << " bytes");
@@ -318,15 +320,15 @@ CAF_TEST(documents at the 1M scale are about 1.5 KB) {
 }
 
 CAF_TEST(bad options are refused) {
-  auto refused = [&](pg::load_options o) {
+  auto refused = [&](demo::load_options o) {
     try {
-      pg::load_demo_data(c, o);
+      demo::load_demo_data(c, o);
     } catch (const pg::error&) {
       return true;
     }
     return false;
   };
-  pg::load_options o;
+  demo::load_options o;
   o.batch_depts = 0;
   CAF_CHECK(refused(o));
   o = {};
@@ -354,11 +356,11 @@ CAF_TEST(a non-superuser owner loads by disabling the triggers per batch) {
     pg::connection own{"host=127.0.0.1 port=" + port + " user=" + role + " dbname=" + db};
     // PostgreSQL 15: only the owner may create in the public schema of a
     // new database, which this role is.
-    pg::ensure_demo_schema(own);
-    pg::load_options opts;
+    demo::ensure_demo_schema(own);
+    demo::load_options opts;
     opts.depts = 600;
     opts.batch_depts = 250;
-    auto rep = pg::load_demo_data(own, opts);
+    auto rep = demo::load_demo_data(own, opts);
     CAF_CHECK_EQUAL(rep.depts_inserted, 600);
     CAF_CHECK_EQUAL(rep.emps_inserted, 6'000);
     CAF_CHECK_EQUAL(own.exec("SELECT count(*) FROM change_log").int64(0, 0), 0);

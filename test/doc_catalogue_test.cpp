@@ -91,7 +91,7 @@ CAF_TEST(a catalogue is refused when an entry would break a path a label or a ke
 
 CAF_TEST(schema.sql creates and watches no table of any kind) {
   // The kinds' reads watch their tables (watch_catalogue_keys); the demo's
-  // tables come with the demo (pg::ensure_demo_schema).
+  // tables come with the demo (demo::ensure_demo_schema).
   std::string sql = pg::schema_sql;
   CAF_CHECK_EQUAL(sql.find("INSERT INTO restcache_watched_key"), std::string::npos);
   CAF_CHECK_EQUAL(sql.find("CREATE TABLE IF NOT EXISTS dept"), std::string::npos);

@@ -2,6 +2,7 @@
 // This file also provides the caf-test main of restcache_tests.
 #define CAF_SUITE document_encoder
 #include "messages/document_encoder.hpp"
+#include "demo/demo_encoders.hpp"
 
 #include <caf/test/unit_test_impl.hpp>
 
@@ -9,35 +10,35 @@ using namespace restcache;
 
 namespace {
 
-dept_with_emps sample() {
-  dept_with_emps d;
-  d.dept = dept_row{10, "ACCOUNTING", "NEW YORK"};
-  d.emps.push_back(emp_row{7782, "CLARK", "MANAGER", 7839, "1981-06-09", 2450, std::nullopt, 10});
-  d.emps.push_back(emp_row{7934, "MILLER", "CLERK", 7782, "1982-01-23", 1300, 0, 10});
+demo::dept_with_emps sample() {
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{10, "ACCOUNTING", "NEW YORK"};
+  d.emps.push_back(demo::emp_row{7782, "CLARK", "MANAGER", 7839, "1981-06-09", 2450, std::nullopt, 10});
+  d.emps.push_back(demo::emp_row{7934, "MILLER", "CLERK", 7782, "1982-01-23", 1300, 0, 10});
   return d;
 }
 
 } // namespace
 
 CAF_TEST(deptemps document uses the original field names in order) {
-  CAF_CHECK_EQUAL(encode_deptemps(sample()),
+  CAF_CHECK_EQUAL(demo::encode_deptemps(sample()),
                   R"({"deptNumber":10,"deptName":"ACCOUNTING","deptLocation":"NEW YORK","emps":[)"
                   R"({"empNo":7782,"empName":"CLARK","job":"MANAGER","mgr":7839,"hiredate":"1981-06-09","sal":2450,"deptNumber":10},)"
                   R"({"empNo":7934,"empName":"MILLER","job":"CLERK","mgr":7782,"hiredate":"1982-01-23","sal":1300,"comm":0,"deptNumber":10}]})");
 }
 
 CAF_TEST(a SQL null omits its key) {
-  dept_with_emps d;
-  d.dept = dept_row{7, std::nullopt, std::nullopt};
-  d.emps.push_back(emp_row{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{7, std::nullopt, std::nullopt};
+  d.emps.push_back(demo::emp_row{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                            std::nullopt, std::nullopt, std::nullopt});
-  CAF_CHECK_EQUAL(encode_deptemps(d), R"({"deptNumber":7,"emps":[{"empNo":1}]})");
+  CAF_CHECK_EQUAL(demo::encode_deptemps(d), R"({"deptNumber":7,"emps":[{"empNo":1}]})");
 }
 
 CAF_TEST(a department without employees has an empty list) {
-  dept_with_emps d;
-  d.dept = dept_row{3, "X", "Y"};
-  CAF_CHECK_EQUAL(encode_deptemps(d), R"({"deptNumber":3,"deptName":"X","deptLocation":"Y","emps":[]})");
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{3, "X", "Y"};
+  CAF_CHECK_EQUAL(demo::encode_deptemps(d), R"({"deptNumber":3,"deptName":"X","deptLocation":"Y","emps":[]})");
 }
 
 CAF_TEST(strings are escaped as JSON requires) {
@@ -71,23 +72,23 @@ CAF_TEST(every byte is escaped alike in every string member) {
     text.append(2, static_cast<char>(b));
     text += 'z';
     std::string want = "\"a" + reference(b) + reference(b) + "z\"";
-    CAF_CHECK_EQUAL(encode_dept(dept_row{1, text, text}),
+    CAF_CHECK_EQUAL(demo::encode_dept(demo::dept_row{1, text, text}),
                     "{\"deptNumber\":1,\"deptName\":" + want + ",\"deptLocation\":" + want + "}");
-    emp_row e{1, text, text, std::nullopt, text, std::nullopt, std::nullopt, std::nullopt};
-    CAF_CHECK_EQUAL(encode_emp(e), "{\"empNo\":1,\"empName\":" + want + ",\"job\":" + want
+    demo::emp_row e{1, text, text, std::nullopt, text, std::nullopt, std::nullopt, std::nullopt};
+    CAF_CHECK_EQUAL(demo::encode_emp(e), "{\"empNo\":1,\"empName\":" + want + ",\"job\":" + want
                                      + ",\"hiredate\":" + want + "}");
   }
 }
 
 CAF_TEST(a department list is its departments in order) {
-  CAF_CHECK_EQUAL(encode_dept_list({}), "[]");
-  CAF_CHECK_EQUAL(encode_dept_list({dept_row{1, "A", std::nullopt}, dept_row{-2, std::nullopt, "B"}}),
+  CAF_CHECK_EQUAL(demo::encode_dept_list({}), "[]");
+  CAF_CHECK_EQUAL(demo::encode_dept_list({demo::dept_row{1, "A", std::nullopt}, demo::dept_row{-2, std::nullopt, "B"}}),
                   R"([{"deptNumber":1,"deptName":"A"},{"deptNumber":-2,"deptLocation":"B"}])");
 }
 
 CAF_TEST(negative and extreme integers are written exactly) {
-  emp_row e{2147483647, "Z", std::nullopt, std::nullopt, std::nullopt, -2147483647 - 1, 0, 1};
-  CAF_CHECK_EQUAL(encode_emp(e),
+  demo::emp_row e{2147483647, "Z", std::nullopt, std::nullopt, std::nullopt, -2147483647 - 1, 0, 1};
+  CAF_CHECK_EQUAL(demo::encode_emp(e),
                   R"({"empNo":2147483647,"empName":"Z","sal":-2147483648,"comm":0,"deptNumber":1})");
 }
 

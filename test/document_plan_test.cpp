@@ -12,6 +12,7 @@
 #include "messages/document_encoder.hpp"
 #include "test/fixtures/fake_db.hpp"
 #include "test/fixtures/table_cells.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 using test::cell;
@@ -38,7 +39,7 @@ cell text_of(int32_t v) {
 }
 
 /// The columns of the department statement for one employee row (or none).
-std::vector<cell> department_row(const dept_with_emps& d, const emp_row* e) {
+std::vector<cell> department_row(const demo::dept_with_emps& d, const demo::emp_row* e) {
   std::vector<cell> row{text_of(d.dept.deptno), text_of(d.dept.dname), text_of(d.dept.loc)};
   if (e == nullptr) {
     row.resize(11);
@@ -50,7 +51,7 @@ std::vector<cell> department_row(const dept_with_emps& d, const emp_row* e) {
   return row;
 }
 
-std::vector<std::vector<cell>> department_rows(const dept_with_emps& d) {
+std::vector<std::vector<cell>> department_rows(const demo::dept_with_emps& d) {
   std::vector<std::vector<cell>> rows;
   for (const auto& e : d.emps)
     rows.push_back(department_row(d, &e));
@@ -128,14 +129,14 @@ CAF_TEST(the demo plans write what the typed encoders write) {
   const auto& deptemps = doc_kind_info(demo::deptemps_kind).plan;
   const auto& dept = doc_kind_info(demo::dept_kind).plan;
   const auto& emp = doc_kind_info(demo::emp_kind).plan;
-  CAF_CHECK_EQUAL(encode(deptemps, department_rows(d)), encode_deptemps(d));
-  CAF_CHECK_EQUAL(encode(dept, department_rows(d)), encode_dept(d.dept));
+  CAF_CHECK_EQUAL(encode(deptemps, department_rows(d)), demo::encode_deptemps(d));
+  CAF_CHECK_EQUAL(encode(dept, department_rows(d)), demo::encode_dept(d.dept));
   auto none = test::make_dept(11, 0);
-  CAF_CHECK_EQUAL(encode(deptemps, department_rows(none)), encode_deptemps(none));
+  CAF_CHECK_EQUAL(encode(deptemps, department_rows(none)), demo::encode_deptemps(none));
   for (const auto& e : d.emps) {
     auto row = department_row(d, &e);
     row.erase(row.begin(), row.begin() + 3); // the employee statement's columns
-    CAF_CHECK_EQUAL(encode(emp, {row}), encode_emp(e));
+    CAF_CHECK_EQUAL(encode(emp, {row}), demo::encode_emp(e));
   }
 }
 

@@ -15,6 +15,8 @@
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 // A failover under a running daemon: the primary stops, its synchronous
 // standby is promoted, and the daemon follows through a multi-host DSN
@@ -73,8 +75,8 @@ struct fixture {
 
   std::string truth(const std::string& dsn, int32_t deptno) {
     pg::connection c{dsn};
-    auto doc = pg::fetch_deptemps(c, deptno);
-    return doc ? encode_deptemps(*doc) : std::string{};
+    auto doc = demo::fetch_deptemps(c, deptno);
+    return doc ? demo::encode_deptemps(*doc) : std::string{};
   }
 };
 

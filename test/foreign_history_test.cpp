@@ -10,13 +10,15 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 // An LMDB file written from one history (a database of a cluster, up to a
 // watermark) and a daemon started on it against another: the other's
@@ -33,14 +35,14 @@ constexpr int32_t probe = 77; ///< the department both histories hold, different
 /// Schema and one department inserted by SQL: `probe`, with no employees.
 void insert_other(const std::string& dsn) {
   pg::connection c{dsn};
-  pg::ensure_demo_schema(c);
+  demo::ensure_demo_schema(c);
   c.exec("INSERT INTO dept VALUES (" + std::to_string(probe) + ", 'OTHER DATABASE', 'Nowhere')");
 }
 
 std::string truth(const std::string& dsn, int32_t deptno) {
   pg::connection c{dsn};
-  auto d = pg::fetch_deptemps(c, deptno);
-  return d ? encode_deptemps(*d) : std::string{};
+  auto d = demo::fetch_deptemps(c, deptno);
+  return d ? demo::encode_deptemps(*d) : std::string{};
 }
 
 struct fixture {

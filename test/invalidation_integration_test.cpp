@@ -19,12 +19,14 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -70,8 +72,8 @@ struct fixture {
   }
 
   std::string truth(int32_t deptno) {
-    auto d = pg::fetch_deptemps(sql, deptno);
-    return d ? encode_deptemps(*d) : std::string{};
+    auto d = demo::fetch_deptemps(sql, deptno);
+    return d ? demo::encode_deptemps(*d) : std::string{};
   }
 
   /// Waits (bounded) until the daemon serves the database's document.
@@ -130,8 +132,8 @@ CAF_TEST(a logical replication subscriber with a daemon in front serves what the
   auto d = start();
   http_client c{d->port()};
   auto applied = [&](int32_t deptno) {
-    auto on_pub = pg::fetch_deptemps(pub, deptno);
-    auto want = on_pub ? encode_deptemps(*on_pub) : std::string{};
+    auto on_pub = demo::fetch_deptemps(pub, deptno);
+    auto want = on_pub ? demo::encode_deptemps(*on_pub) : std::string{};
     return wait_until([&] { return truth(deptno) == want; }, 10s);
   };
   for (int32_t id = 1; id <= 12; ++id)
@@ -187,8 +189,8 @@ CAF_TEST(a subscriber of a publication of all tables reads only its own change l
   for (int32_t id = 1; id <= 12; ++id)
     CAF_REQUIRE_EQUAL(c.get("/deptemps/" + std::to_string(id)).status, 200);
   auto on_sub = [&](int32_t deptno) {
-    auto doc = pg::fetch_deptemps(sub, deptno);
-    return doc ? encode_deptemps(*doc) : std::string{};
+    auto doc = demo::fetch_deptemps(sub, deptno);
+    return doc ? demo::encode_deptemps(*doc) : std::string{};
   };
   for (int32_t id : {3, 4}) {
     sql.exec("UPDATE dept SET loc = 'PUBLISHED " + std::to_string(id) + "' WHERE deptno = " + std::to_string(id));
@@ -436,7 +438,7 @@ CAF_TEST(a kind whose trigger was disabled is answered fresh and not cached unti
   http_client c{d->port()};
   auto empno = std::to_string(sql.exec("SELECT min(empno) FROM emp WHERE deptno = 40").int64(0, 0));
   auto emp_path = "/depts/emps/" + empno;
-  auto emp_truth = [&] { return encode_emp(*pg::fetch_emp(sql, std::stoi(empno))); };
+  auto emp_truth = [&] { return demo::encode_emp(*demo::fetch_emp(sql, std::stoi(empno))); };
   CAF_REQUIRE_EQUAL(c.get(emp_path).status, 200);
   CAF_REQUIRE_EQUAL(c.get(emp_path).header_or_empty("Cache-Status"), "restcache; hit; detail=memory");
   CAF_REQUIRE_EQUAL(c.get("/depts/41").status, 200);
@@ -557,7 +559,7 @@ CAF_TEST(a database whose catalog cannot be checked caches nothing until the sch
   CAF_CHECK_EQUAL(r.header_or_empty("Cache-Status"), "restcache; fwd=bypass");
   CAF_CHECK_EQUAL(c.get("/ready").status, 200);
   // What restcache-load --schema-only runs.
-  CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(sql), pg::schema_version);
+  CAF_REQUIRE_EQUAL(demo::ensure_demo_schema(sql), pg::schema_version);
   CAF_REQUIRE(cached_again(d->port(), "emp"));
   CAF_CHECK_EQUAL(c.get("/deptemps/53").body, truth(53));
   CAF_CHECK(served_from_memory(d->port(), "/deptemps/53"));

@@ -18,7 +18,7 @@
 
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"

@@ -16,6 +16,8 @@
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 // PostgreSQL stopped under a running daemon: a cluster of the suite's own,
 // since the shared one cannot be stopped.
@@ -46,8 +48,8 @@ struct fixture {
   }
 
   static std::string truth(pg::connection& c, int32_t deptno) {
-    auto doc = pg::fetch_deptemps(c, deptno);
-    return doc ? encode_deptemps(*doc) : std::string{};
+    auto doc = demo::fetch_deptemps(c, deptno);
+    return doc ? demo::encode_deptemps(*doc) : std::string{};
   }
 
   /// No new session may reach the database (the listener cannot come back);

@@ -17,12 +17,13 @@
 
 #include "demo/demo_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/doc_queries.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/child_program.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace std::chrono_literals;
 using namespace restcache;
@@ -53,7 +54,7 @@ struct fixture {
   /// Applies the schema and inserts departments 10, 20, 30 and five
   /// employees, then empties the change log.
   void seed() {
-    CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+    CAF_REQUIRE_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
     insert_scott_rows(c);
   }
 
@@ -134,8 +135,8 @@ CAF_TEST(integer text is taken as sent and anything else is refused) {
 }
 
 CAF_TEST(schema applies twice and records its version) {
-  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
-  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(pg::installed_schema_version(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema"), 1);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM restcache_schema WHERE version = " + std::to_string(pg::schema_version)), 1);
@@ -153,7 +154,7 @@ CAF_TEST(schema applies twice and records its version) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_indexes WHERE indexname = 'emp_mgr_idx'"), 1);
   // Applying over existing data keeps it.
   c.exec("INSERT INTO dept VALUES (1, 'a', 'b')");
-  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), 1);
 }
 
@@ -166,7 +167,7 @@ CAF_TEST(concurrent appliers do not collide) {
     threads.emplace_back([&, i] {
       try {
         pg::connection own{dsn};
-        versions[i] = pg::ensure_demo_schema(own);
+        versions[i] = demo::ensure_demo_schema(own);
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
@@ -308,7 +309,7 @@ CAF_TEST(writes in replica mode are logged like any other) {
 }
 
 CAF_TEST(a version 6 database is migrated and its listeners are cut off) {
-  CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+  CAF_REQUIRE_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
   insert_scott_rows(c);
   // What version 6 left, in short: an (entity, id) log written by notifying
   // triggers of its own names, and a listener session.
@@ -326,7 +327,7 @@ CAF_TEST(a version 6 database is migrated and its listeners are cut off) {
   pg::connection old_listener{dsn, "restcache-listener"};
   old_listener.exec("LISTEN restcache_changes");
   auto before = std::string{c.exec("SELECT pg_current_xact_id()::text").text(0, 0)};
-  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+  CAF_CHECK_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_trigger WHERE tgname = 'restcache_dept_changed'"), 0);
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM pg_proc WHERE proname = 'restcache_dept_changed'"), 0);
   // Its entries cannot be replayed: every watermark at or below the
@@ -367,7 +368,7 @@ CAF_TEST(a data only dump replays through psql with restcache installed) {
   auto src = shared_private_pg().create_database("pg_schema_dump");
   {
     pg::connection s{src};
-    pg::ensure_demo_schema(s);
+    demo::ensure_demo_schema(s);
     insert_scott_rows(s);
     s.exec("UPDATE dept SET loc = 'DUMPED'");
   }
@@ -510,7 +511,7 @@ CAF_TEST(uninstall removes what restcache installed and keeps the data) {
   CAF_CHECK_EQUAL(count("SELECT count(*) FROM dept"), depts);
   c.exec("UPDATE dept SET dname = 'UNWATCHED' WHERE deptno = 10"); // no trigger left to fail
   pg::uninstall_schema(c); // twice is fine
-  CAF_CHECK_EQUAL(pg::ensure_demo_schema(c), pg::schema_version); // and it installs again
+  CAF_CHECK_EQUAL(demo::ensure_demo_schema(c), pg::schema_version); // and it installs again
   c.exec("UPDATE dept SET dname = 'WATCHED' WHERE deptno = 10");
   CAF_CHECK_EQUAL(changes_after(), changes({{"dept", 10}}));
 }
@@ -537,7 +538,7 @@ CAF_TEST(fetch_deptemps returns the dept and its emps ordered by empno) {
   seed();
   pg::prepare_statements(c);
   c.exec("INSERT INTO emp (empno, deptno) VALUES (7000, 30)"); // all other columns NULL
-  auto d = pg::fetch_deptemps(c, 30);
+  auto d = demo::fetch_deptemps(c, 30);
   CAF_REQUIRE(d.has_value());
   CAF_CHECK_EQUAL(d->dept.deptno, 30);
   CAF_CHECK_EQUAL(d->dept.dname, std::optional<std::string>{"SALES"});
@@ -559,7 +560,7 @@ CAF_TEST(fetch_deptemps returns the dept and its emps ordered by empno) {
   CAF_CHECK_EQUAL(ward.comm, std::optional<int32_t>{500});
   CAF_CHECK_EQUAL(ward.deptno, std::optional<int32_t>{30});
   // KING has no mgr and no comm.
-  auto acc = pg::fetch_deptemps(c, 10);
+  auto acc = demo::fetch_deptemps(c, 10);
   CAF_REQUIRE(acc.has_value());
   CAF_REQUIRE_EQUAL(acc->emps.size(), 2u);
   CAF_CHECK_EQUAL(acc->emps[0].empno, 7782);
@@ -569,16 +570,16 @@ CAF_TEST(fetch_deptemps returns the dept and its emps ordered by empno) {
 
 CAF_TEST(fetch_deptemps handles missing depts empty depts and null columns) {
   seed();
-  CAF_CHECK(!pg::fetch_deptemps(c, 99).has_value()); // prepares lazily
+  CAF_CHECK(!demo::fetch_deptemps(c, 99).has_value()); // prepares lazily
   c.exec("INSERT INTO dept (deptno) VALUES (60)");
-  auto d = pg::fetch_deptemps(c, 60);
+  auto d = demo::fetch_deptemps(c, 60);
   CAF_REQUIRE(d.has_value());
   CAF_CHECK_EQUAL(d->dept.deptno, 60);
   CAF_CHECK(!d->dept.dname && !d->dept.loc);
   CAF_CHECK(d->emps.empty());
   // A session with another DateStyle still gets ISO dates.
   c.exec("SET DateStyle = 'SQL, DMY'");
-  auto r = pg::fetch_deptemps(c, 20);
+  auto r = demo::fetch_deptemps(c, 20);
   CAF_REQUIRE(r.has_value());
   CAF_REQUIRE_EQUAL(r->emps.size(), 1u);
   CAF_CHECK_EQUAL(r->emps[0].hiredate, std::optional<std::string>{"1981-04-02"});
@@ -588,21 +589,21 @@ CAF_TEST(a statement whose column is missing is prepared at its first use once t
   seed();
   c.exec("ALTER TABLE dept RENAME COLUMN loc TO location");
   pg::prepare_statements(c); // the others are prepared
-  CAF_CHECK(!c.is_prepared(pg::fetch_deptemps_statement));
-  CAF_CHECK(c.is_prepared(pg::fetch_emp_statement));
-  CAF_CHECK(pg::fetch_emp(c, 7521).has_value());
+  CAF_CHECK(!c.is_prepared(demo::deptemps_statement()));
+  CAF_CHECK(c.is_prepared(demo::emp_statement()));
+  CAF_CHECK(demo::fetch_emp(c, 7521).has_value());
   std::string sqlstate;
   try {
-    pg::fetch_deptemps(c, 30);
+    demo::fetch_deptemps(c, 30);
   } catch (const pg::error& e) {
     sqlstate = e.sqlstate();
   }
   CAF_CHECK_EQUAL(sqlstate, "42703"); // undefined_column, mapped to a 503
   c.exec("ALTER TABLE dept RENAME COLUMN location TO loc");
-  auto d = pg::fetch_deptemps(c, 30);
+  auto d = demo::fetch_deptemps(c, 30);
   CAF_REQUIRE(d.has_value());
   CAF_CHECK_EQUAL(d->dept.loc, std::optional<std::string>{"CHICAGO"});
-  CAF_CHECK(c.is_prepared(pg::fetch_deptemps_statement));
+  CAF_CHECK(c.is_prepared(demo::deptemps_statement()));
 }
 
 CAF_TEST(fetch_deptemps is one round trip) {
@@ -610,7 +611,7 @@ CAF_TEST(fetch_deptemps is one round trip) {
   pg::prepare_statements(c);
   c.exec("SELECT pg_stat_statements_reset()");
   for (int i = 0; i < 3; ++i)
-    CAF_CHECK(pg::fetch_deptemps(c, 30).has_value());
+    CAF_CHECK(demo::fetch_deptemps(c, 30).has_value());
   // Only this connection uses this database: three fetches, three statements.
   auto r = c.exec("SELECT coalesce(sum(calls), 0),"
                   "       coalesce(sum(calls) FILTER (WHERE query LIKE '%LEFT JOIN emp e%'), 0)"
@@ -623,13 +624,13 @@ CAF_TEST(fetch_deptemps is one round trip) {
 
 CAF_TEST(fetch_emp returns one employee with nulls as empty optionals) {
   seed();
-  auto king = pg::fetch_emp(c, 7839);
+  auto king = demo::fetch_emp(c, 7839);
   CAF_REQUIRE(king.has_value());
   CAF_CHECK_EQUAL(king->ename, std::optional<std::string>{"KING"});
   CAF_CHECK(!king->mgr && !king->comm);
   CAF_CHECK_EQUAL(king->hiredate, std::optional<std::string>{"1981-11-17"});
   CAF_CHECK_EQUAL(king->deptno, std::optional<int32_t>{10});
-  CAF_CHECK(!pg::fetch_emp(c, 1).has_value());
+  CAF_CHECK(!demo::fetch_emp(c, 1).has_value());
 }
 
 CAF_TEST(a populate page is whole documents of its kind in key order) {
@@ -662,7 +663,7 @@ CAF_TEST(fetch_dept_ids lists every dept ascending across pages) {
          "INSERT INTO dept (deptno) SELECT g FROM generate_series(1000, 101099) g;"
          "INSERT INTO dept (deptno) VALUES (-5);"
          "RESET session_replication_role");
-  auto ids = pg::fetch_dept_ids(c);
+  auto ids = demo::fetch_dept_ids(c);
   CAF_CHECK_EQUAL(ids.size(), 100100u + 3u + 1u);
   CAF_CHECK(std::is_sorted(ids.begin(), ids.end()));
   CAF_CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
@@ -673,7 +674,7 @@ CAF_TEST(fetch_dept_ids lists every dept ascending across pages) {
   CAF_CHECK(std::binary_search(ids.begin(), ids.end(), 30));
   // An empty table gives an empty list.
   c.exec("TRUNCATE dept, emp");
-  CAF_CHECK(pg::fetch_dept_ids(c).empty());
+  CAF_CHECK(demo::fetch_dept_ids(c).empty());
 }
 
 // -- connection ---------------------------------------------------------------

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #define CAF_SUITE pg_writes
 
-#include "persistence/pg/writes.hpp"
+#include "demo/writes.hpp"
 
 #include <caf/test/dsl.hpp>
 
@@ -17,11 +17,13 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/document_encoder.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace std::chrono_literals;
 using namespace restcache;
@@ -51,9 +53,9 @@ std::optional<int32_t> i(int32_t x) {
   return x;
 }
 
-emp_row emp(int32_t empno, const char* name, std::optional<int32_t> mgr,
+demo::emp_row emp(int32_t empno, const char* name, std::optional<int32_t> mgr,
             std::optional<int32_t> deptno, std::optional<int32_t> sal = std::nullopt) {
-  emp_row e;
+  demo::emp_row e;
   e.empno = empno;
   e.ename = s(name);
   e.job = s("CLERK");
@@ -72,7 +74,7 @@ struct fixture {
   pg::connection c;
 
   fixture() : dsn(shared_private_pg().create_database("pg_writes")), c(dsn) {
-    CAF_REQUIRE_EQUAL(pg::ensure_demo_schema(c), pg::schema_version);
+    CAF_REQUIRE_EQUAL(demo::ensure_demo_schema(c), pg::schema_version);
     insert_scott_rows(c);
     pg::prepare_statements(c);
   }
@@ -95,17 +97,17 @@ struct fixture {
   }
 
   std::optional<std::string> deptemps_doc(int32_t id) {
-    auto d = pg::fetch_deptemps(c, id);
+    auto d = demo::fetch_deptemps(c, id);
     if (!d)
       return std::nullopt;
-    return encode_deptemps(*d);
+    return demo::encode_deptemps(*d);
   }
 
   std::optional<std::string> emp_doc(int32_t id) {
-    auto e = pg::fetch_emp(c, id);
+    auto e = demo::fetch_emp(c, id);
     if (!e)
       return std::nullopt;
-    return encode_emp(*e);
+    return demo::encode_emp(*e);
   }
 
   std::optional<int32_t> mgr_of(int32_t empno) {
@@ -116,7 +118,7 @@ struct fixture {
   /// Checks a successful write's change batch against the change log of
   /// its transaction (the newest xid): one entry per key with its highest
   /// seq and time, ordered by seq and key; returns its keys.
-  key_set checked_keys(const pg::write_outcome& out) {
+  key_set checked_keys(const demo::write_outcome& out) {
     auto r = c.exec("SELECT u.k, max(c.seq),"
                     "       max((extract(epoch FROM c.changed_at) * 1000000)::bigint)"
                     "  FROM change_log c, unnest(c.keys) AS u (k)"
@@ -141,7 +143,7 @@ struct fixture {
 
   /// A write that must change nothing: no change batch, no log entry, the
   /// connection idle.
-  void check_nothing_written(const pg::write_outcome& out, int64_t log_before = 0) {
+  void check_nothing_written(const demo::write_outcome& out, int64_t log_before = 0) {
     CAF_CHECK(out.changes.empty());
     CAF_CHECK_EQUAL(log_size(), log_before);
     CAF_CHECK(idle());
@@ -155,28 +157,28 @@ CAF_TEST_FIXTURE_SCOPE(pg_writes_tests, fixture)
 // -- create_dept ----------------------------------------------------------------
 
 CAF_TEST(create_dept inserts the dept and its emps and reports their keys) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(8001, "A", 7839, 40, 1000)); // managed by an existing employee
   d.emps.push_back(emp(8002, "B", 8003, std::nullopt)); // by one listed after it
   d.emps.push_back(emp(8003, "C", std::nullopt, 40));
   d.emps.back().comm = 7;
   d.emps.back().hiredate = std::nullopt;
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::none && out.created);
   CAF_CHECK_EQUAL(out.id, 40);
   CAF_CHECK(idle());
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:40", "emp:8001", "emp:8002", "emp:8003"}));
   // The document read back is the one written (deptNumber filled in).
   d.emps[1].deptno = 40;
-  CAF_CHECK_EQUAL(deptemps_doc(40), encode_deptemps(d));
-  CAF_CHECK_EQUAL(emp_doc(8003), encode_emp(d.emps[2]));
+  CAF_CHECK_EQUAL(deptemps_doc(40), demo::encode_deptemps(d));
+  CAF_CHECK_EQUAL(emp_doc(8003), demo::encode_emp(d.emps[2]));
 }
 
 CAF_TEST(create_dept with no emps and null columns) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept.deptno = 50;
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::none && out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:50"}));
   CAF_CHECK_EQUAL(deptemps_doc(50), std::string{R"({"deptNumber":50,"emps":[]})"});
@@ -184,10 +186,10 @@ CAF_TEST(create_dept with no emps and null columns) {
 
 CAF_TEST(create_dept of an existing dept is a conflict and writes nothing) {
   auto before = deptemps_doc(10);
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {10, s("X"), s("Y")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 10));
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::conflict);
   CAF_CHECK_EQUAL(out.id, 10);
   CAF_CHECK(out.detail.find("10") != std::string::npos);
@@ -197,11 +199,11 @@ CAF_TEST(create_dept of an existing dept is a conflict and writes nothing) {
 }
 
 CAF_TEST(create_dept with an existing empNo is a conflict naming it) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(7499, "ALLEN AGAIN", std::nullopt, 40)); // exists in 30
   d.emps.push_back(emp(8001, "A", std::nullopt, 40));
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::conflict);
   CAF_MESSAGE("detail: " << out.detail);
   CAF_CHECK(out.detail.find("7499") != std::string::npos);
@@ -209,17 +211,17 @@ CAF_TEST(create_dept with an existing empNo is a conflict naming it) {
   check_nothing_written(out);
   CAF_CHECK(!deptemps_doc(40));
   CAF_CHECK(!emp_doc(8001));
-  auto allen = pg::fetch_emp(c, 7499);
+  auto allen = demo::fetch_emp(c, 7499);
   CAF_REQUIRE(allen.has_value());
   CAF_CHECK_EQUAL(allen->ename, s("ALLEN"));
 }
 
 CAF_TEST(create_dept with a missing mgr is invalid naming it) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 40));
   d.emps.push_back(emp(8002, "B", 9999, 40));
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_MESSAGE("detail: " << out.detail);
   CAF_CHECK_EQUAL(out.detail, "manager 9999 of employee 8002 does not exist");
@@ -228,17 +230,17 @@ CAF_TEST(create_dept with a missing mgr is invalid naming it) {
 }
 
 CAF_TEST(create_dept rejects duplicate empNos and a foreign deptNumber) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 40));
   d.emps.push_back(emp(8001, "B", std::nullopt, 40));
-  auto out = pg::create_dept(c, d);
+  auto out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("8001") != std::string::npos);
   check_nothing_written(out);
   d.emps[1].empno = 8002;
   d.emps[1].deptno = 20;
-  out = pg::create_dept(c, d);
+  out = demo::create_dept(c, d);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("8002") != std::string::npos);
   check_nothing_written(out);
@@ -251,15 +253,15 @@ CAF_TEST(replace_dept updates inserts deletes and moves emps) {
   // Dept 10 has KING (7839) and CLARK (7782). The new set keeps KING as he
   // is, moves JONES (7566) here from 20, adds 8100 managed by JONES and
   // leaves CLARK out.
-  auto king = *pg::fetch_emp(c, 7839);
-  auto jones = *pg::fetch_emp(c, 7566);
+  auto king = *demo::fetch_emp(c, 7839);
+  auto jones = *demo::fetch_emp(c, 7566);
   jones.deptno = 10;
   jones.sal = 3000;
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {10, s("ACCT"), std::nullopt};
   d.emps = {emp(7566, "", 7839, 10), king, emp(8100, "NEW", 7566, std::nullopt)};
   d.emps[0] = jones;
-  auto out = pg::replace_dept(c, d);
+  auto out = demo::replace_dept(c, d);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(out.id, 10);
   CAF_CHECK(idle());
@@ -267,71 +269,71 @@ CAF_TEST(replace_dept updates inserts deletes and moves emps) {
   CAF_CHECK_EQUAL(checked_keys(out),
                   keys({"dept:10", "dept:20", "emp:7566", "emp:7782", "emp:8100"}));
   // What is read back is what was written (emps ordered by empNo).
-  dept_with_emps expected = d;
+  demo::dept_with_emps expected = d;
   expected.emps[2].deptno = 10;
-  CAF_CHECK_EQUAL(deptemps_doc(10), encode_deptemps(expected));
+  CAF_CHECK_EQUAL(deptemps_doc(10), demo::encode_deptemps(expected));
   CAF_CHECK_EQUAL(deptemps_doc(20), std::string{R"({"deptNumber":20,"deptName":"RESEARCH",)"
                                                 R"("deptLocation":"DALLAS","emps":[]})"});
   CAF_CHECK(!emp_doc(7782));
 }
 
 CAF_TEST(replace_dept round trips a GET document with its ETag) {
-  auto before = pg::fetch_deptemps(c, 30);
+  auto before = demo::fetch_deptemps(c, 30);
   CAF_REQUIRE(before.has_value());
-  auto body = encode_deptemps(*before);
-  auto out = pg::replace_dept(c, *before, strong_etag(body));
+  auto body = demo::encode_deptemps(*before);
+  auto out = demo::replace_dept(c, *before, strong_etag(body));
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK(idle());
   CAF_CHECK_EQUAL(deptemps_doc(30), body);
   // Only the department row was written (the employees are unchanged).
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:30"}));
   // The same again without If-Match.
-  out = pg::replace_dept(c, *before);
+  out = demo::replace_dept(c, *before);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(deptemps_doc(30), body);
 }
 
 CAF_TEST(replace_dept checks If-Match against the current document) {
-  auto current = pg::fetch_deptemps(c, 20);
+  auto current = demo::fetch_deptemps(c, 20);
   CAF_REQUIRE(current.has_value());
-  auto etag = strong_etag(encode_deptemps(*current));
+  auto etag = strong_etag(demo::encode_deptemps(*current));
   auto changed = *current;
   changed.dept.loc = s("AUSTIN");
   // Another ETag, a weak one, a malformed one: 412 and nothing written.
   for (const char* bad : {"\"0000000000000000\"", "", "W/", "nonsense"}) {
-    auto out = pg::replace_dept(c, changed, std::string{bad});
+    auto out = demo::replace_dept(c, changed, std::string{bad});
     CAF_CHECK(out.error == rc_error::precondition_failed);
     check_nothing_written(out);
   }
-  auto out = pg::replace_dept(c, changed, "W/" + etag);
+  auto out = demo::replace_dept(c, changed, "W/" + etag);
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out);
   // An employee of the department changed by someone else: the old ETag fails.
   c.exec("UPDATE emp SET sal = 2976 WHERE empno = 7566");
   auto log_before = log_size();
-  out = pg::replace_dept(c, changed, etag);
+  out = demo::replace_dept(c, changed, etag);
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out, log_before);
   // The current ETag (in a list) matches.
   auto now = strong_etag(*deptemps_doc(20));
-  out = pg::replace_dept(c, changed, "\"abc\", " + now);
+  out = demo::replace_dept(c, changed, "\"abc\", " + now);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK(idle());
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:20", "emp:7566"})); // JONES back to 2975
-  CAF_CHECK_EQUAL(deptemps_doc(20), encode_deptemps(changed));
+  CAF_CHECK_EQUAL(deptemps_doc(20), demo::encode_deptemps(changed));
   // "*": must exist.
   changed.dept.dname = s("R&D");
-  out = pg::replace_dept(c, changed, std::string{"*"});
+  out = demo::replace_dept(c, changed, std::string{"*"});
   CAF_CHECK(out.error == rc_error::none && !out.created);
-  CAF_CHECK_EQUAL(deptemps_doc(20), encode_deptemps(changed));
+  CAF_CHECK_EQUAL(deptemps_doc(20), demo::encode_deptemps(changed));
 }
 
 CAF_TEST(replace_dept of a missing dept is not_found) {
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {99, s("X"), s("Y")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 99));
   for (auto if_match : {std::optional<std::string>{}, s("*"), s("\"0000000000000000\"")}) {
-    auto out = pg::replace_dept(c, d, if_match);
+    auto out = demo::replace_dept(c, d, if_match);
     CAF_CHECK(out.error == rc_error::not_found);
     CAF_CHECK_EQUAL(out.id, 99);
     check_nothing_written(out);
@@ -344,11 +346,11 @@ CAF_TEST(replace_dept deleting the manager of a listed emp is invalid) {
   // Dept 30: ALLEN (7499) manages WARD (7521). A set without ALLEN deletes
   // him, so WARD's mgr 7499 would name nobody.
   auto before = deptemps_doc(30);
-  auto ward = *pg::fetch_emp(c, 7521);
-  dept_with_emps d;
+  auto ward = *demo::fetch_emp(c, 7521);
+  demo::dept_with_emps d;
   d.dept = {30, s("SALES"), s("CHICAGO")};
   d.emps = {ward};
-  auto out = pg::replace_dept(c, d);
+  auto out = demo::replace_dept(c, d);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_MESSAGE("detail: " << out.detail);
   CAF_CHECK(out.detail.find("manager 7499 of employee 7521 is an employee") != std::string::npos);
@@ -356,16 +358,16 @@ CAF_TEST(replace_dept deleting the manager of a listed emp is invalid) {
   CAF_CHECK_EQUAL(deptemps_doc(30), before);
   // A manager that does not exist at all.
   d.emps[0].mgr = 4242;
-  out = pg::replace_dept(c, d);
+  out = demo::replace_dept(c, d);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK_EQUAL(out.detail, "manager 4242 of employee 7521 does not exist");
   check_nothing_written(out);
   // Without the manager it works, and ALLEN goes.
   d.emps[0].mgr = std::nullopt;
-  out = pg::replace_dept(c, d);
+  out = demo::replace_dept(c, d);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:30", "emp:7499", "emp:7521"}));
-  CAF_CHECK_EQUAL(deptemps_doc(30), encode_deptemps(d));
+  CAF_CHECK_EQUAL(deptemps_doc(30), demo::encode_deptemps(d));
 }
 
 // -- delete_dept ------------------------------------------------------------------
@@ -374,7 +376,7 @@ CAF_TEST(delete_dept cascades and clears mgr references elsewhere) {
   // Dept 10: KING (7839) and CLARK (7782). KING manages JONES (7566, dept
   // 20) and ALLEN (7499, dept 30): the FK's ON DELETE SET NULL clears their
   // mgr, and the row trigger logs them and their departments.
-  auto out = pg::delete_dept(c, 10);
+  auto out = demo::delete_dept(c, 10);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(out.id, 10);
   CAF_CHECK(idle());
@@ -389,26 +391,26 @@ CAF_TEST(delete_dept cascades and clears mgr references elsewhere) {
   CAF_CHECK_EQUAL(deptemps_doc(20)->find("\"mgr\""), std::string::npos);
   // Again: gone.
   auto log_before = log_size();
-  out = pg::delete_dept(c, 10);
+  out = demo::delete_dept(c, 10);
   CAF_CHECK(out.error == rc_error::not_found);
   check_nothing_written(out, log_before);
 }
 
 CAF_TEST(delete_dept checks If-Match) {
   auto etag = strong_etag(*deptemps_doc(30));
-  auto out = pg::delete_dept(c, 30, std::string{"\"0123456789abcdef\""});
+  auto out = demo::delete_dept(c, 30, std::string{"\"0123456789abcdef\""});
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out);
   CAF_CHECK(deptemps_doc(30).has_value());
-  out = pg::delete_dept(c, 30, etag);
+  out = demo::delete_dept(c, 30, etag);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"dept:30", "emp:7499", "emp:7521"}));
   CAF_CHECK(!deptemps_doc(30));
   auto log_before = log_size();
-  out = pg::delete_dept(c, 30, std::string{"*"});
+  out = demo::delete_dept(c, 30, std::string{"*"});
   CAF_CHECK(out.error == rc_error::not_found);
   check_nothing_written(out, log_before);
-  out = pg::delete_dept(c, 20, std::string{"*"});
+  out = demo::delete_dept(c, 20, std::string{"*"});
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK(!deptemps_doc(20));
 }
@@ -422,7 +424,7 @@ CAF_TEST(rewrite_random_dept rewrites an existing dept with its own values) {
     docs.push_back(deptemps_doc(id));
   std::set<int32_t> seen;
   for (int n = 0; n < 40; ++n) {
-    auto out = pg::rewrite_random_dept(c);
+    auto out = demo::rewrite_random_dept(c);
     CAF_REQUIRE(out.error == rc_error::none && !out.created);
     CAF_CHECK(out.id == 10 || out.id == 20 || out.id == 30 || out.id == 1000);
     CAF_CHECK_EQUAL(checked_keys(out), key_set{"dept:" + std::to_string(out.id)});
@@ -435,7 +437,7 @@ CAF_TEST(rewrite_random_dept rewrites an existing dept with its own values) {
   for (int id : {10, 20, 30, 1000})
     CAF_CHECK_EQUAL(deptemps_doc(id), docs[static_cast<size_t>(n++)]);
   c.exec("TRUNCATE dept, emp; TRUNCATE change_log"); // the first logs its own truncate entries
-  auto out = pg::rewrite_random_dept(c);
+  auto out = demo::rewrite_random_dept(c);
   CAF_CHECK(out.error == rc_error::not_found);
   check_nothing_written(out);
 }
@@ -446,7 +448,7 @@ CAF_TEST(rewrite_random_dept probes the index instead of scanning) {
   c.exec("BEGIN; ALTER TABLE dept DISABLE TRIGGER restcache_changed;"
          "INSERT INTO dept (deptno) SELECT g FROM generate_series(1000, 200999) g;"
          "ALTER TABLE dept ENABLE ALWAYS TRIGGER restcache_changed; COMMIT; ANALYZE dept");
-  pg::prepare_write_statements(c);
+  demo::prepare_write_statements(c);
   auto r = c.exec("EXPLAIN EXECUTE restcache_w_rewrite_random_dept");
   std::string plan;
   for (int n = 0; n < r.rows(); ++n)
@@ -455,7 +457,7 @@ CAF_TEST(rewrite_random_dept probes the index instead of scanning) {
   if (scans)
     CAF_MESSAGE("plan:\n" << plan);
   CAF_CHECK(!scans);
-  auto out = pg::rewrite_random_dept(c);
+  auto out = demo::rewrite_random_dept(c);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), key_set{"dept:" + std::to_string(out.id)});
 }
@@ -464,38 +466,38 @@ CAF_TEST(rewrite_random_dept probes the index instead of scanning) {
 
 CAF_TEST(create_emp inserts and reports the emp and its dept) {
   auto e = emp(8001, "NEW", 7566, 20, 1234);
-  auto out = pg::create_emp(c, e);
+  auto out = demo::create_emp(c, e);
   CAF_CHECK(out.error == rc_error::none && out.created);
   CAF_CHECK_EQUAL(out.id, 8001);
   CAF_CHECK(idle());
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:8001", "dept:20"}));
-  CAF_CHECK_EQUAL(emp_doc(8001), encode_emp(e));
+  CAF_CHECK_EQUAL(emp_doc(8001), demo::encode_emp(e));
   // Without a department, managing itself.
   auto loner = emp(8002, "LONER", 8002, std::nullopt);
-  out = pg::create_emp(c, loner);
+  out = demo::create_emp(c, loner);
   CAF_CHECK(out.error == rc_error::none && out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:8002"}));
-  CAF_CHECK_EQUAL(emp_doc(8002), encode_emp(loner));
+  CAF_CHECK_EQUAL(emp_doc(8002), demo::encode_emp(loner));
 }
 
 CAF_TEST(create_emp statuses conflict and invalid) {
-  auto out = pg::create_emp(c, emp(7499, "DUP", std::nullopt, 10));
+  auto out = demo::create_emp(c, emp(7499, "DUP", std::nullopt, 10));
   CAF_CHECK(out.error == rc_error::conflict);
   CAF_CHECK(out.detail.find("7499") != std::string::npos);
   CAF_CHECK(out.detail.find("department 30") != std::string::npos);
   check_nothing_written(out);
-  out = pg::create_emp(c, emp(8001, "A", std::nullopt, 99));
+  out = demo::create_emp(c, emp(8001, "A", std::nullopt, 99));
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("department 99") != std::string::npos);
   check_nothing_written(out);
-  out = pg::create_emp(c, emp(8001, "A", 9999, 10));
+  out = demo::create_emp(c, emp(8001, "A", 9999, 10));
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("manager 9999") != std::string::npos);
   check_nothing_written(out);
   // A value PostgreSQL rejects.
   auto bad = emp(8001, "A", std::nullopt, 10);
   bad.hiredate = s("1981-02-30");
-  out = pg::create_emp(c, bad);
+  out = demo::create_emp(c, bad);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_MESSAGE("detail: " << out.detail);
   CAF_CHECK(out.detail.find("SQLSTATE 22") != std::string::npos);
@@ -506,69 +508,69 @@ CAF_TEST(create_emp statuses conflict and invalid) {
 // -- replace_emp ------------------------------------------------------------------
 
 CAF_TEST(replace_emp moving departments reports the emp and both depts) {
-  auto allen = *pg::fetch_emp(c, 7499);
+  auto allen = *demo::fetch_emp(c, 7499);
   allen.deptno = 20;
   allen.comm = std::nullopt;
-  auto out = pg::replace_emp(c, allen);
+  auto out = demo::replace_emp(c, allen);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(out.id, 7499);
   CAF_CHECK(idle());
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:7499", "dept:30", "dept:20"}));
-  CAF_CHECK_EQUAL(emp_doc(7499), encode_emp(allen));
-  CAF_CHECK_EQUAL(pg::fetch_deptemps(c, 20)->emps.size(), 2u);
-  CAF_CHECK_EQUAL(pg::fetch_deptemps(c, 30)->emps.size(), 1u);
+  CAF_CHECK_EQUAL(emp_doc(7499), demo::encode_emp(allen));
+  CAF_CHECK_EQUAL(demo::fetch_deptemps(c, 20)->emps.size(), 2u);
+  CAF_CHECK_EQUAL(demo::fetch_deptemps(c, 30)->emps.size(), 1u);
   // Out of any department.
   allen.deptno = std::nullopt;
-  out = pg::replace_emp(c, allen);
+  out = demo::replace_emp(c, allen);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:7499", "dept:20"}));
-  CAF_CHECK_EQUAL(emp_doc(7499), encode_emp(allen));
+  CAF_CHECK_EQUAL(emp_doc(7499), demo::encode_emp(allen));
 }
 
 CAF_TEST(replace_emp statuses and If-Match) {
-  auto ward = *pg::fetch_emp(c, 7521);
-  auto etag = strong_etag(encode_emp(ward));
+  auto ward = *demo::fetch_emp(c, 7521);
+  auto etag = strong_etag(demo::encode_emp(ward));
   ward.sal = 1300;
   // Missing.
   auto ghost = emp(9999, "GHOST", std::nullopt, 10);
   for (auto if_match : {std::optional<std::string>{}, s("*"), s("\"0000000000000000\"")}) {
-    auto out = pg::replace_emp(c, ghost, if_match);
+    auto out = demo::replace_emp(c, ghost, if_match);
     CAF_CHECK(out.error == rc_error::not_found);
     check_nothing_written(out);
   }
   // Mismatch.
-  auto out = pg::replace_emp(c, ward, std::string{"\"0000000000000000\""});
+  auto out = demo::replace_emp(c, ward, std::string{"\"0000000000000000\""});
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out);
   // Invalid references.
   auto moved = ward;
   moved.deptno = 99;
-  out = pg::replace_emp(c, moved, etag);
+  out = demo::replace_emp(c, moved, etag);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("department 99") != std::string::npos);
   check_nothing_written(out);
   moved = ward;
   moved.mgr = 4242;
-  out = pg::replace_emp(c, moved);
+  out = demo::replace_emp(c, moved);
   CAF_CHECK(out.error == rc_error::unprocessable);
   CAF_CHECK(out.detail.find("manager 4242") != std::string::npos);
   check_nothing_written(out);
   // Match, then the old ETag no longer does; "*" does.
-  out = pg::replace_emp(c, ward, etag);
+  out = demo::replace_emp(c, ward, etag);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:7521", "dept:30"}));
-  CAF_CHECK_EQUAL(emp_doc(7521), encode_emp(ward));
+  CAF_CHECK_EQUAL(emp_doc(7521), demo::encode_emp(ward));
   auto log_before = log_size();
-  out = pg::replace_emp(c, ward, etag);
+  out = demo::replace_emp(c, ward, etag);
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out, log_before);
   ward.job = s("CLERK");
-  out = pg::replace_emp(c, ward, std::string{"*"});
+  out = demo::replace_emp(c, ward, std::string{"*"});
   CAF_CHECK(out.error == rc_error::none && !out.created);
-  CAF_CHECK_EQUAL(emp_doc(7521), encode_emp(ward));
+  CAF_CHECK_EQUAL(emp_doc(7521), demo::encode_emp(ward));
   // PUT of the GET document with its ETag round-trips.
   auto body = *emp_doc(7521);
-  out = pg::replace_emp(c, *pg::fetch_emp(c, 7521), strong_etag(body));
+  out = demo::replace_emp(c, *demo::fetch_emp(c, 7521), strong_etag(body));
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(emp_doc(7521), body);
 }
@@ -577,7 +579,7 @@ CAF_TEST(replace_emp statuses and If-Match) {
 
 CAF_TEST(delete_emp clears reports and invalidates their depts) {
   // KING manages CLARK (10), JONES (20) and ALLEN (30).
-  auto out = pg::delete_emp(c, 7839);
+  auto out = demo::delete_emp(c, 7839);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(out.id, 7839);
   CAF_CHECK(idle());
@@ -589,22 +591,22 @@ CAF_TEST(delete_emp clears reports and invalidates their depts) {
   CAF_CHECK(!mgr_of(7499));
   CAF_CHECK_EQUAL(mgr_of(7521), i(7499));
   auto log_before = log_size();
-  out = pg::delete_emp(c, 7839);
+  out = demo::delete_emp(c, 7839);
   CAF_CHECK(out.error == rc_error::not_found);
   check_nothing_written(out, log_before);
 }
 
 CAF_TEST(delete_emp checks If-Match) {
   auto etag = strong_etag(*emp_doc(7521));
-  auto out = pg::delete_emp(c, 7521, std::string{"W/" + etag});
+  auto out = demo::delete_emp(c, 7521, std::string{"W/" + etag});
   CAF_CHECK(out.error == rc_error::precondition_failed);
   check_nothing_written(out);
-  out = pg::delete_emp(c, 7521, etag);
+  out = demo::delete_emp(c, 7521, etag);
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK_EQUAL(checked_keys(out), keys({"emp:7521", "dept:30"}));
-  out = pg::delete_emp(c, 7521, std::string{"*"});
+  out = demo::delete_emp(c, 7521, std::string{"*"});
   CAF_CHECK(out.error == rc_error::not_found);
-  out = pg::delete_emp(c, 7499, std::string{"*"});
+  out = demo::delete_emp(c, 7499, std::string{"*"});
   CAF_CHECK(out.error == rc_error::none && !out.created);
   CAF_CHECK(idle());
 }
@@ -615,7 +617,7 @@ CAF_TEST(a lock timeout throws pg error and leaves the connection idle) {
   pg::connection other{dsn};
   other.exec("BEGIN; SELECT 1 FROM dept WHERE deptno = 10 FOR UPDATE");
   c.exec("SET lock_timeout = '200ms'");
-  auto d = *pg::fetch_deptemps(c, 10);
+  auto d = *demo::fetch_deptemps(c, 10);
   d.dept.loc = s("BOSTON");
   auto expect_lock_timeout = [&](auto&& write) {
     bool thrown = false;
@@ -629,15 +631,15 @@ CAF_TEST(a lock timeout throws pg error and leaves the connection idle) {
     CAF_CHECK(thrown);
     CAF_CHECK(idle());
   };
-  expect_lock_timeout([&] { pg::replace_dept(c, d); });
-  expect_lock_timeout([&] { pg::replace_dept(c, d, strong_etag(encode_deptemps(d))); });
-  expect_lock_timeout([&] { pg::delete_dept(c, 10); });
-  expect_lock_timeout([&] { pg::create_emp(c, emp(8001, "A", std::nullopt, 10)); });
+  expect_lock_timeout([&] { demo::replace_dept(c, d); });
+  expect_lock_timeout([&] { demo::replace_dept(c, d, strong_etag(demo::encode_deptemps(d))); });
+  expect_lock_timeout([&] { demo::delete_dept(c, 10); });
+  expect_lock_timeout([&] { demo::create_emp(c, emp(8001, "A", std::nullopt, 10)); });
   CAF_CHECK_EQUAL(log_size(), 0);
   other.exec("COMMIT");
-  auto out = pg::replace_dept(c, d);
+  auto out = demo::replace_dept(c, d);
   CAF_CHECK(out.error == rc_error::none && !out.created);
-  CAF_CHECK_EQUAL(deptemps_doc(10), encode_deptemps(d));
+  CAF_CHECK_EQUAL(deptemps_doc(10), demo::encode_deptemps(d));
 }
 
 CAF_TEST(a statement error inside a write throws and rolls back) {
@@ -647,12 +649,12 @@ CAF_TEST(a statement error inside a write throws and rolls back) {
          " $$BEGIN RAISE EXCEPTION 'boom' USING ERRCODE = 'XX001'; END$$;"
          "CREATE TRIGGER boom AFTER INSERT ON emp FOR EACH ROW EXECUTE FUNCTION boom()");
   auto logged = log_size(); // the CREATE TRIGGER, by the event trigger
-  dept_with_emps d;
+  demo::dept_with_emps d;
   d.dept = {40, s("OPERATIONS"), s("BOSTON")};
   d.emps.push_back(emp(8001, "A", std::nullopt, 40));
   bool thrown = false;
   try {
-    pg::create_dept(c, d);
+    demo::create_dept(c, d);
   } catch (const pg::error& e) {
     thrown = true;
     CAF_CHECK_EQUAL(e.sqlstate(), "XX001");
@@ -669,7 +671,7 @@ CAF_TEST(a lost connection throws with connection_lost) {
   admin.exec_params("SELECT pg_terminate_backend($1::int, 10000)", {std::to_string(pid)});
   bool lost = false;
   try {
-    pg::rewrite_random_dept(c);
+    demo::rewrite_random_dept(c);
   } catch (const pg::error& e) {
     lost = e.connection_lost();
   }
@@ -680,15 +682,15 @@ CAF_TEST(a lost connection throws with connection_lost) {
 
 CAF_TEST(writes prepare their statements on a fresh connection) {
   pg::connection fresh{dsn};
-  CAF_CHECK(!fresh.is_prepared(pg::fetch_emp_statement));
-  auto out = pg::replace_emp(fresh, *pg::fetch_emp(c, 7521), std::string{"\"x\""});
+  CAF_CHECK(!fresh.is_prepared(demo::emp_statement()));
+  auto out = demo::replace_emp(fresh, *demo::fetch_emp(c, 7521), std::string{"\"x\""});
   CAF_CHECK(out.error == rc_error::precondition_failed);
-  CAF_CHECK(fresh.is_prepared(pg::fetch_emp_statement));
+  CAF_CHECK(fresh.is_prepared(demo::emp_statement()));
   CAF_CHECK_EQUAL(PQtransactionStatus(fresh.get()), PQTRANS_IDLE);
   // The session settings were applied outside the rolled-back transaction.
   CAF_CHECK_EQUAL(fresh.exec("SHOW TimeZone").text(0, 0), "UTC");
-  pg::prepare_write_statements(fresh); // idempotent
-  out = pg::create_emp(fresh, emp(8001, "A", std::nullopt, 10));
+  demo::prepare_write_statements(fresh); // idempotent
+  out = demo::create_emp(fresh, emp(8001, "A", std::nullopt, 10));
   CAF_CHECK(out.error == rc_error::none && out.created);
 }
 
@@ -698,24 +700,24 @@ CAF_TEST(concurrent writes on the same rows all succeed) {
   auto worker = [this](int kind, std::string& failure) {
     try {
       pg::connection own{dsn};
-      auto d = *pg::fetch_deptemps(own, kind == 0 ? 20 : 30);
+      auto d = *demo::fetch_deptemps(own, kind == 0 ? 20 : 30);
       for (int n = 0; n < 30; ++n) {
-        pg::write_outcome out;
+        demo::write_outcome out;
         if (kind < 2) {
-          auto allen = *pg::fetch_emp(own, 7499);
+          auto allen = *demo::fetch_emp(own, 7499);
           allen.deptno = d.dept.deptno;
           auto e = d;
-          std::erase_if(e.emps, [](const emp_row& x) { return x.empno == 7499; });
+          std::erase_if(e.emps, [](const demo::emp_row& x) { return x.empno == 7499; });
           e.emps.push_back(allen);
           std::sort(e.emps.begin(), e.emps.end(),
-                    [](const emp_row& a, const emp_row& b) { return a.empno < b.empno; });
+                    [](const demo::emp_row& a, const demo::emp_row& b) { return a.empno < b.empno; });
           e.dept.dname = "D" + std::to_string(n);
-          out = pg::replace_dept(own, e);
+          out = demo::replace_dept(own, e);
         } else {
-          auto allen = *pg::fetch_emp(own, 7499);
+          auto allen = *demo::fetch_emp(own, 7499);
           allen.deptno = n % 2 == 0 ? 10 : 30;
           allen.sal = n;
-          out = pg::replace_emp(own, allen, strong_etag(encode_emp(*pg::fetch_emp(own, 7499))));
+          out = demo::replace_emp(own, allen, strong_etag(demo::encode_emp(*demo::fetch_emp(own, 7499))));
           if (out.error == rc_error::precondition_failed)
             continue; // moved by another between the two reads
         }
@@ -750,18 +752,18 @@ CAF_TEST(a deadlock is retried) {
   // `other` proceeds and commits, the retry succeeds.
   pg::connection other{dsn};
   pg::connection monitor{dsn};
-  auto d = *pg::fetch_deptemps(c, 30);
-  auto etag = strong_etag(encode_deptemps(d));
+  auto d = *demo::fetch_deptemps(c, 30);
+  auto etag = strong_etag(demo::encode_deptemps(d));
   d.dept.loc = s("BOSTON");
   c.exec("SET deadlock_timeout = '2s'");
   other.exec("SET deadlock_timeout = '30s'");
   other.exec("BEGIN; SELECT 1 FROM emp WHERE empno = 7521 FOR UPDATE");
   const auto writer_pid = std::to_string(PQbackendPID(c.get()));
-  std::optional<pg::write_outcome> out;
+  std::optional<demo::write_outcome> out;
   std::string failure;
   std::thread writer{[&] {
     try {
-      out = pg::replace_dept(c, d, etag);
+      out = demo::replace_dept(c, d, etag);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -791,7 +793,7 @@ CAF_TEST(a deadlock is retried) {
   CAF_REQUIRE(out.has_value());
   CAF_CHECK(out->error == rc_error::none && !out->created);
   CAF_CHECK(idle());
-  CAF_CHECK_EQUAL(deptemps_doc(30), encode_deptemps(d));
+  CAF_CHECK_EQUAL(deptemps_doc(30), demo::encode_deptemps(d));
   CAF_CHECK_EQUAL(checked_keys(*out), keys({"dept:30"}));
   // It was a deadlock (PostgreSQL counts it once the aborted backend
   // reports its statistics, at the latest when it goes idle). On a loaded
@@ -813,17 +815,17 @@ CAF_TEST(a deadlock is retried) {
 
 CAF_TEST(if_match_satisfied takes star lists and strong tags only) {
   const std::string tag = "\"0123456789abcdef\"";
-  CAF_CHECK(pg::if_match_satisfied("*", tag));
-  CAF_CHECK(pg::if_match_satisfied(" * ", tag));
-  CAF_CHECK(pg::if_match_satisfied(tag, tag));
-  CAF_CHECK(pg::if_match_satisfied("\"a\", " + tag, tag));
-  CAF_CHECK(pg::if_match_satisfied("\"a\",W/\"b\"," + tag + " ", tag));
-  CAF_CHECK(!pg::if_match_satisfied("W/" + tag, tag));
-  CAF_CHECK(!pg::if_match_satisfied("\"a\"", tag));
-  CAF_CHECK(!pg::if_match_satisfied("", tag));
-  CAF_CHECK(!pg::if_match_satisfied("0123456789abcdef", tag));
-  CAF_CHECK(!pg::if_match_satisfied("\"0123456789abcdef", tag));
-  CAF_CHECK(!pg::if_match_satisfied("\"a\", x, " + tag, tag)); // malformed: no match
+  CAF_CHECK(demo::if_match_satisfied("*", tag));
+  CAF_CHECK(demo::if_match_satisfied(" * ", tag));
+  CAF_CHECK(demo::if_match_satisfied(tag, tag));
+  CAF_CHECK(demo::if_match_satisfied("\"a\", " + tag, tag));
+  CAF_CHECK(demo::if_match_satisfied("\"a\",W/\"b\"," + tag + " ", tag));
+  CAF_CHECK(!demo::if_match_satisfied("W/" + tag, tag));
+  CAF_CHECK(!demo::if_match_satisfied("\"a\"", tag));
+  CAF_CHECK(!demo::if_match_satisfied("", tag));
+  CAF_CHECK(!demo::if_match_satisfied("0123456789abcdef", tag));
+  CAF_CHECK(!demo::if_match_satisfied("\"0123456789abcdef", tag));
+  CAF_CHECK(!demo::if_match_satisfied("\"a\", x, " + tag, tag)); // malformed: no match
 }
 
 CAF_TEST_FIXTURE_SCOPE_END()

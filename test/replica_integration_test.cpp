@@ -17,6 +17,8 @@
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 // Fills from a streaming standby held back by recovery_min_apply_delay: the
 // notification of a change reaches the daemon from the primary seconds
@@ -64,8 +66,8 @@ struct fixture {
 
   std::string truth(int32_t deptno) {
     pg::connection c{primary.dsn()};
-    auto doc = pg::fetch_deptemps(c, deptno);
-    return doc ? encode_deptemps(*doc) : std::string{};
+    auto doc = demo::fetch_deptemps(c, deptno);
+    return doc ? demo::encode_deptemps(*doc) : std::string{};
   }
 
   /// Changes department `id` on the primary and waits until the daemon has

@@ -18,12 +18,14 @@
 #include <vector>
 
 #include "messages/document_encoder.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 // The whole REST API against the real daemon and a private PostgreSQL: every
 // route, every error status, read-your-writes on memory and LMDB, conditional
@@ -189,16 +191,16 @@ struct truth {
   pg::connection sql{suite_dsn()};
   truth() { pg::prepare_statements(sql); }
   std::string deptemps(int32_t id) {
-    auto d = pg::fetch_deptemps(sql, id);
-    return d ? encode_deptemps(*d) : std::string{};
+    auto d = demo::fetch_deptemps(sql, id);
+    return d ? demo::encode_deptemps(*d) : std::string{};
   }
   std::string dept(int32_t id) {
-    auto d = pg::fetch_deptemps(sql, id);
-    return d ? encode_dept(d->dept) : std::string{};
+    auto d = demo::fetch_deptemps(sql, id);
+    return d ? demo::encode_dept(d->dept) : std::string{};
   }
   std::string emp(int32_t id) {
-    auto e = pg::fetch_emp(sql, id);
-    return e ? encode_emp(*e) : std::string{};
+    auto e = demo::fetch_emp(sql, id);
+    return e ? demo::encode_emp(*e) : std::string{};
   }
 };
 

@@ -19,7 +19,7 @@
 #include "messages/document_encoder.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/schema.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
@@ -147,7 +147,7 @@ CAF_TEST(the daemon installs no schema and tells an older or newer one apart) {
   {
     pg::connection c{dsn};
     CAF_CHECK_EQUAL(pg::installed_schema_version(c), 0); // nothing installed
-    pg::ensure_demo_schema(c);                                 // what restcache-load --schema-only runs
+    demo::ensure_demo_schema(c);                                 // what restcache-load --schema-only runs
   }
   CAF_CHECK(startup::check_schema(dsn) == startup::schema_action::current);
   {

@@ -35,6 +35,8 @@
 #include "test/fixtures/http_client.hpp"
 #include "test/fixtures/private_pg.hpp"
 #include "test/fixtures/test_support.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
 using namespace restcache;
 using namespace restcache::test;
@@ -98,8 +100,8 @@ struct fixture {
   }
 
   std::string truth(int32_t deptno) {
-    auto d = pg::fetch_deptemps(sql, deptno);
-    return d ? encode_deptemps(*d) : std::string{};
+    auto d = demo::fetch_deptemps(sql, deptno);
+    return d ? demo::encode_deptemps(*d) : std::string{};
   }
 
   std::string get(uint16_t port, int32_t deptno) {
@@ -249,8 +251,8 @@ CAF_TEST(a logical replication subscriber on the WAL feed serves what the publis
   auto d = start();
   http_client c{d->port()};
   auto applied = [&](int32_t deptno) {
-    auto on_pub = pg::fetch_deptemps(pub, deptno);
-    auto want = on_pub ? encode_deptemps(*on_pub) : std::string{};
+    auto on_pub = demo::fetch_deptemps(pub, deptno);
+    auto want = on_pub ? demo::encode_deptemps(*on_pub) : std::string{};
     return wait_until([&] { return truth(deptno) == want; }, 10s);
   };
   for (int32_t id = 21; id <= 28; ++id)
@@ -407,8 +409,8 @@ CAF_TEST(an older copy restored in place and written past the tiers watermark is
   pg::connection c{own.dsn()};
   pg::install_feed(c, feed_kind::wal);
   auto truth_of = [&](int32_t deptno) {
-    auto d = pg::fetch_deptemps(c, deptno);
-    return d ? encode_deptemps(*d) : std::string{};
+    auto d = demo::fetch_deptemps(c, deptno);
+    return d ? demo::encode_deptemps(*d) : std::string{};
   };
   std::vector<std::string> args{"--db.dsn=" + own.dsn(), "--db.pool-size=2", "--cache.shards=2", "--log.level=info",
                                 "--lmdb.flush-interval=20", "--lmdb.path=" + lmdb.path};

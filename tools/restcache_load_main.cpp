@@ -32,7 +32,7 @@
 #include "http/openapi_document.hpp"
 #include "persistence/pg/catalog_drift.hpp"
 #include "persistence/pg/connection.hpp"
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 #include "persistence/pg/kind_check.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/stored_declarations.hpp"
@@ -41,6 +41,7 @@
 #include "tools/cli_args.hpp"
 
 namespace pg = restcache::pg;
+namespace demo = restcache::demo;
 
 namespace {
 
@@ -138,7 +139,7 @@ struct args {
   std::string documents; ///< a declaration file; empty: the demo's kinds
   std::optional<restcache::feed_choice> feed; ///< --feed; none: the database's, else auto
   int64_t switch_wait_s = 60; ///< --switch-wait
-  pg::load_options load;
+  demo::load_options load;
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -264,7 +265,7 @@ public:
     // nop
   }
 
-  void operator()(const pg::load_progress& p) {
+  void operator()(const demo::load_progress& p) {
     int64_t done_now = p.depts_done - already_;     // departments of this run
     int64_t todo_now = total_ - already_;
     int64_t rows = done_now + p.emps_inserted;
@@ -624,7 +625,7 @@ int main(int argc, char** argv) {
     // The demo's tables come with the demo; a file's kinds read tables of
     // their own.
     const bool first_install = pg::installed_schema_version(c) == 0;
-    auto version = a.documents.empty() ? pg::ensure_demo_schema(c) : pg::ensure_schema(c);
+    auto version = a.documents.empty() ? demo::ensure_demo_schema(c) : pg::ensure_schema(c);
     std::fprintf(stderr, "restcache-load: schema version %d in place\n", version);
     // After their keys are watched: an instance that reads them finds
     // every table they read logged.
@@ -665,7 +666,7 @@ int main(int argc, char** argv) {
     progress_printer progress{max_deptno, a.load.depts};
     printer = &progress;
     progress({max_deptno, a.load.depts, 0, 0}); // on a terminal: the line appears at once
-    auto rep = pg::load_demo_data(c, a.load, std::ref(progress));
+    auto rep = demo::load_demo_data(c, a.load, std::ref(progress));
     progress.finish();
     printer = nullptr;
     if (rep.skipped) { // someone loaded meanwhile

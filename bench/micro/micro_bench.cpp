@@ -39,6 +39,7 @@
 #include "messages/document_encoder.hpp"
 #include "persistence/lmdb/store.hpp"
 #include "persistence/lmdb/store_reader.hpp"
+#include "demo/demo_encoders.hpp"
 
 using namespace restcache;
 
@@ -46,17 +47,17 @@ namespace {
 
 // A department as restcache-load generates it: ten employees, a manager first,
 // names and places of realistic length (the documents are 1.3-1.6 KB).
-dept_with_emps sample_dept(int32_t deptno) {
+demo::dept_with_emps sample_dept(int32_t deptno) {
   static const char* jobs[] = {"MANAGER", "ANALYST", "ENGINEER", "DEVELOPER", "CONSULTANT",
                                "ACCOUNTANT", "SALESMAN", "CLERK", "ENGINEER", "SALESMAN"};
   static const char* names[] = {"Olivia Martin", "Liam Schneider", "Emma Rossi", "Noah Dubois",
                                 "Ava Kowalski", "Lucas Novak", "Mia Jensen", "Leo Fischer",
                                 "Sofia Moreau", "Elias Berg"};
-  dept_with_emps d;
-  d.dept = dept_row{deptno, "Research & Development " + std::to_string(deptno), "São Paulo"};
+  demo::dept_with_emps d;
+  d.dept = demo::dept_row{deptno, "Research & Development " + std::to_string(deptno), "São Paulo"};
   const int32_t base = (deptno - 1) * 10;
   for (int k = 1; k <= 10; ++k) {
-    emp_row e;
+    demo::emp_row e;
     e.empno = base + k;
     e.ename = names[k - 1];
     e.job = jobs[k - 1];
@@ -78,12 +79,12 @@ void BM_encode_deptemps(benchmark::State& state) {
   const auto d = sample_dept(12345);
   size_t bytes = 0;
   for (auto _ : state) {
-    auto body = encode_deptemps(d);
+    auto body = demo::encode_deptemps(d);
     bytes += body.size();
     benchmark::DoNotOptimize(body);
   }
   state.SetBytesProcessed(int64_t(bytes));
-  state.counters["doc_bytes"] = double(encode_deptemps(d).size());
+  state.counters["doc_bytes"] = double(demo::encode_deptemps(d).size());
 }
 BENCHMARK(BM_encode_deptemps);
 
@@ -91,7 +92,7 @@ BENCHMARK(BM_encode_deptemps);
 void BM_encode_and_make_doc(benchmark::State& state) {
   const auto d = sample_dept(12345);
   for (auto _ : state) {
-    auto doc = make_doc(encode_deptemps(d));
+    auto doc = make_doc(demo::encode_deptemps(d));
     benchmark::DoNotOptimize(doc);
   }
 }
@@ -122,7 +123,7 @@ struct shard_world {
     caf::scoped_actor self{*sys};
     for (int32_t id = 1; id <= shard_keys; ++id)
       self->send(shard, put_atom::value, doc_key{demo::deptemps_kind, id},
-                 make_doc(encode_deptemps(sample_dept(id))), uint64_t{0});
+                 make_doc(demo::encode_deptemps(sample_dept(id))), uint64_t{0});
     while (metrics.entries.load() < shard_keys)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -211,7 +212,7 @@ struct lmdb_world {
     std::vector<lmdb::record> batch;
     for (int32_t id = 1; id <= lmdb_keys; ++id) {
       batch.push_back(lmdb::record{doc_key{demo::deptemps_kind, id},
-                                   make_doc(encode_deptemps(sample_dept(id))), 1});
+                                   make_doc(demo::encode_deptemps(sample_dept(id))), 1});
       if (batch.size() == 10'000) {
         store->put_batch(batch, {});
         batch.clear();

@@ -15,7 +15,16 @@
 #include <unordered_map>
 #include <vector>
 
-#include "messages/records.hpp"
+
+namespace restcache {
+
+/// An integer column's decimal text as PostgreSQL sent it, checked to be
+/// decimal (pg::result::opt_int_text), as a view into its result.
+struct int_text {
+  std::string_view digits;
+};
+
+} // namespace restcache
 
 namespace restcache::pg {
 

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "messages/records.hpp"
 #include "persistence/pg/connection.hpp"
 
 namespace restcache::pg {
@@ -29,6 +28,9 @@ void ensure_session(connection& c);
 /// prepare_statements left out is prepared at its first use (failing with
 /// the schema's error while it lasts).
 void ensure_prepared(connection& c, const char* name);
+/// A statement the catalogue does not hold (a module's own), prepared from
+/// `sql` at its first use on the session (the session's settings first).
+void ensure_prepared(connection& c, const char* name, const char* sql);
 
 /// The session settings prepare_statements applies first (several SET
 /// statements in one text, for PQexec or PQsendQuery).
@@ -40,8 +42,6 @@ std::vector<std::pair<const char*, const char*>> statement_texts();
 
 /// Names of the prepared statements, for callers that run them
 /// asynchronously (PQsendQueryPrepared); parameters as noted.
-extern const char* const fetch_emp_statement;            ///< $1 empno
-extern const char* const dept_ids_page_statement;        ///< $1 after (bigint), $2 limit
 extern const char* const replay_lsn_statement;           ///< none; see replay_lsn
 extern const char* const insert_lsn_statement;           ///< none; see insert_lsn
 
@@ -66,32 +66,5 @@ standby_state read_standby_state(connection& c);
 /// every commit already seen lies below it. Throws pg::error (also on a
 /// standby, where there is none).
 uint64_t insert_lsn(connection& c);
-
-/// Rows per page of dept_ids_page_statement as fetch_dept_ids runs it.
-inline constexpr int dept_ids_page_size = 100'000;
-
-/// The department and its employees (ordered by empno) in one round trip;
-/// nullopt when the department does not exist. Throws pg::error.
-std::optional<dept_with_emps> fetch_deptemps(connection& c, int32_t deptno);
-
-/// One employee; nullopt when it does not exist. Throws pg::error.
-std::optional<emp_row> fetch_emp(connection& c, int32_t empno);
-
-/// Decodes a result of fetch_emp_statement; nullopt when no rows.
-std::optional<emp_row> decode_emp(const result& r);
-
-/// The name of the prepared document statement (one parameter: deptno), for
-/// callers that run it asynchronously.
-extern const char* const fetch_deptemps_statement;
-
-/// Decodes a result of fetch_deptemps_statement; nullopt when no rows.
-std::optional<dept_with_emps> decode_deptemps(const result& r);
-
-/// Up to `limit` departments (alone) with deptno > `after`, ascending: one
-/// page of GET /depts (keyset pagination). Throws pg::error.
-std::vector<dept_row> fetch_dept_page(connection& c, int32_t after, int32_t limit);
-
-/// Every existing department number, ascending. Throws pg::error.
-std::vector<int32_t> fetch_dept_ids(connection& c);
 
 } // namespace restcache::pg

@@ -15,6 +15,7 @@
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/statements.hpp"
 #include "tools/freshness/write_generator.hpp"
+#include "demo/demo_reads.hpp"
 
 namespace restcache::freshness {
 
@@ -47,7 +48,7 @@ public:
   std::span<const write_op> ops() const override { return demo_ops; }
 
   void load(database& db) override {
-    dept_ids_ = db.run([](pg::connection& c) { return pg::fetch_dept_ids(c); });
+    dept_ids_ = db.run([](pg::connection& c) { return demo::fetch_dept_ids(c); });
     auto r = db.run([](pg::connection& c) {
       return c.exec("SELECT COALESCE(max(deptno), 0), (SELECT COALESCE(max(empno), 0) FROM emp) FROM dept");
     });

@@ -49,9 +49,9 @@
 #include <string_view>
 
 #include "messages/errors.hpp"
-#include "messages/records.hpp"
+#include "demo/records.hpp"
 
-namespace restcache {
+namespace restcache::demo {
 
 namespace body_limits {
 /// Largest body the parser accepts (413 beyond). http.body-limit (default
@@ -92,4 +92,4 @@ body_result<emp_row> parse_emp_body(std::string_view body,
 /// in the years 0001-9999 (what a hiredate must be).
 bool is_iso_date(std::string_view s) noexcept;
 
-} // namespace restcache
+} // namespace restcache::demo

@@ -29,10 +29,10 @@
 
 #include "messages/errors.hpp"
 #include "messages/cache_types.hpp"
-#include "messages/records.hpp"
+#include "demo/records.hpp"
 #include "persistence/pg/connection.hpp"
 
-namespace restcache::pg {
+namespace restcache::demo {
 
 /// What a write did, in the one error vocabulary: none (replaced, deleted,
 /// rewritten or, with `created`, created), not_found (the department or
@@ -62,7 +62,7 @@ bool if_match_satisfied(std::string_view if_match, std::string_view current_etag
 /// Prepares the statements below on `c` (and the daemon's, statements.hpp,
 /// when they are not yet). Every write function calls it when needed, so
 /// calling it is optional; idempotent. Throws pg::error.
-void prepare_write_statements(connection& c);
+void prepare_write_statements(pg::connection& c);
 
 // -- departments (the deptemps document) --------------------------------------
 //
@@ -75,7 +75,7 @@ void prepare_write_statements(connection& c);
 /// department exists or when one of the employee numbers exists already
 /// (detail names it and its department); invalid for a manager that does not
 /// exist. created on success.
-write_outcome create_dept(connection& c, const dept_with_emps& d);
+write_outcome create_dept(pg::connection& c, const dept_with_emps& d);
 
 /// PUT: replaces the department's columns and its employee set in one
 /// transaction: listed employees are updated (or inserted; one that belongs
@@ -85,14 +85,14 @@ write_outcome create_dept(connection& c, const dept_with_emps& d);
 /// field value) is compared with the ETag of the current deptemps document,
 /// read after locking the department and its employees; mismatch:
 /// precondition_failed. ok on success.
-write_outcome replace_dept(connection& c, const dept_with_emps& d,
+write_outcome replace_dept(pg::connection& c, const dept_with_emps& d,
                            const std::optional<std::string>& if_match = std::nullopt);
 
 /// DELETE: deletes the department; its employees go with it (ON DELETE
 /// CASCADE) and employees elsewhere managed by one of them lose their mgr
 /// (ON DELETE SET NULL); the row triggers log all of them. not_found,
 /// precondition_failed as for replace_dept; ok on success.
-write_outcome delete_dept(connection& c, int32_t deptno,
+write_outcome delete_dept(pg::connection& c, int32_t deptno,
                           const std::optional<std::string>& if_match = std::nullopt);
 
 /// The original service's write benchmark: picks a random existing department
@@ -100,24 +100,24 @@ write_outcome delete_dept(connection& c, int32_t deptno,
 /// first department at or above it: two index probes) and UPDATEs it with its
 /// own values so the triggers fire. ok with id = the department; not_found
 /// when there is no department.
-write_outcome rewrite_random_dept(connection& c);
+write_outcome rewrite_random_dept(pg::connection& c);
 
 // -- employees (the emp document) ---------------------------------------------
 
 /// POST: inserts the employee. conflict when the empno exists; invalid when
 /// its department or its manager does not exist. created on success.
-write_outcome create_emp(connection& c, const emp_row& e);
+write_outcome create_emp(pg::connection& c, const emp_row& e);
 
 /// PUT: replaces every column of the employee (a different deptno moves it,
 /// an empty one takes it out of any department). not_found when it does not
 /// exist; invalid as for create_emp; If-Match against the current emp
 /// document. ok on success.
-write_outcome replace_emp(connection& c, const emp_row& e,
+write_outcome replace_emp(pg::connection& c, const emp_row& e,
                           const std::optional<std::string>& if_match = std::nullopt);
 
 /// DELETE: deletes the employee; its reports lose their mgr. not_found,
 /// precondition_failed as for replace_emp; ok on success.
-write_outcome delete_emp(connection& c, int32_t empno,
+write_outcome delete_emp(pg::connection& c, int32_t empno,
                          const std::optional<std::string>& if_match = std::nullopt);
 
-} // namespace restcache::pg
+} // namespace restcache::demo

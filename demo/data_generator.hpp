@@ -12,7 +12,7 @@
 
 #include "persistence/pg/connection.hpp"
 
-namespace restcache::pg {
+namespace restcache::demo {
 
 struct load_options {
   int64_t depts = 10'000;          ///< departments wanted in total (ids 1..depts)
@@ -43,11 +43,11 @@ extern const char* const demo_tables_sql;
 /// Creates the demo's tables when missing, then ensure_schema, and watches
 /// the demo's keys whatever catalogue is installed. Returns the schema
 /// version. Throws pg::error.
-int ensure_demo_schema(connection& c);
+int ensure_demo_schema(pg::connection& c);
 
 /// Loads departments max(deptno)+1 .. opts.depts (so an interrupted load
 /// resumes), calling `progress` after each batch. Throws pg::error.
-load_report load_demo_data(connection& c, const load_options& opts,
+load_report load_demo_data(pg::connection& c, const load_options& opts,
                            const std::function<void(const load_progress&)>& progress = {});
 
-} // namespace restcache::pg
+} // namespace restcache::demo

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Plain rows as they come out of PostgreSQL. A SQL NULL is an empty optional;
+// The demo's rows (a department, an employee) as its typed reads, writes
+// and body parser use them. A SQL NULL is an empty optional;
 // the document encoder omits its key.
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-namespace restcache {
+namespace restcache::demo {
 
 struct emp_row {
   int32_t empno = 0;
@@ -35,10 +35,4 @@ struct dept_with_emps {
   std::vector<emp_row> emps;
 };
 
-/// An integer column's decimal text as PostgreSQL sent it, checked to be
-/// decimal (pg::result::opt_int_text), as a view into its result.
-struct int_text {
-  std::string_view digits;
-};
-
-} // namespace restcache
+} // namespace restcache::demo

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "persistence/pg/data_generator.hpp"
+#include "demo/data_generator.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,8 +8,11 @@
 #include <string>
 
 #include "persistence/pg/schema.hpp"
+#include "demo/demo_reads.hpp"
 
-namespace restcache::pg {
+namespace restcache::demo {
+
+using namespace pg;
 
 // schema.sql's advisory lock: appliers at once queue up rather than collide
 // on catalog rows.
@@ -356,4 +359,4 @@ load_report load_demo_data(connection& c, const load_options& opts,
   return rep;
 }
 
-} // namespace restcache::pg
+} // namespace restcache::demo

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "persistence/pg/writes.hpp"
+#include "demo/writes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -16,9 +16,13 @@
 #include "persistence/pg/change_feed.hpp"
 #include "persistence/pg/schema.hpp"
 #include "persistence/pg/statements.hpp"
-#include "persistence/pg/write_statements.hpp"
+#include "demo/write_statements.hpp"
+#include "demo/demo_encoders.hpp"
+#include "demo/demo_reads.hpp"
 
-namespace restcache::pg {
+namespace restcache::demo {
+
+using namespace pg;
 
 namespace {
 
@@ -504,4 +508,4 @@ write_outcome delete_emp(connection& c, int32_t empno, const std::optional<std::
   return delete_row(c, empno, if_match, lock_emp, delete_emp_stmt, emp_matches, "employee");
 }
 
-} // namespace restcache::pg
+} // namespace restcache::demo

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "messages/body_parser.hpp"
+#include "demo/body_parser.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 
 #include <simdjson.h>
 
-namespace restcache {
+namespace restcache::demo {
 
 namespace {
 
@@ -422,4 +422,4 @@ body_result<emp_row> parse_emp_body(std::string_view body, std::optional<int32_t
   return r;
 }
 
-} // namespace restcache
+} // namespace restcache::demo

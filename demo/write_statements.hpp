@@ -4,7 +4,7 @@
 // The named prepared statements of the writes (persistence/pg/writes.cpp,
 // the only file that includes this): their names and SQL texts.
 
-namespace restcache::pg::write_sql {
+namespace restcache::demo::write_sql {
 
 // -- statement names and texts ------------------------------------------------
 //
@@ -166,4 +166,4 @@ inline constexpr statement all_statements[] = {
 /// The last one prepare_write_statements prepares: when it is prepared, all are.
 inline constexpr const char* last_statement = "restcache_w_missing_emp_refs";
 
-} // namespace restcache::pg::write_sql
+} // namespace restcache::demo::write_sql
