@@ -52,8 +52,8 @@
 #include "demo/demo_catalogue.hpp"
 #include "messages/doc_catalogue.hpp"
 #include "persistence/pg/connection.hpp"
-#include "test/fixtures/http_client.hpp"
 #include "tools/cli_args.hpp"
+#include "tools/freshness/http_get.hpp"
 #include "tools/freshness/write_generator.hpp"
 
 namespace pg = restcache::pg;
@@ -61,8 +61,8 @@ namespace freshness = restcache::freshness;
 using restcache::freshness::checked_doc;
 using restcache::freshness::planned_write;
 using restcache::freshness::truth;
-using restcache::test::http_client;
-using restcache::test::http_response;
+using http_client = restcache::freshness::http_get;
+using http_response = restcache::freshness::get_response;
 using steady = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
