@@ -82,7 +82,7 @@ sample="${SAMPLE:-200}"
 pgbench_on="${PGBENCH:-1}"
 # Off by default: restcache-freshness inserts and deletes departments, which
 # would leave holes in the shared bench database that throughput.sh and
-# lmdb_tier.sh then count as 404s (bench/freshness.sh has its own cluster).
+# lmdb_tier.sh then count as 404s (test/system/freshness has its own cluster).
 fresh_duration="${FRESH_DURATION:-0}"
 fresh_delay_ms="${FRESH_DELAY_MS:-1000}"
 pg_warmup="${PGBENCH_WARMUP:-3}"

@@ -737,7 +737,7 @@ std::vector<listening_socket> listening_sockets(pid_t pid) {
 /// (u64), source and destination actor ids (u64 each), big-endian as
 /// struct.pack('>BBBBIQQQ', 2, 0, 0, 0, payload_len, 0, 0, 14) packs it. The
 /// middleman allocated and zeroed the announced payload at once, before any
-/// handshake (bench/hostile: 2.5 GB for six such headers of 1 GiB).
+/// handshake (test/system/hostile: 2.5 GB for six such headers of 1 GiB).
 std::string basp_header(uint32_t payload_len) {
   std::string out{char{2}, char{0}, char{0}, char{0}};
   for (int shift = 24; shift >= 0; shift -= 8)

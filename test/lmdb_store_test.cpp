@@ -56,7 +56,7 @@ std::vector<record> make_batch(int32_t first_id, int n, uint64_t seq = 1, size_t
 }
 
 // `n` records at random ids below 30,000 with 600 to 3,600-byte bodies, as
-// bench/soak's fills look to the store; `x` is the generator's state.
+// test/system/soak's fills look to the store; `x` is the generator's state.
 std::vector<record> random_batch(uint32_t& x, int n, uint64_t seq) {
   std::vector<record> batch;
   batch.reserve(size_t(n));
@@ -669,7 +669,7 @@ CAF_TEST(a batch too large for a small budget is written in parts and fills the 
 }
 
 CAF_TEST(batches of random keys beside readers neither fail nor drop records) {
-  // What bench/soak looks like to the store: calm stretches of small batches
+  // What test/system/soak looks like to the store: calm stretches of small batches
   // and bursts of batches of thousands of documents, of mixed sizes at random
   // ids (each put and each eviction copying a leaf page), the tier at its
   // budget, readers taking snapshots all along. Every commit must find room:

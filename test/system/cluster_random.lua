@@ -1,12 +1,12 @@
 -- SPDX-License-Identifier: Apache-2.0
--- wrk script for bench/cluster (wrk -t1): GET /deptemps/{id} with ids uniform
+-- wrk script for test/system/cluster (wrk -t1): GET /deptemps/{id} with ids uniform
 -- in 1..DEPTS (env, default 10000), picked client-side, so every request is
 -- its own key (not /depts/random, which is one URI for HAProxy's hash).
 --
 -- With TIMELINE set (env, a file), the thread appends one line per second of
 -- wall clock in which responses arrived:
 --   epoch_s requests 2xx 404 other_4xx 502 503 504 other_5xx_or_1xx_3xx
--- so that bench/cluster can count the failed answers of a window (an instance
+-- so that test/system/cluster can count the failed answers of a window (an instance
 -- down, the failover) after the fact. Socket errors are not seen here (wrk
 -- counts them in its summary); through HAProxy a dead instance shows as a
 -- 5xx from HAProxy, not as a client socket error.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Hostile clients against a running restcached on 127.0.0.1, for bench/hostile.
+"""Hostile clients against a running restcached on 127.0.0.1, for test/system/hostile.
 
 Each attack prints one line of key=value figures. The daemon's RSS is read from
 /proc/PID/status, so only the memory the process holds counts (the kernel's
