@@ -8,6 +8,7 @@
 #   pg_cluster_stop  DIR        stop it (fast, then immediate); no-op when not running
 #   pg_cluster_dsn   DIR PORT   echo the libpq DSN of the "restcache" database
 #   pg_cluster_running DIR      true when the cluster in DIR is running
+#   pg_cluster_remove DIR       stop it and delete DIR/data (its next init is a fresh cluster)
 #
 # A relative DIR is taken relative to the current directory.
 # Layout: DIR/data (PGDATA), DIR/run (Unix socket), DIR/postgres.log.
@@ -169,6 +170,14 @@ pg_cluster_stop() { # DIR
     }
   fi
   return 0
+}
+
+pg_cluster_remove() { # DIR
+  _pg_cluster_check_args pg_cluster_remove "$@" || return
+  local dir
+  dir=$(realpath -m -- "$1")
+  pg_cluster_stop "$dir" || return
+  rm -rf -- "$dir/data"
 }
 
 pg_cluster_dsn() { # DIR PORT
