@@ -84,7 +84,7 @@ void pg_connection_worker::execute(std::function<void(pg::connection&)> job,
     try {
       job(*conn);
     } catch (const std::exception& e) {
-      // A job leaves no transaction open (persistence/pg/writes rolls back);
+      // A job leaves no transaction open (the demo's writes roll back);
       // if it broke the connection, run() replaces it.
       failed(on_failure(e, conn));
     }

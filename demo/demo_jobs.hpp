@@ -3,7 +3,7 @@
 
 // The demo's database work on a connection of the write pool or the list
 // pool (write_pool_job runs it): a write from the HTTP edge
-// (persistence/pg/writes), and a page of GET /depts.
+// (demo/writes), and a page of GET /depts.
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The named prepared statements of the writes (persistence/pg/writes.cpp,
+// The named prepared statements of the writes (demo/writes.cpp,
 // the only file that includes this): their names and SQL texts.
 
 namespace restcache::demo::write_sql {
