@@ -8,7 +8,6 @@
 #include "actors/metrics_text.hpp"
 #include "component/pools.hpp"
 #include "db/pg_async_pool.hpp"
-#include "db/pg_connection_worker.hpp"
 #include "runtime/io_scheduler.hpp"
 
 namespace restcache {
@@ -29,10 +28,7 @@ connection_factory fill_pools_component::make_factory(daemon_context& ctx, const
     driver = std::make_unique<pg_async_driver>(async_cfg, metrics, home);
     return driver->factory();
   }
-  return [worker, &metrics](uint64_t slot, std::function<void(uint64_t)> on_up,
-                            std::function<void(uint64_t)> on_down) -> db_lease {
-    return std::make_shared<pg_connection_worker>(slot, worker, metrics, std::move(on_up), std::move(on_down));
-  };
+  return thread_connections(worker, metrics);
 }
 
 void fill_pools_component::start(daemon_context& ctx) {
@@ -42,11 +38,8 @@ void fill_pools_component::start(daemon_context& ctx) {
   // Fills and populate pages only read: their sessions refuse to write.
   auto worker = worker_config_of(o);
   worker.read_only = true;
-  auto factory = make_factory(ctx, worker, metrics_, driver_);
-  pool_ = ctx.system->spawn(db_pool, pool_config_of(o, static_cast<size_t>(o.db_pool_size), fills_per_connection),
-                            factory, &metrics_);
-  ctx.pools.emplace_back("{pool=\"fill\"}", &metrics_);
-  ctx.long_lived.push_back(inspect_entry("db-pool", pool_, &metrics_.mailbox));
+  pool_ = spawn_pool(ctx, pool_config_of(o, static_cast<size_t>(o.db_pool_size), fills_per_connection),
+                     make_factory(ctx, worker, metrics_, driver_), metrics_, "fill", "db-pool");
   start_replicas(ctx, fills_per_connection);
   ctx.board.add_readiness_check(readiness_place::database, [this] {
     bool up = metrics_.connections_up.load(std::memory_order_relaxed) > 0;
@@ -75,12 +68,10 @@ void fill_pools_component::start_replicas(daemon_context& ctx, size_t fills_per_
     worker.read_replay_lsn = true; // every document read first asks how far the standby has replayed
     worker.read_only = true;
     auto& metrics = *replica_metrics_.emplace_back(std::make_unique<db_metrics>());
-    auto factory = make_factory(ctx, worker, metrics, replica_drivers_.emplace_back());
-    replica_pools_.push_back(
-      ctx.system->spawn(db_pool, pool_config_of(o, size, fills_per_connection), factory, &metrics));
-    auto n = std::to_string(replica_pools_.size() - 1);
-    ctx.pools.emplace_back("{pool=\"replica-" + n + "\"}", &metrics);
-    ctx.long_lived.push_back(inspect_entry("db-replica-" + n, replica_pools_.back(), &metrics.mailbox));
+    auto n = std::to_string(replica_pools_.size());
+    replica_pools_.push_back(spawn_pool(ctx, pool_config_of(o, size, fills_per_connection),
+                                        make_factory(ctx, worker, metrics, replica_drivers_.emplace_back()), metrics,
+                                        "replica-" + n, "db-replica-" + n));
   }
   ctx.fills_read_standbys = true;
   spdlog::info("fills read from {} standby(s) (db.replicas), waiting up to {} ms for a key's change to be replayed{}",

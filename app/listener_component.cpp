@@ -8,7 +8,6 @@
 #include "actors/metrics_text.hpp"
 #include "actors/notify_listener.hpp"
 #include "app/cache_front.hpp"
-#include "app/fill_pools_component.hpp"
 #include "app/lmdb_tier_component.hpp"
 #include "app/shards_component.hpp"
 #include "app/startup.hpp"
@@ -31,7 +30,7 @@ notify_listener_config listener_config_of(daemon_context& ctx, lmdb::store* stor
   conn.drift_interval = std::chrono::milliseconds{o.changelog_drift_interval_ms};
   conn.warn_bytes = o.changelog_warn_bytes;
   conn.replay_limit = static_cast<size_t>(o.changelog_max_pending);
-  conn.stamp_lsn = !ctx.find<fill_pools_component>().replica_pools().empty();
+  conn.stamp_lsn = ctx.fills_read_standbys;
   conn.check_declarations = true;
   conn.declarations_digest = startup::documents_installed().digest;
   conn.feed = parse_feed_choice(o.changelog_feed).value_or(feed_choice::automatic);
