@@ -63,11 +63,14 @@ struct fixture {
     auto d = std::make_unique<daemon_process>(args);
     http_client c{d->port()};
     // Caught up, and the id set loaded: its query must not land in a
-    // test's count of queries.
+    // test's count of queries. On the WAL feeds the slot's creation first
+    // waits out every transaction running then (an autovacuum's analyze of
+    // the freshly loaded tables, say) and the next running-transactions
+    // record, which PostgreSQL logs every 15 s: 20 s was once too short.
     CAF_REQUIRE(wait_until([&] {
       auto text = c.get("/metrics").body;
       return metric(text, "restcache_listener_caught_up") == 1 && metric(text, "restcache_dept_ids") > 0;
-    }));
+    }, 60s));
     return d;
   }
 
