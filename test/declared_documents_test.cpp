@@ -668,11 +668,11 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
             "SELECT restcache_define_trigger_functions()");
   };
-  auto triggers_on = [&](const std::string& table) {
-    return db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
+  auto triggers_on = [&](const std::string& table) { // a copy: the result dies on return
+    return std::string{db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
                           " WHERE tgrelid = $1::regclass",
                           {table})
-      .text(0, 0);
+                         .text(0, 0)};
   };
   {
     in_process_daemon d{dsn, args};

@@ -688,7 +688,7 @@ CAF_TEST(writes prepare their statements on a fresh connection) {
   CAF_CHECK(fresh.is_prepared(demo::emp_statement()));
   CAF_CHECK_EQUAL(PQtransactionStatus(fresh.get()), PQTRANS_IDLE);
   // The session settings were applied outside the rolled-back transaction.
-  CAF_CHECK_EQUAL(fresh.exec("SHOW TimeZone").text(0, 0), "UTC");
+  CAF_CHECK_EQUAL(std::string{fresh.exec("SHOW TimeZone").text(0, 0)}, "UTC"); // a copy: the result goes first
   demo::prepare_write_statements(fresh); // idempotent
   out = demo::create_emp(fresh, emp(8001, "A", std::nullopt, 10));
   CAF_CHECK(out.error == rc_error::none && out.created);
