@@ -668,11 +668,12 @@ CAF_TEST(partitions and inheriting tables are watched with their parent and seen
     db.exec("DROP EVENT TRIGGER restcache_ddl_end; DROP EVENT TRIGGER restcache_ddl_drop;"
             "SELECT restcache_define_trigger_functions()");
   };
-  auto triggers_on = [&](const std::string& table) { // a copy: the result dies on return
-    return std::string{db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
-                          " WHERE tgrelid = $1::regclass",
-                          {table})
-                         .text(0, 0)};
+  // A copy: the result, and what text() views, is gone once this returns.
+  auto triggers_on = [&](const std::string& table) {
+    auto r = db.exec_params("SELECT string_agg(tgname || ':' || tgenabled::text, ' ' ORDER BY tgname) FROM pg_trigger"
+                            " WHERE tgrelid = $1::regclass",
+                            {table});
+    return std::string{r.text(0, 0)};
   };
   {
     in_process_daemon d{dsn, args};

@@ -66,7 +66,7 @@ struct fixture {
     // test's count of queries. On the WAL feeds the slot's creation first
     // waits out every transaction running then (an autovacuum's analyze of
     // the freshly loaded tables, say) and the next running-transactions
-    // record, which PostgreSQL logs every 15 s: 20 s was once too short.
+    // record, which PostgreSQL logs every 15 s: hence more than 20 s.
     CAF_REQUIRE(wait_until([&] {
       auto text = c.get("/metrics").body;
       return metric(text, "restcache_listener_caught_up") == 1 && metric(text, "restcache_dept_ids") > 0;

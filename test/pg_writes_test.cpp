@@ -687,8 +687,9 @@ CAF_TEST(writes prepare their statements on a fresh connection) {
   CAF_CHECK(out.error == rc_error::precondition_failed);
   CAF_CHECK(fresh.is_prepared(demo::emp_statement()));
   CAF_CHECK_EQUAL(PQtransactionStatus(fresh.get()), PQTRANS_IDLE);
-  // The session settings were applied outside the rolled-back transaction.
-  CAF_CHECK_EQUAL(std::string{fresh.exec("SHOW TimeZone").text(0, 0)}, "UTC"); // a copy: the result goes first
+  // The session settings were applied outside the rolled-back transaction
+  // (a copy: CAF_CHECK_EQUAL holds each side past the result's life).
+  CAF_CHECK_EQUAL(std::string{fresh.exec("SHOW TimeZone").text(0, 0)}, "UTC");
   demo::prepare_write_statements(fresh); // idempotent
   out = demo::create_emp(fresh, emp(8001, "A", std::nullopt, 10));
   CAF_CHECK(out.error == rc_error::none && out.created);
